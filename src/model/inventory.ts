@@ -1,0 +1,19 @@
+/** What the directory walk records about every entry of an input tree (chain of custody). */
+
+export type EntryType = 'file' | 'dir' | 'symlink' | 'fifo' | 'socket' | 'block-device' | 'char-device' | 'unknown';
+
+export interface InventoryEntry {
+  /** Path relative to the session directory, '/'-separated. */
+  path: string;
+  type: EntryType;
+  /** Size in bytes from lstat. */
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  /** sha256 of the bytes read (regular files only, filled in when the file is read). */
+  sha256?: string;
+  /** Symlink target as stored (never followed). */
+  linkTarget?: string;
+  /** Why the file could not be read (errno code or our own reason). */
+  readError?: string;
+}

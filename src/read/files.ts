@@ -1,0 +1,92 @@
+/**
+ * Read-only file access: the only place that opens input files. Every open is O_RDONLY|O_NOFOLLOW|O_NONBLOCK
+ * and is checked with fstat to be a regular file, so a symlink or FIFO swapped in after the walk is never
+ * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const CHUNK = 1 << 20;
+
+export class ReadError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReadResult {
+  sha256: string;
+  size: number;
+}
+
+function openRegular(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadError(code, code === 'ELOOP' ? 'is a symlink (not followed)' : `cannot be opened (${code})`);
+  }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw new ReadError('ENOTREG', 'is not a regular file');
+  }
+  return fd;
+}
+
+/** Stream a file through `onChunk` in fresh buffers (consumers may keep views of them); returns its hash. */
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, chunkSize = CHUNK): ReadResult {
+  const fd = openRegular(path);
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(chunkSize);
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, chunkSize, null);
+      } catch (e) {
+        throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${size}`);
+      }
+      if (n === 0) break;
+      const chunk = n === chunkSize ? buf : buf.subarray(0, n);
+      hash.update(chunk);
+      size += n;
+      onChunk(chunk);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+/**
+ * Read a whole (small) file. Past `maxBytes` the content is not kept (the file is still hashed in full);
+ * `truncated` says so.
+ */
+export function readWholeFile(path: string, maxBytes: number): ReadResult & { bytes: Buffer; truncated: boolean } {
+  const parts: Buffer[] = [];
+  let kept = 0;
+  let truncated = false;
+  const r = streamFile(path, (chunk) => {
+    if (truncated) return;
+    if (kept + chunk.length > maxBytes) {
+      truncated = true;
+      parts.length = 0;
+      return;
+    }
+    parts.push(chunk);
+    kept += chunk.length;
+  });
+  return { ...r, bytes: truncated ? Buffer.alloc(0) : Buffer.concat(parts, kept), truncated };
+}
+
+/** Hash a file without keeping its content. */
+export function hashFile(path: string): ReadResult {
+  return streamFile(path, () => {});
+}

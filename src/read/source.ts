@@ -1,0 +1,95 @@
+/**
+ * A session as the loaders see it: an inventory plus read operations. The filesystem implementation below is
+ * the only one that touches input files; tests can supply in-memory sources with the same interface.
+ */
+import { join } from 'node:path';
+import type { InventoryEntry } from '../model/inventory.js';
+import type { FoundSession } from './discover.js';
+import { ReadError, readWholeFile, streamFile } from './files.js';
+import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
+import { lstatEntry, walkTree } from './walk.js';
+
+export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface SessionSource {
+  readonly found: FoundSession;
+  /** Every entry under the session directory, sorted by path. Hashes are filled in as files are read. */
+  readonly inventory: readonly InventoryEntry[];
+  entry(rel: string): InventoryEntry | undefined;
+  readFile(rel: string, maxBytes: number): ReadOutcome<{ bytes: Buffer; truncated: boolean }>;
+  streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void): ReadOutcome<JsonlStats>;
+  /** Hash every regular file not read yet (chain of custody for the whole directory). */
+  hashUnread(): void;
+  /** A file of the enclosing group directory (e.g. Grok's `.cwd`), read-only; undefined when absent. */
+  readGroupFile(name: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
+}
+
+export function fsSource(found: FoundSession): SessionSource {
+  const inventory = found.symlinkTarget !== undefined ? [] : walkTree(found.abs);
+  const byPath = new Map(inventory.map((e) => [e.path, e]));
+  const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
+    if (!(e instanceof ReadError)) throw e;
+    if (entry) entry.readError = e.reason;
+    return { ok: false, error: e.message };
+  };
+  const check = (rel: string): InventoryEntry | { ok: false; error: string } => {
+    const entry = byPath.get(rel);
+    if (!entry) return { ok: false, error: 'not in the inventory' };
+    if (entry.type !== 'file') return { ok: false, error: `is a ${entry.type}, not a regular file (not opened)` };
+    return entry;
+  };
+  return {
+    found,
+    inventory,
+    entry: (rel) => byPath.get(rel),
+    readFile(rel, maxBytes) {
+      const entry = check(rel);
+      if ('ok' in entry) return entry;
+      try {
+        const r = readWholeFile(join(found.abs, rel), maxBytes);
+        entry.sha256 = r.sha256;
+        entry.size = r.size;
+        return { ok: true, value: { bytes: r.bytes, truncated: r.truncated } };
+      } catch (e) {
+        return fail(entry, e);
+      }
+    },
+    streamJsonl(rel, options, onRecord, onDamage) {
+      const entry = check(rel);
+      if ('ok' in entry) return entry;
+      const scanner = new JsonlScanner(onRecord, onDamage, options);
+      try {
+        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk));
+        entry.sha256 = r.sha256;
+        entry.size = r.size;
+      } catch (e) {
+        return fail(entry, e);
+      }
+      return { ok: true, value: scanner.end() };
+    },
+    hashUnread() {
+      for (const entry of inventory) {
+        if (entry.type !== 'file' || entry.sha256 !== undefined || entry.readError !== undefined) continue;
+        try {
+          const r = streamFile(join(found.abs, entry.path), () => {});
+          entry.sha256 = r.sha256;
+          entry.size = r.size;
+        } catch (e) {
+          fail(entry, e);
+        }
+      }
+    },
+    readGroupFile(name, maxBytes) {
+      if (!found.groupAbs) return undefined;
+      const abs = join(found.groupAbs, name);
+      const entry = lstatEntry(abs, name);
+      if (entry.readError === 'ENOENT') return undefined;
+      if (entry.type !== 'file') return { ok: false, error: `is a ${entry.type}, not a regular file (not opened)` };
+      try {
+        return { ok: true, value: readWholeFile(abs, maxBytes).bytes };
+      } catch (e) {
+        return fail(undefined, e);
+      }
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** Run the tolerant reader over bytes, in chunks of a given size, and collect what it reports. */
+import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from '../../src/read/jsonl.js';
+
+export interface ScanResult {
+  records: JsonlRecord[];
+  damage: Damage[];
+  stats: JsonlStats;
+}
+
+export function scan(input: string | Buffer, options: JsonlOptions = {}, chunkSize = 1 << 20): ScanResult {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const records: JsonlRecord[] = [];
+  const damage: Damage[] = [];
+  const s = new JsonlScanner((r) => records.push(r), (d) => damage.push(d), options);
+  for (let i = 0; i < bytes.length; i += chunkSize) s.push(Buffer.from(bytes.subarray(i, i + chunkSize)));
+  return { records, damage, stats: s.end() };
+}
+
+export const codes = (r: ScanResult): string[] => r.damage.map((d) => d.code);
