@@ -1,0 +1,6 @@
+/** Every JSON Schema file this project generates, on-disk formats and our own outputs alike. */
+import type { SchemaEntry } from './grok/schemas.js';
+import { GROK_SCHEMAS } from './grok/schemas.js';
+import { AuditReportSchema } from '../model/report.js';
+
+export const ALL_SCHEMAS: SchemaEntry[] = [...Object.values(GROK_SCHEMAS), { file: 'report.schema.json', schema: AuditReportSchema }];
