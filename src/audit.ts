@@ -1,0 +1,204 @@
+/**
+ * The audit engine: for each session, run every selected check over the loader's events and collect
+ * findings; then assemble the deterministic report. No file access here: sessions arrive as SessionSources.
+ */
+import { createHash } from 'node:crypto';
+import type { Check, CheckContext, CheckRun } from './checks/define.js';
+import { CHECKS } from './checks/registry.js';
+import type { FormatModule } from './formats/types.js';
+import { SEVERITY_RANK, type Finding, type Location, type Severity } from './model/finding.js';
+import type { AuditReport, FileRecord, SessionReport, ToolError } from './model/report.js';
+import type { LoadSink, SessionInfo } from './model/session.js';
+import type { SessionSource } from './read/source.js';
+import { byteOrder } from './read/walk.js';
+import { DEFAULT_MAX_LINE_BYTES } from './read/jsonl.js';
+
+export const TOOL_VERSION = '0.1.0';
+
+export interface AuditOptions {
+  command: 'audit' | 'validate';
+  /** Codes to drop. */
+  ignore?: ReadonlySet<string>;
+  /** Per-code severity overrides. */
+  severity?: ReadonlyMap<string, Severity>;
+  /** Findings of one code in one file listed individually before the rest are summarised. */
+  maxPerCodePerFile?: number;
+  checks?: readonly Check[];
+  /** Longest JSONL line parsed (default 64 MiB, Grok's own cap). */
+  maxLineBytes?: number;
+}
+
+export interface SessionResult {
+  session: SessionReport;
+  findings: Finding[];
+  toolErrors: ToolError[];
+}
+
+export function fingerprint(code: string, session: string, loc: Location, key = ''): string {
+  const h = createHash('sha256');
+  h.update([code, session, loc.file, loc.line ?? '', loc.pointer ?? '', key].join('\u0000'));
+  return h.digest('hex').slice(0, 32);
+}
+
+export function selectChecks(options: AuditOptions): readonly Check[] {
+  const all = options.checks ?? CHECKS;
+  return options.command === 'validate' ? all.filter((c) => c.validate) : all;
+}
+
+/** Audit one session: load it through its format and run the checks over the events. */
+export function auditSession(source: SessionSource, format: FormatModule, options: AuditOptions): SessionResult {
+  const found = source.found;
+  const artifacts = format.classify(source.inventory);
+  const info: SessionInfo = { id: found.id, path: found.display, format: format.name, found, inventory: source.inventory, artifacts };
+  const findings: Finding[] = [];
+  const toolErrors: ToolError[] = [];
+  const cap = options.maxPerCodePerFile ?? 200;
+  const perKey = new Map<string, { n: number; last?: Finding }>();
+
+  const runs: Array<{ check: Check; run: CheckRun; failed: boolean }> = [];
+  for (const check of selectChecks(options)) {
+    const ctx: CheckContext = {
+      session: info,
+      format,
+      emit(code, location, message, opts) {
+        const meta = (check.codes as Record<string, { severity: Severity } | undefined>)[code];
+        if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
+        if (options.ignore?.has(code)) return;
+        const loc = cleanLocation(location);
+        const f: Finding = {
+          code,
+          severity: options.severity?.get(code) ?? opts?.severity ?? meta.severity,
+          message,
+          check: check.id,
+          session: info.id,
+          sessionPath: info.path,
+          location: loc,
+          fingerprint: fingerprint(code, info.id, loc, opts?.key),
+        };
+        const k = `${code}\u0000${loc.file}`;
+        const slot = perKey.get(k) ?? { n: 0 };
+        perKey.set(k, slot);
+        slot.n++;
+        if (slot.n <= cap) findings.push(f);
+        else slot.last = f;
+      },
+    };
+    try {
+      runs.push({ check, run: check.create(ctx), failed: false });
+    } catch (e) {
+      toolErrors.push(toolError(info.id, check.id, e));
+    }
+  }
+
+  const guard = (fn: (r: CheckRun) => void): void => {
+    for (const r of runs) {
+      if (r.failed) continue;
+      try {
+        fn(r.run);
+      } catch (e) {
+        r.failed = true;
+        toolErrors.push(toolError(info.id, r.check.id, e));
+      }
+    }
+  };
+  const sink: LoadSink = {
+    doc: (d) => guard((r) => r.doc?.(d)),
+    record: (d) => guard((r) => r.record?.(d)),
+    damage: (d) => guard((r) => r.damage?.(d)),
+    fileEnd: (d) => guard((r) => r.fileEnd?.(d)),
+  };
+  if (found.symlinkTarget === undefined) format.load(source, artifacts, sink, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES });
+  guard((r) => r.end?.());
+
+  for (const [k, slot] of perKey) {
+    if (slot.n <= cap || !slot.last) continue;
+    const [code] = k.split('\u0000');
+    const last = slot.last;
+    findings.push({
+      ...last,
+      message: `${slot.n - cap} more ${code} finding(s) in this file are not listed individually (the last one: ${last.location.line !== undefined ? `line ${last.location.line}` : 'see location'})`,
+      fingerprint: fingerprint(code!, info.id, last.location, 'overflow'),
+    });
+  }
+
+  findings.sort(compareFindings);
+  return { session: sessionReport(info, source, findings), findings, toolErrors };
+}
+
+function cleanLocation(l: Location): Location {
+  const out: Location = { file: l.file };
+  if (l.line !== undefined) out.line = l.line;
+  if (l.byteOffset !== undefined) out.byteOffset = l.byteOffset;
+  if (l.byteLength !== undefined) out.byteLength = l.byteLength;
+  if (l.pointer !== undefined) out.pointer = l.pointer;
+  return out;
+}
+
+function toolError(session: string, check: string, e: unknown): ToolError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { session, check, message: `${err.message}\n${err.stack ?? ''}`.trim() };
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    byteOrder(a.sessionPath, b.sessionPath) ||
+    byteOrder(a.location.file, b.location.file) ||
+    (a.location.byteOffset ?? -1) - (b.location.byteOffset ?? -1) ||
+    (a.location.line ?? 0) - (b.location.line ?? 0) ||
+    byteOrder(a.code, b.code) ||
+    byteOrder(a.location.pointer ?? '', b.location.pointer ?? '') ||
+    byteOrder(a.message, b.message)
+  );
+}
+
+function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const c: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+  for (const f of findings) c[f.severity]++;
+  return c;
+}
+
+function sessionReport(info: SessionInfo, source: SessionSource, findings: readonly Finding[]): SessionReport {
+  const files: FileRecord[] = source.inventory.map((e) => {
+    const r: FileRecord = { path: e.path, type: e.type };
+    if (e.type === 'file') r.size = e.size;
+    if (e.sha256 !== undefined) r.sha256 = e.sha256;
+    if (e.linkTarget !== undefined) r.linkTarget = e.linkTarget;
+    if (e.readError !== undefined) r.readError = e.readError;
+    return r;
+  });
+  return { id: info.id, path: info.path, format: info.format, files, findings: countBySeverity(findings) };
+}
+
+/** Assemble the report from per-session results, in a deterministic order. */
+export function buildReport(results: readonly SessionResult[], options: AuditOptions): AuditReport {
+  const sorted = [...results].sort((a, b) => byteOrder(a.session.path, b.session.path));
+  const findings = sorted.flatMap((r) => r.findings);
+  const byCode: Record<string, number> = {};
+  for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
+  const files = sorted.reduce((n, r) => n + r.session.files.filter((f) => f.type === 'file').length, 0);
+  const bytes = sorted.reduce((n, r) => n + r.session.files.reduce((m, f) => m + (f.size ?? 0), 0), 0);
+  return {
+    tool: { name: 'session-audit', version: TOOL_VERSION },
+    reportVersion: 1,
+    command: options.command,
+    summary: {
+      sessions: sorted.length,
+      files,
+      bytes,
+      findings: countBySeverity(findings),
+      byCode: Object.fromEntries(Object.entries(byCode).sort(([a], [b]) => byteOrder(a, b))),
+    },
+    sessions: sorted.map((r) => r.session),
+    findings,
+    toolErrors: sorted.flatMap((r) => r.toolErrors),
+  };
+}
+
+export type FailOn = Severity | 'never';
+
+/** True when some finding is at or above the threshold. */
+export function fails(report: AuditReport, failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  const limit = SEVERITY_RANK[failOn];
+  return report.findings.some((f) => SEVERITY_RANK[f.severity] <= limit);
+}

@@ -1,0 +1,24 @@
+/** The registry: a plain array, in the order checks run. Adding a check is adding a file and a line here. */
+import type { Check } from './define.js';
+import type { CodeInfo } from '../model/finding.js';
+import { jsonlIntegrity } from './jsonl-integrity.js';
+import { schema } from './schema.js';
+import { sessionFiles } from './session-files.js';
+
+export const CHECKS: readonly Check[] = [sessionFiles, jsonlIntegrity, schema];
+
+export interface CatalogEntry extends CodeInfo {
+  code: string;
+  check: string;
+}
+
+/** Every code, sorted, with the check that owns it. Codes are API: add, never rename. */
+export function catalog(): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const c of CHECKS) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
+  return out.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+export function codeInfo(code: string): CatalogEntry | undefined {
+  return catalog().find((e) => e.code === code);
+}

@@ -1,0 +1,47 @@
+/** Entry point: parse → call → render → write → exit code. Never calls process.exit(). */
+import yargs from 'yargs';
+import { TOOL_VERSION } from '../audit.js';
+import { auditCommand } from './commands/audit.js';
+import { checksCommand } from './commands/checks.js';
+import { reportError, UsageError, EXIT } from './errors.js';
+import type { Io } from './io.js';
+
+export async function main(argv: string[], io: Io): Promise<void> {
+  const parser = yargs(argv)
+    .scriptName('session-audit')
+    .usage('$0 <command> [options]\n\nOffline forensic auditor for AI coding agents\' session directories.')
+    .command(auditCommand('audit', io))
+    .command(auditCommand('validate', io))
+    .command(checksCommand(io))
+    .demandCommand(1, 'give a command: audit, validate or checks')
+    .strict()
+    .version(TOOL_VERSION)
+    .help()
+    .wrap(Math.min(110, io.columns))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw err ?? new UsageError(`${msg} (see --help)`);
+    });
+  try {
+    // yargs hands help and version text to this callback instead of printing it.
+    await parser.parseAsync(argv, {}, (err, _argv, output) => {
+      if (output && !err) io.stdout(`${output}\n`);
+    });
+  } catch (e) {
+    io.setExitCode(reportError(e, io.stderr));
+  }
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    setExitCode: (c) => {
+      process.exitCode = c;
+    },
+    isTTY: Boolean(process.stdout.isTTY),
+    columns: process.stdout.columns || 120,
+  };
+}
+
+export { EXIT };

@@ -1,0 +1,64 @@
+/** Options shared by the commands, and their validation into typed values. */
+import type { Argv } from 'yargs';
+import { SEVERITIES, type Severity } from '../model/finding.js';
+import { codeInfo } from '../checks/registry.js';
+import { UsageError } from './errors.js';
+import type { FailOn } from '../audit.js';
+
+export interface CommonArgs {
+  format: string;
+  output?: string;
+  'fail-on': string;
+  ignore: string[];
+  severity: string[];
+  color?: boolean;
+  'max-line-bytes'?: number;
+}
+
+export function withReportOptions<T>(y: Argv<T>, formats: readonly string[]) {
+  return y
+    .option('format', { alias: 'f', type: 'string', default: 'table', describe: `output format: ${formats.join(' | ')}` })
+    .option('output', { alias: 'o', type: 'string', describe: 'write the report to FILE instead of stdout' })
+    .option('fail-on', { type: 'string', default: 'error', describe: 'exit 1 when a finding is at or above: error | warning | note | never' })
+    .option('ignore', { type: 'string', array: true, default: [] as string[], describe: 'drop findings with this CODE (repeatable)' })
+    .option('severity', { type: 'string', array: true, default: [] as string[], describe: 'override a severity: CODE=error|warning|note (repeatable)' })
+    .option('color', { type: 'boolean', describe: 'force colour on or off (default: on for a terminal)' })
+    .option('max-line-bytes', { type: 'number', describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 64 MiB, Grok\'s own cap)' });
+}
+
+export function parseMaxLineBytes(v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < 1) throw new UsageError(`--max-line-bytes ${String(v)}: expected a positive whole number of bytes`);
+  return v;
+}
+
+export function parseFailOn(v: string): FailOn {
+  if (v === 'never' || (SEVERITIES as readonly string[]).includes(v)) return v as FailOn;
+  throw new UsageError(`--fail-on ${JSON.stringify(v)}: expected error, warning, note or never`);
+}
+
+export function parseFormat(v: string, allowed: readonly string[]): string {
+  if (!allowed.includes(v)) throw new UsageError(`--format ${JSON.stringify(v)}: expected one of ${allowed.join(', ')}`);
+  return v;
+}
+
+const knownCode = (code: string, flag: string): string => {
+  if (!codeInfo(code)) throw new UsageError(`${flag} ${JSON.stringify(code)}: unknown finding code (see \`session-audit checks\`)`);
+  return code;
+};
+
+export function parseIgnore(list: readonly string[]): Set<string> {
+  return new Set(list.flatMap((s) => s.split(',')).filter(Boolean).map((c) => knownCode(c, '--ignore')));
+}
+
+export function parseSeverity(list: readonly string[]): Map<string, Severity> {
+  const m = new Map<string, Severity>();
+  for (const item of list.flatMap((s) => s.split(',')).filter(Boolean)) {
+    const [code, level] = item.split('=');
+    if (!code || !level || !(SEVERITIES as readonly string[]).includes(level)) {
+      throw new UsageError(`--severity ${JSON.stringify(item)}: expected CODE=error|warning|note`);
+    }
+    m.set(knownCode(code, '--severity'), level as Severity);
+  }
+  return m;
+}

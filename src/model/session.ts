@@ -1,0 +1,73 @@
+/** What checks see of a session: its identity, inventory and classified artifacts, and the loader's events. */
+import type { Damage, JsonlRecord, JsonlStats } from '../read/jsonl.js';
+import type { FoundSession } from '../read/discover.js';
+import type { InventoryEntry } from './inventory.js';
+
+export type ArtifactRole =
+  | 'jsonl' // an append-only log we parse line by line
+  | 'json' // a JSON document we parse whole
+  | 'text'
+  | 'binary'
+  | 'lock' // flock sidecar, content irrelevant
+  | 'temp' // leftover of an interrupted temp+rename write
+  | 'quarantine' // evidence copy written by the agent itself
+  | 'transient' // probe file the agent creates and removes
+  | 'dir'
+  | 'foreign' // known, but written by a non-upstream build
+  | 'unexpected';
+
+export interface Artifact {
+  path: string;
+  /** Format-specific kind, e.g. 'summary', 'updates', 'chat', 'checkpoint'. */
+  kind: string;
+  role: ArtifactRole;
+  /** Why the classification was made, for messages (e.g. which writer leaves such a temp file). */
+  note?: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  /** Display path of the session directory. */
+  path: string;
+  format: string;
+  found: FoundSession;
+  inventory: readonly InventoryEntry[];
+  artifacts: ReadonlyMap<string, Artifact>;
+}
+
+export type DocProblem = 'empty' | 'invalid-utf8' | 'not-json' | 'too-large' | 'unreadable';
+
+export interface DocEvent {
+  file: string;
+  kind: string;
+  value?: unknown;
+  problem?: { kind: DocProblem; detail: string; byteOffset?: number };
+  size: number;
+}
+
+export interface RecordEvent {
+  file: string;
+  kind: string;
+  record: JsonlRecord;
+}
+
+export interface DamageEvent {
+  file: string;
+  kind: string;
+  damage: Damage;
+}
+
+export interface FileEndEvent {
+  file: string;
+  kind: string;
+  stats?: JsonlStats;
+  error?: string;
+}
+
+/** Everything a loader tells the checks, in order: docs first, then each JSONL file's records and damage. */
+export interface LoadSink {
+  doc(d: DocEvent): void;
+  record(r: RecordEvent): void;
+  damage(d: DamageEvent): void;
+  fileEnd(f: FileEndEvent): void;
+}
