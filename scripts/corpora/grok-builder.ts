@@ -1,0 +1,239 @@
+/**
+ * A deterministic builder of realistic Grok Build session directories, following formats/grok-build.md:
+ * envelope lines in updates.jsonl (ACP + xAI rails, `_meta` event ids), ConversationItem lines in
+ * chat_history.jsonl, rewind points per prompt, and the JSON sidecars. No clock, no randomness.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json | undefined };
+
+export interface SessionOptions {
+  id: string;
+  cwd: string;
+  /** Epoch milliseconds of session creation. */
+  startMs: number;
+  model?: string;
+  sandboxProfile?: string;
+  summaryExtra?: Record<string, Json>;
+  /** First eventId counter value (a resumed process re-seeds above the last one). */
+  eventCounter?: number;
+}
+
+export interface ToolSpec {
+  id: string;
+  name: string;
+  title: string;
+  kind: string;
+  args: Record<string, Json>;
+  output: string;
+  /** Final ACP status; 'failed' marks a failed tool. */
+  status?: 'completed' | 'failed';
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+const line = (v: unknown): string => `${JSON.stringify(v)}\n`;
+
+export class GrokSession {
+  readonly id: string;
+  readonly cwd: string;
+  readonly model: string;
+  t: number;
+  counter: number;
+  promptIndex = 0;
+  updates: string[] = [];
+  chat: Json[] = [];
+  rewindPoints: Json[] = [];
+  files = new Map<string, string | Buffer>();
+  summary: Record<string, Json>;
+  private readonly createdMs: number;
+  private lastActiveMs: number;
+
+  constructor(readonly opts: SessionOptions) {
+    this.id = opts.id;
+    this.cwd = opts.cwd;
+    this.model = opts.model ?? 'grok-build';
+    this.t = opts.startMs;
+    this.createdMs = opts.startMs;
+    this.lastActiveMs = opts.startMs;
+    this.counter = opts.eventCounter ?? 1;
+    this.summary = {};
+    const system = 'You are Grok Build, a coding agent working in the user\'s repository. Follow the project instructions.';
+    this.chat.push({ type: 'system', content: system });
+    this.chat.push({ type: 'user', content: [{ type: 'text', text: `<user_info>\nOS: linux\nWorkspace: ${this.cwd}\n</user_info>` }] });
+    this.files.set('system_prompt.txt', `${system}\n`);
+  }
+
+  /** Advance the clock. */
+  tick(ms: number): this {
+    this.t += ms;
+    return this;
+  }
+
+  private meta(extra: Record<string, Json> = {}): Record<string, Json> {
+    return { eventId: `${this.id}-${this.counter++}`, agentTimestampMs: this.t, ...extra };
+  }
+
+  acp(update: Record<string, Json>, metaExtra?: Record<string, Json>, sessionId = this.id): this {
+    this.updates.push(line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId, update, _meta: this.meta(metaExtra) } }));
+    this.lastActiveMs = this.t;
+    return this;
+  }
+
+  xai(update: Record<string, Json>, withMeta = true): this {
+    const params: Record<string, Json> = { sessionId: this.id, update };
+    if (withMeta) params._meta = this.meta();
+    this.updates.push(line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }));
+    this.lastActiveMs = this.t;
+    return this;
+  }
+
+  /** A user prompt: the ACP echo in updates.jsonl and the user item in the chat history. */
+  prompt(text: string): this {
+    this.tick(1500);
+    this.acp({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, _meta: { modelId: this.model, promptIndex: this.promptIndex } }, { promptId: this.promptId() });
+    this.chat.push({ type: 'user', content: [{ type: 'text', text }], prompt_index: this.promptIndex });
+    return this;
+  }
+
+  promptId(index = this.promptIndex): string {
+    return `prompt-${this.id.slice(-4)}-${index}`;
+  }
+
+  thought(text: string, id: string): this {
+    this.tick(800);
+    this.acp({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+    this.chat.push({ type: 'reasoning', id, summary: [{ type: 'summary_text', text }], encrypted_content: `enc:${id}` });
+    return this;
+  }
+
+  /** Streamed assistant text without tool calls, closing the model response. */
+  say(text: string): this {
+    this.tick(1200);
+    this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+    this.chat.push({ type: 'assistant', content: text, model_id: this.model, reasoning_effort: 'high' });
+    return this;
+  }
+
+  /** One model response that calls tools; each call runs and is answered in order. */
+  tools(text: string, calls: ToolSpec[]): this {
+    if (text) {
+      this.tick(600);
+      this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+    }
+    this.chat.push({
+      type: 'assistant',
+      content: text,
+      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })),
+      model_id: this.model,
+      reasoning_effort: 'high',
+    });
+    for (const c of calls) {
+      this.tick(300);
+      this.acp({ sessionUpdate: 'tool_call', toolCallId: c.id, title: c.title, kind: c.kind, status: 'pending', rawInput: c.args }, { promptId: this.promptId() });
+      this.tick(200);
+      this.acp({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' }, { promptId: this.promptId() });
+      this.tick(900);
+      this.acp(
+        {
+          sessionUpdate: 'tool_call_update',
+          toolCallId: c.id,
+          status: c.status ?? 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: c.output } }],
+          rawOutput: { output: c.output },
+        },
+        { promptId: this.promptId() },
+      );
+      this.chat.push({ type: 'tool_result', tool_call_id: c.id, content: c.output });
+    }
+    return this;
+  }
+
+  plan(entries: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed' }>): this {
+    this.tick(400);
+    this.acp({ sessionUpdate: 'plan', entries: entries.map((e) => ({ content: e.content, priority: 'medium', status: e.status })) }, { promptId: this.promptId() });
+    const todos: Record<string, Json> = {};
+    entries.forEach((e, i) => {
+      todos[`todo-${i + 1}`] = { content: e.content, priority: 'medium', status: e.status };
+    });
+    this.files.set('plan.json', `${JSON.stringify({ todos }, null, 2)}\n`);
+    return this;
+  }
+
+  /** End of a prompt turn: turn_completed and the rewind point for this prompt. */
+  endTurn(stopReason: string, snapshots: Record<string, { before: string | null; after: string | null }> = {}): this {
+    this.tick(500);
+    this.xai({
+      sessionUpdate: 'turn_completed',
+      prompt_id: this.promptId(),
+      stop_reason: stopReason,
+      usage: { inputTokens: 12000 + this.promptIndex * 800, outputTokens: 900, totalTokens: 12900 + this.promptIndex * 800, cachedReadTokens: 8000, reasoningTokens: 300, modelCalls: 3, apiDurationMs: 5400, numTurns: 1 },
+    });
+    const point = (content: string | null, path: string) => ({ path, content, captured_at: iso(this.t) });
+    const before: Record<string, Json> = {};
+    const after: Record<string, Json> = {};
+    for (const [path, s] of Object.entries(snapshots)) {
+      before[path] = point(s.before, path);
+      after[path] = point(s.after, path);
+    }
+    this.rewindPoints.push({ prompt_index: this.promptIndex, created_at: iso(this.t), file_snapshots: before, after_snapshots: after });
+    this.promptIndex++;
+    return this;
+  }
+
+  /** An automatic compaction: started, checkpoint file + marker, completed; the chat history is replaced. */
+  compact(checkpointId: string, summaryText: string): this {
+    this.tick(2000);
+    this.xai({ sessionUpdate: 'auto_compact_started', tokens_used: 180000, context_window: 200000, percentage: 90, reason: 'context window 90% full' });
+    const file = `compaction_checkpoints/${checkpointId}.json`;
+    this.files.set(
+      file,
+      `${JSON.stringify(
+        {
+          checkpoint_id: checkpointId,
+          prompt_index_at_compaction: this.promptIndex,
+          compacted_history: this.chat,
+          schema_version: 1,
+          created_at: iso(this.t),
+          original_user_info: null,
+          reread_file_paths: ['src/math.rs'],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    this.tick(4000);
+    this.xai({ sessionUpdate: 'compaction_checkpoint', checkpoint_id: checkpointId, prompt_index_at_compaction: this.promptIndex, checkpoint_file: file, schema_version: 1, created_at: iso(this.t) });
+    this.xai({ sessionUpdate: 'auto_compact_completed', tokens_before: 180000, tokens_after: 21000, elapsed_ms: 4000, summary_preview: summaryText.slice(0, 60) });
+    this.chat = [this.chat[0]!, this.chat[1]!, { type: 'user', content: [{ type: 'text', text: `<compaction_summary>\n${summaryText}\n</compaction_summary>` }], synthetic_reason: 'compaction_meta' }];
+    return this;
+  }
+
+  /** Render every file of the session directory. */
+  render(): Map<string, string | Buffer> {
+    const out = new Map(this.files);
+    out.set('updates.jsonl', this.updates.join(''));
+    out.set('chat_history.jsonl', this.chat.map(line).join(''));
+    if (this.rewindPoints.length) out.set('rewind_points.jsonl', this.rewindPoints.map(line).join(''));
+    const summary: Record<string, Json> = {
+      info: { id: this.id, cwd: this.cwd },
+      session_summary: '',
+      created_at: iso(this.createdMs),
+      updated_at: iso(this.t),
+      num_messages: this.updates.length,
+      num_chat_messages: this.chat.length,
+      current_model_id: this.model,
+      next_trace_turn: this.promptIndex,
+      chat_format_version: 1,
+      grok_home: '/home/dev/.grok',
+      last_active_at: iso(this.lastActiveMs),
+      agent_name: 'grok-build',
+      reasoning_effort: 'high',
+      ...(this.opts.sandboxProfile ? { sandbox_profile: this.opts.sandboxProfile } : {}),
+      ...this.summary,
+      ...this.opts.summaryExtra,
+    };
+    out.set('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
+    return out;
+  }
+}
+
+export { iso };

@@ -1,0 +1,69 @@
+/** Every corpora case audits to exactly what its expected.json says; the checked-in corpora match the generator. */
+import { mkdtempSync, readFileSync, readdirSync, lstatSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { generate } from '../scripts/gen-corpora.js';
+import { catalog } from '../src/checks/registry.js';
+import type { AuditReport } from '../src/model/report.js';
+import { cli } from './helpers/cli.js';
+import { CORPORA, corpusCases, materialise } from './helpers/corpora.js';
+
+const cases = corpusCases();
+
+describe.each(cases)('$format/$name', (c) => {
+  test('produces the codes it must, none it must not, at the expected locations', async () => {
+    const dir = materialise(c);
+    const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...(c.expected.args ?? [])]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as AuditReport;
+    expect(report.toolErrors).toEqual([]);
+    const produced = new Set(report.findings.map((f) => f.code));
+    for (const code of c.expected.must) expect(produced, `must produce ${code}`).toContain(code);
+    for (const code of c.expected.mustNot) expect(produced, `must not produce ${code}`).not.toContain(code);
+    for (const at of c.expected.at ?? []) {
+      const hit = report.findings.find((f) => f.code === at.code && f.location.file === at.file && (at.line === undefined || f.location.line === at.line));
+      expect(hit, `${at.code} at ${at.file}:${at.line ?? ''}`).toBeDefined();
+    }
+  });
+});
+
+test('the clean corpus is entirely clean', async () => {
+  const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'json']);
+  const report = JSON.parse(r.stdout) as AuditReport;
+  expect(report.findings).toEqual([]);
+  expect(report.summary.sessions).toBe(3);
+  expect(r.code).toBe(0);
+});
+
+test('every finding code in the catalog has a corpora case that produces it', () => {
+  const covered = new Set(cases.flatMap((c) => c.expected.must));
+  const missing = catalog().map((e) => e.code).filter((code) => !covered.has(code));
+  expect(missing).toEqual([]);
+});
+
+function snapshot(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (dir: string, rel: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const abs = join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(abs);
+      if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(abs)}`);
+      else if (st.isDirectory()) visit(abs, r);
+      else out.set(r, readFileSync(abs).toString('base64'));
+    }
+  };
+  visit(root, '');
+  return out;
+}
+
+test('the checked-in corpora are exactly what the generator writes', () => {
+  const out = mkdtempSync(join(tmpdir(), 'sa-corpora-'));
+  generate(out);
+  const fresh = snapshot(join(out, 'grok'));
+  const shipped = snapshot(join(CORPORA, 'grok'));
+  expect([...shipped.keys()]).toEqual([...fresh.keys()]);
+  for (const [k, v] of fresh) expect(shipped.get(k), k).toBe(v);
+});

@@ -1,0 +1,46 @@
+/** The corpora cases and a way to materialise one (with its setup steps) in a scratch copy. */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
+
+export interface Expected {
+  description: string;
+  args?: string[];
+  setup?: Array<{ mkfifo: string }>;
+  must: string[];
+  mustNot: string[];
+  at?: Array<{ code: string; file: string; line?: number }>;
+}
+
+export interface CorpusCase {
+  format: string;
+  name: string;
+  dir: string;
+  expected: Expected;
+}
+
+export function corpusCases(): CorpusCase[] {
+  const out: CorpusCase[] = [];
+  for (const format of readdirSync(CORPORA).sort()) {
+    const fdir = join(CORPORA, format);
+    for (const name of readdirSync(fdir).sort()) {
+      const dir = join(fdir, name);
+      if (!existsSync(join(dir, 'expected.json'))) continue;
+      out.push({ format, name, dir, expected: JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected });
+    }
+  }
+  return out;
+}
+
+/** The directory to audit: the case itself, or a scratch copy with the setup applied (FIFOs git cannot store). */
+export function materialise(c: CorpusCase): string {
+  if (!c.expected.setup?.length) return c.dir;
+  const dir = mkdtempSync(join(tmpdir(), `sa-${c.name}-`));
+  cpSync(c.dir, dir, { recursive: true, verbatimSymlinks: true });
+  for (const step of c.expected.setup) execFileSync('mkfifo', [join(dir, step.mkfifo)]);
+  return dir;
+}
