@@ -1,5 +1,5 @@
 /** Every corpora case audits to exactly what its expected.json says; the checked-in corpora match the generator. */
-import { mkdtempSync, readFileSync, readdirSync, lstatSync, readlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -8,6 +8,7 @@ import { catalog } from '../src/checks/registry.js';
 import type { AuditReport } from '../src/model/report.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA, corpusCases, materialise } from './helpers/corpora.js';
+import { treeState } from './helpers/tree-hash.js';
 
 const cases = corpusCases();
 
@@ -43,27 +44,11 @@ test('every finding code in the catalog has a corpora case that produces it', ()
   expect(missing).toEqual([]);
 });
 
-function snapshot(root: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (dir: string, rel: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const abs = join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      const st = lstatSync(abs);
-      if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(abs)}`);
-      else if (st.isDirectory()) visit(abs, r);
-      else out.set(r, readFileSync(abs).toString('base64'));
-    }
-  };
-  visit(root, '');
-  return out;
-}
-
 test('the checked-in corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(tmpdir(), 'sa-corpora-'));
   generate(out);
-  const fresh = snapshot(join(out, 'grok'));
-  const shipped = snapshot(join(CORPORA, 'grok'));
+  const fresh = treeState(join(out, 'grok'), { meta: false });
+  const shipped = treeState(join(CORPORA, 'grok'), { meta: false });
   expect([...shipped.keys()]).toEqual([...fresh.keys()]);
   for (const [k, v] of fresh) expect(shipped.get(k), k).toBe(v);
 });

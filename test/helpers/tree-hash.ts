@@ -3,14 +3,15 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function treeState(root: string): Map<string, string> {
+/** `meta: false` compares content and symlink targets only (for trees written at different times). */
+export function treeState(root: string, { meta = true }: { meta?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (dir: string, rel: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(abs);
-      let tag = `${st.mode.toString(8)} ${st.mtimeMs}`;
+      let tag = meta ? `${st.mode.toString(8)} ${st.mtimeMs}` : st.isDirectory() ? 'dir' : '';
       if (st.isSymbolicLink()) tag += ` -> ${readlinkSync(abs)}`;
       else if (st.isFile()) tag += ` ${st.size} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`;
       out.set(r, tag);
