@@ -15,6 +15,8 @@ export interface Expected {
   setup?: Case['setup'];
   must: string[];
   mustNot: string[];
+  /** No finding may be more severe than this (legitimate-cause cases). */
+  maxSeverity?: Case['maxSeverity'];
   at?: Case['at'];
 }
 
@@ -53,10 +55,11 @@ export function generate(outDir: string): string[] {
     const expected: Expected = { description: c.description, must: c.must, mustNot: allCodes.filter((code) => !allowed.has(code)) };
     if (c.args) expected.args = c.args;
     if (c.setup) expected.setup = c.setup;
+    if (c.maxSeverity) expected.maxSeverity = c.maxSeverity;
     if (c.at?.length) expected.at = c.at;
     writeFileSync(join(dir, 'expected.json'), json(expected));
     written.push(`grok/${c.name}`);
-    index.push(`| ${c.name} | ${c.must.join(', ')} | ${c.description} |`);
+    index.push(`| ${c.name} | ${c.must.join(', ')}${c.maxSeverity ? ` (nothing above ${c.maxSeverity})` : ''} | ${c.description} |`);
   }
   writeFileSync(
     join(grokDir, 'README.md'),

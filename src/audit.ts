@@ -57,6 +57,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
 
   const runs: Array<{ check: Check; run: CheckRun; failed: boolean }> = [];
   for (const check of selectChecks(options)) {
+    if (check.formats && !check.formats.includes(format.name)) continue;
     const ctx: CheckContext = {
       session: info,
       format,
@@ -104,6 +105,8 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   const sink: LoadSink = {
     doc: (d) => guard((r) => r.doc?.(d)),
     record: (d) => guard((r) => r.record?.(d)),
+    event: (d) => guard((r) => r.event?.(d)),
+    chat: (d) => guard((r) => r.chat?.(d)),
     damage: (d) => guard((r) => r.damage?.(d)),
     fileEnd: (d) => guard((r) => r.fileEnd?.(d)),
   };

@@ -82,7 +82,7 @@ describe('the JSON report', () => {
     const r = await cli(['audit', torn, '--format', 'json']);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.findings).toHaveLength(1);
-    expect(report.findings[0]).toMatchObject({ code: 'JSONL_TORN_TAIL', severity: 'error', location: { file: 'updates.jsonl', line: 51 } });
+    expect(report.findings[0]).toMatchObject({ code: 'JSONL_TORN_TAIL', severity: 'error', location: { file: 'updates.jsonl', line: 52 } });
     expect(report.sessions[0]!.files.find((f) => f.path === 'updates.jsonl')!.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -24,8 +24,12 @@ describe.each(cases)('$format/$name', (c) => {
     for (const code of c.expected.must) expect(produced, `must produce ${code}`).toContain(code);
     for (const code of c.expected.mustNot) expect(produced, `must not produce ${code}`).not.toContain(code);
     for (const at of c.expected.at ?? []) {
-      const hit = report.findings.find((f) => f.code === at.code && f.location.file === at.file && (at.line === undefined || f.location.line === at.line));
-      expect(hit, `${at.code} at ${at.file}:${at.line ?? ''}`).toBeDefined();
+      const hit = report.findings.find((f) => f.code === at.code && f.location.file === at.file && (at.line === undefined || f.location.line === at.line) && (at.severity === undefined || f.severity === at.severity));
+      expect(hit, `${at.code} at ${at.file}:${at.line ?? ''} ${at.severity ?? ''}`).toBeDefined();
+    }
+    if (c.expected.maxSeverity) {
+      const allowed = c.expected.maxSeverity === 'note' ? ['note'] : ['note', 'warning'];
+      for (const f of report.findings) expect(allowed, `${f.code} is ${f.severity}`).toContain(f.severity);
     }
   });
 });

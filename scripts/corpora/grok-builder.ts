@@ -147,6 +147,38 @@ export class GrokSession {
     return this;
   }
 
+  /**
+   * A model response whose tool calls start but never finish: the process dies while they run. The chat has the
+   * assistant item (appended when the response completed); the log has the calls pending / in progress.
+   */
+  toolsInFlight(text: string, calls: ToolSpec[]): this {
+    if (text) {
+      this.tick(600);
+      this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+    }
+    this.chat.push({ type: 'assistant', content: text, tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })), model_id: this.model, reasoning_effort: 'high' });
+    for (const c of calls) {
+      this.tick(300);
+      this.acp({ sessionUpdate: 'tool_call', toolCallId: c.id, title: c.title, kind: c.kind, status: 'pending', rawInput: c.args }, { promptId: this.promptId() });
+      this.tick(200);
+      this.acp({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' }, { promptId: this.promptId() });
+    }
+    return this;
+  }
+
+  /** The process died mid-turn: no turn_completed, no rewind point; the next prompt gets the next index. */
+  abandonTurn(): this {
+    this.promptIndex++;
+    return this;
+  }
+
+  /** A new process picks the session up: time passes and the eventId counter is re-seeded above the last one. */
+  resume(gapMs: number): this {
+    this.tick(gapMs);
+    this.counter += 1000;
+    return this;
+  }
+
   plan(entries: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed' }>): this {
     this.tick(400);
     this.acp({ sessionUpdate: 'plan', entries: entries.map((e) => ({ content: e.content, priority: 'medium', status: e.status })) }, { promptId: this.promptId() });

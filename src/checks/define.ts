@@ -2,6 +2,7 @@
 import type { CodeInfo, Location, Severity } from '../model/finding.js';
 import type { DamageEvent, DocEvent, FileEndEvent, RecordEvent, SessionInfo } from '../model/session.js';
 import type { FormatModule } from '../formats/types.js';
+import type { ChatItem, SessionEvent } from '../model/events.js';
 
 export interface EmitOptions {
   key?: string;
@@ -22,6 +23,8 @@ export interface CheckContext {
 export interface CheckRun {
   doc?(d: DocEvent): void;
   record?(r: RecordEvent): void;
+  event?(e: SessionEvent): void;
+  chat?(c: ChatItem): void;
   damage?(d: DamageEvent): void;
   fileEnd?(f: FileEndEvent): void;
   end?(): void;
@@ -31,6 +34,8 @@ export interface Check<C extends string = string> {
   id: string;
   /** Run by `validate` as well as `audit`. */
   validate: boolean;
+  /** Formats whose artifacts the check reads (absent: every format). */
+  formats?: readonly string[];
   codes: Record<C, CodeInfo>;
   create(ctx: CheckContext): CheckRun;
 }

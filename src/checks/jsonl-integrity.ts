@@ -1,5 +1,5 @@
 /** JSONL_*: the damage the tolerant reader found in every append-only log (DESIGN §4). */
-import { defineCheck } from './define.js';
+import { defineCheck, type EmitOptions } from './define.js';
 
 export const jsonlIntegrity = defineCheck({
   id: 'jsonl-integrity',
@@ -63,12 +63,17 @@ export const jsonlIntegrity = defineCheck({
   },
   create(ctx) {
     return {
-      damage({ file, damage }) {
+      damage({ file, kind, damage }) {
+        // Damage inside Grok's own quarantine copy is the evidence of what the live file lost, not new damage.
+        const quarantine = kind === 'chat-quarantine' || kind === 'chat-prestrip';
+        const opts: EmitOptions = {};
+        if (damage.count !== undefined) opts.key = 'aggregate';
+        if (quarantine) opts.severity = 'note';
         ctx.emit(
           damage.code,
           { file, line: damage.line, byteOffset: damage.byteOffset, byteLength: damage.byteLength },
-          damage.detail,
-          damage.count !== undefined ? { key: 'aggregate' } : undefined,
+          quarantine ? `${damage.detail} (in Grok's quarantine copy: the evidence of a record the live file lost)` : damage.detail,
+          opts,
         );
       },
     };

@@ -4,8 +4,30 @@ import type { CodeInfo } from '../model/finding.js';
 import { jsonlIntegrity } from './jsonl-integrity.js';
 import { schema } from './schema.js';
 import { sessionFiles } from './session-files.js';
+import { sessionLeftovers } from './session-leftovers.js';
+import { xrefIdentity } from './xref-identity.js';
+import { xrefCounts } from './xref-counts.js';
+import { xrefChatHistory } from './xref-chat-history.js';
+import { xrefCompaction } from './xref-compaction.js';
+import { xrefRewind } from './xref-rewind.js';
+import { xrefSystemPrompt } from './xref-system-prompt.js';
+import { xrefSubagent } from './xref-subagent.js';
+import { toolPairing } from './tool-pairing.js';
 
-export const CHECKS: readonly Check[] = [sessionFiles, jsonlIntegrity, schema];
+export const CHECKS: readonly Check[] = [
+  sessionFiles,
+  jsonlIntegrity,
+  schema,
+  sessionLeftovers,
+  xrefIdentity,
+  xrefCounts,
+  xrefChatHistory,
+  xrefCompaction,
+  xrefRewind,
+  xrefSystemPrompt,
+  xrefSubagent,
+  toolPairing,
+];
 
 export interface CatalogEntry extends CodeInfo {
   code: string;

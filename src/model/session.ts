@@ -2,6 +2,7 @@
 import type { Damage, JsonlRecord, JsonlStats } from '../read/jsonl.js';
 import type { FoundSession } from '../read/discover.js';
 import type { InventoryEntry } from './inventory.js';
+import type { ChatItem, DeadRanges, SessionEvent } from './events.js';
 
 export type ArtifactRole =
   | 'jsonl' // an append-only log we parse line by line
@@ -62,12 +63,21 @@ export interface FileEndEvent {
   kind: string;
   stats?: JsonlStats;
   error?: string;
+  /** For the authoritative log: the seq ranges rewound off the live branch, and the counted turns left on it. */
+  dead?: DeadRanges;
+  liveTurns?: number;
 }
 
-/** Everything a loader tells the checks, in order: docs first, then each JSONL file's records and damage. */
+/**
+ * Everything a loader tells the checks, in order: docs first, then each JSONL file's records and damage.
+ * Records of the authoritative log also arrive normalized as `event`, and of the conversation as `chat`,
+ * right after their raw `record`.
+ */
 export interface LoadSink {
   doc(d: DocEvent): void;
   record(r: RecordEvent): void;
+  event(e: SessionEvent): void;
+  chat(c: ChatItem): void;
   damage(d: DamageEvent): void;
   fileEnd(f: FileEndEvent): void;
 }

@@ -39,14 +39,18 @@ function openRegular(path: string): number {
   return fd;
 }
 
-/** Stream a file through `onChunk` in fresh buffers (consumers may keep views of them); returns its hash. */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, chunkSize = CHUNK): ReadResult {
+/**
+ * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
+ * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
+ */
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize = CHUNK, reuse = false }: { chunkSize?: number; reuse?: boolean } = {}): ReadResult {
   const fd = openRegular(path);
   const hash = createHash('sha256');
   let size = 0;
+  const shared = reuse ? Buffer.allocUnsafe(chunkSize) : undefined;
   try {
     for (;;) {
-      const buf = Buffer.allocUnsafe(chunkSize);
+      const buf = shared ?? Buffer.allocUnsafe(chunkSize);
       let n: number;
       try {
         n = readSync(fd, buf, 0, chunkSize, null);

@@ -101,7 +101,7 @@ export class JsonlScanner {
     this.maxReports = options.maxReportsPerCode ?? 50;
   }
 
-  /** Feed the next chunk of the file. The chunk must not be modified afterwards. */
+  /** Feed the next chunk of the file. The caller may reuse the chunk's memory once push returns. */
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.total += chunk.length;
@@ -110,7 +110,9 @@ export class JsonlScanner {
     for (;;) {
       const nl = chunk.indexOf(NL, pos);
       if (nl === -1) {
-        this.accumulate(chunk.subarray(pos));
+        // Whatever is kept past this call is copied out of the caller's buffer.
+        this.accumulate(Buffer.from(chunk.subarray(pos)));
+        if (this.prevRaw && this.prevRaw.buffer === chunk.buffer) this.prevRaw = Buffer.from(this.prevRaw);
         return;
       }
       const piece = chunk.subarray(pos, nl);

@@ -2,7 +2,7 @@
  * A session as the loaders see it: an inventory plus read operations. The filesystem implementation below is
  * the only one that touches input files; tests can supply in-memory sources with the same interface.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { FoundSession } from './discover.js';
 import { ReadError, readWholeFile, streamFile } from './files.js';
@@ -22,6 +22,11 @@ export interface SessionSource {
   hashUnread(): void;
   /** A file of the enclosing group directory (e.g. Grok's `.cwd`), read-only; undefined when absent. */
   readGroupFile(name: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
+  /**
+   * A file of another session in the same sessions root (`<root>/<group>/<session>/<file>`), read-only;
+   * undefined when it does not exist. Names are single path components: nothing outside the root is reachable.
+   */
+  readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
 }
 
 export function fsSource(found: FoundSession): SessionSource {
@@ -59,7 +64,7 @@ export function fsSource(found: FoundSession): SessionSource {
       if ('ok' in entry) return entry;
       const scanner = new JsonlScanner(onRecord, onDamage, options);
       try {
-        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk));
+        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true });
         entry.sha256 = r.sha256;
         entry.size = r.size;
       } catch (e) {
@@ -71,12 +76,31 @@ export function fsSource(found: FoundSession): SessionSource {
       for (const entry of inventory) {
         if (entry.type !== 'file' || entry.sha256 !== undefined || entry.readError !== undefined) continue;
         try {
-          const r = streamFile(join(found.abs, entry.path), () => {});
+          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true });
           entry.sha256 = r.sha256;
           entry.size = r.size;
         } catch (e) {
           fail(entry, e);
         }
+      }
+    },
+    readSibling(group, session, file, maxBytes) {
+      if (!found.groupAbs || [group, session, file].some((n) => n === '' || n === '.' || n === '..' || n.includes('/') || n.includes('\0'))) return undefined;
+      const root = dirname(found.groupAbs);
+      const dir = join(root, group, session);
+      for (const p of [join(root, group), dir]) {
+        const e = lstatEntry(p, p);
+        if (e.readError === 'ENOENT') return undefined;
+        if (e.type !== 'dir') return { ok: false, error: `${p === dir ? 'the session' : 'the group'} is a ${e.type}, not a directory (not followed)` };
+      }
+      const abs = join(dir, file);
+      const entry = lstatEntry(abs, file);
+      if (entry.readError === 'ENOENT') return { ok: false, error: `the session directory exists but has no ${file}` };
+      if (entry.type !== 'file') return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
+      try {
+        return { ok: true, value: readWholeFile(abs, maxBytes).bytes };
+      } catch (e) {
+        return fail(undefined, e);
       }
     },
     readGroupFile(name, maxBytes) {

@@ -13,7 +13,8 @@ export interface Expected {
   setup?: Array<{ mkfifo: string }>;
   must: string[];
   mustNot: string[];
-  at?: Array<{ code: string; file: string; line?: number }>;
+  maxSeverity?: 'warning' | 'note';
+  at?: Array<{ code: string; file: string; line?: number; severity?: string }>;
 }
 
 export interface CorpusCase {

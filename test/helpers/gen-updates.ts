@@ -2,6 +2,9 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A realistic tool output (a source file of about 2 KB), so a session's size is mostly tool results. */
+const FILE_BODY = Array.from({ length: 40 }, (_, k) => `    let v${k} = add(${k}, ${k * 7}); // saturating arithmetic check\n`).join('');
+
 export function writeLargeSession(root: string, bytes: number): string {
   const id = '019a0000-0000-7000-8000-0000000000b1';
   const dir = join(root, 'sessions', '%2Fhome%2Fdev%2Fbig', id);
@@ -19,7 +22,7 @@ export function writeLargeSession(root: string, bytes: number): string {
         : k === 1
           ? { sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: `Read src/file${i}.rs`, kind: 'read', status: 'pending', rawInput: { path: `src/file${i}.rs` } }
           : k === 2
-            ? { sessionUpdate: 'tool_call_update', toolCallId: `call_${i - 1}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `fn f${i}() -> i64 { 42 }` } }], rawOutput: { output: 'ok' } }
+            ? { sessionUpdate: 'tool_call_update', toolCallId: `call_${i - 1}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `fn f${i}() -> i64 {\n${FILE_BODY}}\n` } }], rawOutput: { output: 'ok' } }
             : { sessionUpdate: 'turn_completed', prompt_id: `p${i}`, stop_reason: 'end_turn', usage: { inputTokens: 1000, outputTokens: 20, totalTokens: 1020, numTurns: 1 } };
     const method = k === 3 ? '_x.ai/session/update' : 'session/update';
     const line = JSON.stringify({ timestamp: t, method, params: { sessionId: id, update, _meta: { eventId: `${id}-${i}`, agentTimestampMs: t * 1000 } } });

@@ -12,7 +12,13 @@ export function scan(input: string | Buffer, options: JsonlOptions = {}, chunkSi
   const records: JsonlRecord[] = [];
   const damage: Damage[] = [];
   const s = new JsonlScanner((r) => records.push(r), (d) => damage.push(d), options);
-  for (let i = 0; i < bytes.length; i += chunkSize) s.push(Buffer.from(bytes.subarray(i, i + chunkSize)));
+  // One reused buffer, overwritten after each push, as the file reader does.
+  const shared = Buffer.alloc(chunkSize);
+  for (let i = 0; i < bytes.length; i += chunkSize) {
+    const n = bytes.copy(shared, 0, i, Math.min(bytes.length, i + chunkSize));
+    s.push(shared.subarray(0, n));
+    shared.fill(0x58);
+  }
   return { records, damage, stats: s.end() };
 }
 

@@ -4,14 +4,25 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../../read/source.js';
-import { firstInvalidUtf8 } from '../../read/jsonl.js';
-import type { Artifact, DocEvent, LoadSink } from '../../model/session.js';
+import { firstInvalidUtf8, type JsonlRecord } from '../../read/jsonl.js';
+import { normalizeChat, normalizeUpdate } from './normalize.js';
+import type { Artifact, DocEvent, FileEndEvent, LoadSink } from '../../model/session.js';
+import { RewindFilter } from './rewind.js';
+import { encodeCwdDirname, looksLikeGroup } from './paths.js';
+import { summaryView } from './summary-view.js';
 import type { LoadLimits } from '../types.js';
 
 export const MAX_DOC_BYTES = 64 * 1024 * 1024;
 
-/** JSONL logs in the order they are streamed. */
-const LOG_ORDER = ['updates', 'chat', 'rewind', 'feedback', 'btw', 'events'];
+/** JSONL logs in the order they are streamed (quarantine copies after the live chat history). */
+const LOG_ORDER = ['updates', 'chat', 'chat-quarantine', 'chat-prestrip', 'rewind', 'feedback', 'btw', 'events'];
+
+/** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
+const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
+
+/** Text artifacts whose content checks compare with other evidence. */
+const TEXT_DOCS = new Set(['system-prompt', 'compaction-index', 'compaction-segment']);
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
 type Obj = Record<string, unknown>;
 const has = (v: unknown, ...keys: string[]): boolean =>
@@ -21,6 +32,8 @@ const has = (v: unknown, ...keys: string[]): boolean =>
 const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
   updates: (v) => has(v, 'method', 'params') || (has(v, 'sessionId') && has(v, 'update')),
   chat: (v) => has(v, 'type', 'role'),
+  'chat-quarantine': (v) => has(v, 'type', 'role'),
+  'chat-prestrip': (v) => has(v, 'type', 'role'),
   rewind: (v) => has(v, 'prompt_index'),
   feedback: (v) => has(v, 'type'),
   btw: (v) => has(v, 'btwSessionId', 'question'),
@@ -52,6 +65,9 @@ export function parseDoc(file: string, kind: string, bytes: Buffer, size: number
 
 export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
   const regular = (a: Artifact): boolean => source.entry(a.path)?.type === 'file';
+  /** Subagent ids (child session ids) seen in metas and spawn events, with the child cwd when a meta gives one. */
+  const subagentIds = new Map<string, string | undefined>();
+  let summaryCwd: string | undefined;
   for (const a of artifacts.values()) {
     if (a.role !== 'json' || !regular(a)) continue;
     const r = source.readFile(a.path, MAX_DOC_BYTES);
@@ -61,20 +77,92 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
     } else if (r.value.truncated) {
       sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed` } });
     } else {
-      sink.doc(parseDoc(a.path, a.kind, r.value.bytes, size));
+      const d = parseDoc(a.path, a.kind, r.value.bytes, size);
+      if (a.kind === 'summary') summaryCwd = summaryView(d.value)?.cwd;
+      if (a.kind === 'subagent-meta' && typeof d.value === 'object' && d.value !== null) {
+        const m = d.value as Record<string, unknown>;
+        if (typeof m.child_session_id === 'string') subagentIds.set(m.child_session_id, typeof m.child_cwd === 'string' ? m.child_cwd : undefined);
+      }
+      sink.doc(d);
     }
+  }
+  for (const a of artifacts.values()) {
+    if (!TEXT_DOCS.has(a.kind) || !regular(a)) continue;
+    const r = source.readFile(a.path, MAX_TEXT_BYTES);
+    const size = source.entry(a.path)?.size ?? 0;
+    if (!r.ok) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'unreadable', detail: r.error } });
+    else if (r.value.truncated) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes; not read` } });
+    else sink.doc({ file: a.path, kind: a.kind, size, value: r.value.bytes.toString('utf8') });
+  }
+  const cwdFile = source.readGroupFile('.cwd', 64 * 1024);
+  if (cwdFile) {
+    sink.doc(cwdFile.ok ? { file: '../.cwd', kind: 'group-cwd', size: cwdFile.value.length, value: cwdFile.value.toString('utf8') } : { file: '../.cwd', kind: 'group-cwd', size: 0, problem: { kind: 'unreadable', detail: cwdFile.error } });
   }
   for (const kind of LOG_ORDER) {
     for (const a of artifacts.values()) {
-      if (a.kind !== kind || a.role !== 'jsonl' || !regular(a)) continue;
+      if (a.kind !== kind || (a.role !== 'jsonl' && a.role !== 'quarantine') || !regular(a)) continue;
+      const filter = new RewindFilter();
+      let seq = 0;
+      let lastDamagedLine = 0;
+      const onRecord =
+        kind === 'updates'
+          ? (record: JsonlRecord) => {
+              sink.record({ file: a.path, kind, record });
+              const e = normalizeUpdate(a.path, record);
+              e.seq = seq++;
+              if (e.kind === 'subagent_spawned' && e.childSessionId !== undefined && !subagentIds.has(e.childSessionId)) subagentIds.set(e.childSessionId, undefined);
+              const st = filter.step(e.seq, e.step);
+              e.turn = st.turn;
+              e.opensTurn = st.opensTurn;
+              e.rewind = st.rewind;
+              sink.event(e);
+            }
+          : kind === 'chat'
+            ? (record: JsonlRecord) => {
+                sink.record({ file: a.path, kind, record });
+                sink.chat(normalizeChat(a.path, record));
+              }
+            : (record: JsonlRecord) => sink.record({ file: a.path, kind, record });
       const r = source.streamJsonl(
         a.path,
         { looksLikeRecord: LOOKS_LIKE[kind], maxLineBytes: limits.maxLineBytes },
-        (record) => sink.record({ file: a.path, kind, record }),
-        (damage) => sink.damage({ file: a.path, kind, damage }),
+        onRecord,
+        (damage) => {
+          // A damaged line is still a line to Grok's replay (an unparseable one splits a user run); blank lines are not.
+          if (kind === 'updates' && UNPARSEABLE.has(damage.code) && damage.line !== lastDamagedLine && damage.count === undefined) {
+            lastDamagedLine = damage.line;
+            filter.step(seq++, { k: 'other' });
+          }
+          sink.damage({ file: a.path, kind, damage });
+        },
       );
-      sink.fileEnd(r.ok ? { file: a.path, kind, stats: r.value } : { file: a.path, kind, error: r.error });
+      const end: FileEndEvent = r.ok ? { file: a.path, kind, stats: r.value } : { file: a.path, kind, error: r.error };
+      if (kind === 'updates') {
+        end.dead = filter.dead;
+        end.liveTurns = filter.liveTurns;
+      }
+      sink.fileEnd(end);
     }
   }
+  probeSubagentChildren(source, sink, subagentIds, summaryCwd, cwdFile?.ok === true);
   source.hashUnread();
+}
+
+/**
+ * Each subagent's own session lives at `<root>/<encode(child cwd)>/<child id>/` (a top-level session, not
+ * nested): look its summary.json up so the checks can tell whether the child exists and what it says.
+ */
+function probeSubagentChildren(source: SessionSource, sink: LoadSink, children: Map<string, string | undefined>, cwd: string | undefined, hasCwdFile: boolean): void {
+  const group = source.found.groupName;
+  if (group === undefined || !looksLikeGroup(group, hasCwdFile)) return;
+  for (const [child, childCwd] of [...children].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const target = childCwd ?? cwd;
+    if (target === undefined) continue;
+    const g = encodeCwdDirname(target);
+    const file = `../../${g}/${child}/summary.json`;
+    const r = source.readSibling(g, child, 'summary.json', MAX_DOC_BYTES);
+    if (r === undefined) sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: 'does not exist' } });
+    else if (!r.ok) sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: r.error } });
+    else sink.doc(parseDoc(file, 'subagent-child', r.value, r.value.length));
+  }
 }

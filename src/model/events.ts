@@ -1,0 +1,128 @@
+/**
+ * The normalized model every format maps into: events of the authoritative log (one per log line) and items
+ * of the model-facing conversation. Strings and numbers only, so a long session stays cheap to hold.
+ */
+
+export const EVENT_KINDS = [
+  'user_prompt',
+  'model_text',
+  'thought',
+  'tool_call',
+  'tool_update',
+  'plan',
+  'turn_completed',
+  'compaction_started',
+  'compaction_checkpoint',
+  'compaction_completed',
+  'compaction_failed',
+  'rewind_marker',
+  'subagent_spawned',
+  'subagent_progress',
+  'subagent_finished',
+  'model_change',
+  'retry',
+  'hook',
+  'task',
+  'memory',
+  'session_update',
+  'response',
+  'notice',
+  'unknown',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export type Rail = 'acp' | 'xai' | 'legacy';
+
+export const TERMINAL_TOOL_STATUSES = ['completed', 'failed'] as const;
+
+export interface SessionEvent {
+  file: string;
+  line: number;
+  byteOffset: number;
+  /** Milliseconds since the epoch, and where they came from. */
+  timeMs?: number;
+  timeSource: 'agentTimestampMs' | 'envelope' | 'none';
+  /** `_meta.eventId` as written, its numeric counter and its prefix (the session id that minted it). */
+  eventId?: string;
+  counter?: number;
+  eventPrefix?: string;
+  rail: Rail;
+  kind: EventKind;
+  /** The wire tag (`sessionUpdate`). */
+  tag: string;
+  /** `params.sessionId` as written. */
+  sessionId?: string;
+  /** `_meta.promptIndex` of a user chunk, when written. */
+  promptIndex?: number;
+  promptId?: string;
+  /** A host-turn echo: never counted as a prompt turn. */
+  hostTurn?: boolean;
+  isReplay?: boolean;
+  toolCallId?: string;
+  toolStatus?: string;
+  toolTitle?: string;
+  toolKind?: string;
+  subagentId?: string;
+  childSessionId?: string;
+  stopReason?: string;
+  targetPromptIndex?: number;
+  checkpointId?: string;
+  checkpointFile?: string;
+  /** Short human summary (content from the session, not yet escaped for a terminal). */
+  summary: string;
+  /** The record came out of a damaged line (merged, NUL, BOM): the agent itself cannot read it. */
+  recovered?: boolean;
+  /** Position among the log's non-blank lines (file order), assigned by the loader. */
+  seq: number;
+  /** How the agent's own replay classifies the line for turn counting. */
+  step: TurnStep;
+  /** Counted prompt turn the event belongs to on its branch (the K-th counted turn is K-1); absent before the first. */
+  turn?: number;
+  /** This event opened counted turn `turn`. */
+  opensTurn?: boolean;
+  /** For a rewind marker: how it applied. */
+  rewind?: { target: number; turnsBefore: number; outOfRange: boolean };
+}
+
+/** Turn-counting class of a log line (Grok's RewindStep: a counted-able user chunk, a rewind, or anything else). */
+export type TurnStep = { k: 'user'; pi: number | null } | { k: 'rewind'; target: number } | { k: 'other' };
+
+/** Ranges of `seq` (from inclusive, to exclusive) that a later rewind removed from the live branch. */
+export type DeadRanges = ReadonlyArray<readonly [number, number]>;
+
+export const isDead = (dead: DeadRanges, seq: number): boolean => dead.some(([a, b]) => seq >= a && seq < b);
+
+export type ChatItemType = 'system' | 'user' | 'assistant' | 'tool_result' | 'backend_tool_call' | 'reasoning' | 'unknown';
+
+export interface ChatItem {
+  file: string;
+  line: number;
+  byteOffset: number;
+  type: ChatItemType;
+  /** Format-0 line (role/content). */
+  legacy?: boolean;
+  promptIndex?: number;
+  syntheticReason?: string;
+  priorTurnInterrupt?: string;
+  /** Tool calls declared by an assistant item. */
+  toolCalls?: Array<{ id: string; name: string; args?: string }>;
+  /** The call a tool_result answers. */
+  toolCallId?: string;
+  hasModelId?: boolean;
+  /** First characters of the text content. */
+  text?: string;
+}
+
+/** Synthetic results that Grok's repair inserts for calls that never ran (conversation.rs:2191-2202). */
+export const SYNTHETIC_RESULT_PATTERNS = [
+  /^Tool execution was cancelled by the user \(tool `[^`]*` was not executed\)\.$/,
+  /^Tool execution was halted by the harness \([^)]*\); the tool `[^`]*` was not executed\.$/,
+];
+
+/**
+ * A flat copy of a string that is kept for the whole session. V8 hands out substrings of a parsed line as slices
+ * that keep the entire line alive; copying what collectors retain keeps memory proportional to what they need.
+ */
+export const keep = (s: string): string => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));
+
+export const isSyntheticResult = (text: string | undefined): boolean => text !== undefined && SYNTHETIC_RESULT_PATTERNS.some((re) => re.test(text));

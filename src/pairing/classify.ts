@@ -1,0 +1,190 @@
+/**
+ * Tool call ↔ result pairing over both logs (formats/grok-build.md §2.2, §3.3): one row per call id with its
+ * status, and the findings that follow. Pure: works on what PairingCollector gathered.
+ */
+import { isDead } from '../model/events.js';
+import type { ChatCall, ChatResult, LogCall, PairingCollector, Where } from './collect.js';
+
+export type PairStatus = 'answered' | 'synthetic' | 'duplicate' | 'displaced' | 'unanswered' | 'interrupted' | 'orphan result' | 'rewound' | 'log only';
+
+export interface PairRow {
+  id: string;
+  name: string;
+  promptIndex?: number;
+  status: PairStatus;
+  call?: Where;
+  result?: Where;
+  logCall?: Where;
+  logTerminal?: Where & { status: string };
+  /** Whether the tool can change files or run commands (edit, delete, move, execute, or unknown). */
+  mutating: boolean;
+  note?: string;
+}
+
+export interface PairFinding {
+  code: string;
+  at: Where;
+  message: string;
+  key: string;
+  severity?: 'error' | 'warning' | 'note';
+}
+
+const READ_ONLY_KINDS = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
+const MUTATING_KINDS = new Set(['edit', 'delete', 'move', 'execute']);
+const READ_ONLY_NAMES = /^(read|view|cat|list|ls|glob|grep|search|find|fetch|web_?search|x_?search|think|todo_?read|get)/i;
+
+/** Can the call have changed the world? Unknown tools are assumed to. */
+export function isMutating(name: string | undefined, kind: string | undefined): boolean {
+  if (kind !== undefined && MUTATING_KINDS.has(kind)) return true;
+  if (kind !== undefined && READ_ONLY_KINDS.has(kind)) return false;
+  return !(name !== undefined && READ_ONLY_NAMES.test(name));
+}
+
+const loc = (w: Where): string => `${w.file}:${w.line}`;
+
+export interface PairingResult {
+  rows: PairRow[];
+  findings: PairFinding[];
+}
+
+export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } = {}): PairingResult {
+  const rows: PairRow[] = [];
+  const findings: PairFinding[] = [];
+  const odd = new Map<string, ChatResult[]>();
+  for (const r of c.oddResults) {
+    const list = odd.get(r.id) ?? [];
+    list.push(r);
+    odd.set(r.id, list);
+  }
+  /** Every result of a call in file order: the first from the compact table, the others from the odd list. */
+  const resultsOf = (id: string): ChatResult[] => {
+    const first = c.firstResults.get(id);
+    if (!first) return [];
+    const rest = odd.get(id) ?? [];
+    if (rest.some((r) => r.line === first.line && r.byteOffset === first.byteOffset)) return rest;
+    return [{ file: 'chat_history.jsonl', line: first.line, byteOffset: first.byteOffset, id, synthetic: false, placement: 'run', declaredBefore: true }, ...rest];
+  };
+  const live = (l: LogCall): boolean => !isDead(c.dead, l.seq);
+  /** How did the turn of a call end, per the authoritative log? A later turn means the session went on. */
+  const turnOutcome = (l: LogCall | undefined): TurnOutcome => {
+    if (!l) return { ended: 'open', resumed: false };
+    const end = c.turnEnds.get(l.turnKey);
+    const resumed = c.turnStarts.some((t) => t > l.seq);
+    if (!end) return { ended: 'open', resumed };
+    return { ended: end.stopReason === 'cancelled' ? 'cancelled' : 'completed', where: end, stop: end.stopReason, resumed };
+  };
+
+  const handled = new Set<string>();
+  for (const call of [...c.chatCalls.values()].sort((a, b) => a.line - b.line)) {
+    handled.add(call.id);
+    const log = c.logCalls.get(call.id);
+    const rs = resultsOf(call.id);
+    const row: PairRow = { id: call.id, name: call.name, status: 'answered', call: { file: call.file, line: call.line, byteOffset: call.byteOffset }, mutating: isMutating(call.name, log?.kind) };
+    if (log) {
+      row.logCall = { file: log.file, line: log.line, byteOffset: log.byteOffset };
+      if (log.terminal) row.logTerminal = log.terminal;
+      if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
+    }
+    if (rs.length === 0) classifyUnanswered(call, log, row, findings, turnOutcome(log), c);
+    else {
+      const first = rs[0]!;
+      row.result = { file: first.file, line: first.line, byteOffset: first.byteOffset };
+      for (const dup of rs.slice(1)) {
+        row.status = 'duplicate';
+        findings.push({ code: 'TOOL_DUPLICATE_RESULT', at: dup, key: `${call.id}@${dup.line}`, message: `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. Grok's repair keeps only the last one: the model may see a different outcome than the one that ran` });
+      }
+      for (const r of rs) {
+        if (!r.declaredBefore) {
+          findings.push({ code: 'TOOL_RESULT_BEFORE_CALL', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} comes before the assistant item that declares it (${loc(call)})` });
+        } else if (r.placement === 'displaced') {
+          if (row.status === 'answered') row.status = 'displaced';
+          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results right after its call; Grok's repair strips such results, so the model would see the call unanswered` });
+        } else if (r.placement === 'lenient') {
+          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, severity: 'note', message: `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items inside its run: Grok's turn scanner accepts it, its strict repair rule does not` });
+        }
+        if (r.synthetic) {
+          if (row.status === 'answered') row.status = 'synthetic';
+          const started = log?.terminal ? `, yet updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}: it did run` : log && log.updates > 0 ? `, yet updates.jsonl shows it started (${loc(log)}) and never finished: it may have run, with its side effects` : ': the tool did not run';
+          findings.push({ code: 'TOOL_SYNTHETIC_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (${call.name}) is the harness's synthetic cancellation text${started}` });
+        }
+      }
+      if (log && live(log) && !log.terminal && rs.every((r) => !r.synthetic)) {
+        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: call.id, message: `call ${call.id} is answered in chat_history.jsonl (${loc(first)}) but updates.jsonl never records it completed or failed: a lost update line, or a result written without the tool finishing` });
+      }
+    }
+    if (c.hasLog && !log && !opts.rebuilt && !c.strayUpdates.some((u) => u.id === call.id)) {
+      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: call, key: call.id, message: `call ${call.id} (${call.name}) is in the model's history but not in updates.jsonl, the authoritative log: it was never recorded as run, or the log lost it` });
+    }
+    rows.push(row);
+  }
+
+  for (const id of c.firstResults.keys()) {
+    if (c.chatCalls.has(id)) continue;
+    for (const r of resultsOf(id)) {
+      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in chat_history.jsonl${c.logCalls.has(id) ? ` (updates.jsonl has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: providers reject such a history until Grok's repair strips it` });
+      rows.push({ id, name: c.logCalls.get(id)?.title ?? '', status: 'orphan result', result: r, mutating: false });
+    }
+    handled.add(id);
+  }
+
+  for (const u of c.strayUpdates) {
+    const later = c.logCalls.get(u.id);
+    findings.push({ code: 'TOOL_UPDATE_WITHOUT_CALL', at: u, key: `${u.id}@${u.line}`, message: later ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})` : `tool_call_update for ${u.id} has no tool_call in updates.jsonl` });
+  }
+
+  for (const log of [...c.logCalls.values()].sort((a, b) => a.seq - b.seq)) {
+    if (handled.has(log.id)) continue;
+    const row: PairRow = { id: log.id, name: log.title ?? '', status: 'log only', logCall: log, mutating: isMutating(log.title, log.kind) };
+    if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
+    if (log.terminal) row.logTerminal = log.terminal;
+    if (!live(log)) {
+      row.status = 'rewound';
+      rows.push(row);
+      continue;
+    }
+    const out = turnOutcome(log);
+    if (!log.terminal) {
+      if (out.ended === 'completed') {
+        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: log.id, message: `tool call ${log.id} (${log.title ?? '?'}) never reached completed or failed, although its turn ended (${out.stop ?? '?'} at ${loc(out.where!)})` });
+        row.status = 'unanswered';
+      } else {
+        row.status = 'interrupted';
+        findings.push({ code: 'TOOL_INTERRUPTED_CALL', at: log, key: log.id, message: interruptedText(log.id, log.title, row.mutating, out, undefined) });
+      }
+    }
+    if (c.hasChat && !opts.rebuilt && log.seq > c.lastCheckpointSeq) {
+      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: log, key: log.id, message: `call ${log.id} (${log.title ?? '?'}) is in updates.jsonl after the last compaction but not in chat_history.jsonl: the model's history lost it` });
+    }
+    rows.push(row);
+  }
+  return { rows, findings };
+}
+
+interface TurnOutcome {
+  ended: 'completed' | 'cancelled' | 'open';
+  where?: Where;
+  stop?: string;
+  resumed: boolean;
+}
+
+function interruptedText(id: string, name: string | undefined, mutating: boolean, out: TurnOutcome, chatCall: ChatCall | undefined): string {
+  const how = out.ended === 'cancelled' ? 'its turn was cancelled' : out.resumed ? 'its turn never completed (a crash or kill) and the session was later resumed' : 'it was in flight when the session stopped (the final turn never completed)';
+  const risk = mutating ? ' It may mutate files or run commands and may already have run: check its effects before resuming.' : '';
+  return `call ${id} (${name ?? '?'})${chatCall ? ` declared at ${loc(chatCall)}` : ''} has no result: ${how}.${risk}`;
+}
+
+function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector): void {
+  const ran = log?.terminal ? ` updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the result.` : '';
+  const completedByLog = out.ended === 'completed';
+  // Without the authoritative log, the conversation itself tells: the model went on talking in that turn.
+  const completedByChat = !log && call.continuedAfter === true;
+  if (completedByLog || completedByChat) {
+    row.status = 'unanswered';
+    const how = completedByLog ? `its turn went on to complete (${out.stop ?? '?'} at ${loc(out.where!)})` : 'the model went on in the same turn as if it had been answered';
+    findings.push({ code: 'TOOL_UNANSWERED_CALL', at: call, key: call.id, message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} Providers reject such a history; Grok's repair would insert a synthetic cancellation` });
+    return;
+  }
+  row.status = 'interrupted';
+  const resumed = log ? out.resumed : c.chatTurnStarts.some((l) => l > call.line);
+  findings.push({ code: 'TOOL_INTERRUPTED_CALL', at: call, key: call.id, message: interruptedText(call.id, call.name, row.mutating, { ...out, resumed }, undefined) + ran });
+}

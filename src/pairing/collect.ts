@@ -1,0 +1,288 @@
+/**
+ * Collects what tool pairing needs from the two logs, as they stream: every call and result in the
+ * conversation (with where it sits relative to its call), and every tool_call / tool_call_update in the
+ * authoritative log (with its turn and branch).
+ *
+ * Memory: one row per call id in column arrays (about 100 bytes a call), titles only while a call is unfinished,
+ * and full objects only for the rare results that need a finding. A session with a million tool calls stays
+ * within the reader's memory bar.
+ */
+import { isSyntheticResult, keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
+
+export interface Where {
+  file: string;
+  line: number;
+  byteOffset: number;
+}
+
+export interface ChatCall extends Where {
+  id: string;
+  name: string;
+  /** Index of the chat turn (user prompt turns seen so far; -1 before the first). */
+  turn: number;
+  /** A later item in the same turn is assistant text without tool calls: the turn went on. */
+  continuedAfter: boolean;
+}
+
+export interface ChatResult extends Where {
+  id: string;
+  synthetic: boolean;
+  /** Placement relative to the call's assistant: in its contiguous run, in it but past reasoning items, or elsewhere. */
+  placement: 'run' | 'lenient' | 'displaced';
+  /** The call was declared before this result. */
+  declaredBefore: boolean;
+}
+
+export interface LogCall extends Where {
+  id: string;
+  seq: number;
+  title: string | undefined;
+  kind: string | undefined;
+  /** seq of the chunk that opened the call's turn (-1 before the first counted turn). */
+  turnKey: number;
+  promptIndex: number | undefined;
+  terminal: (Where & { status: string }) | undefined;
+  updates: number;
+}
+
+export interface TurnEnd extends Where {
+  stopReason?: string;
+}
+
+const LOG_FILE = 'updates.jsonl';
+const CHAT_FILE = 'chat_history.jsonl';
+const STATUS = ['', 'completed', 'failed'] as const;
+
+/** Interns repeated short strings (tool kinds and names) so each distinct value is stored once. */
+class Interner {
+  private readonly m = new Map<string, string>();
+  get(s: string): string {
+    let v = this.m.get(s);
+    if (v === undefined) {
+      v = keep(s);
+      if (this.m.size < 10_000) this.m.set(v, v);
+    }
+    return v;
+  }
+}
+
+/** tool_call rows of the authoritative log, in column arrays. */
+export class LogCallTable {
+  private readonly index = new Map<string, number>();
+  private readonly ids: string[] = [];
+  private readonly line: number[] = [];
+  private readonly offset: number[] = [];
+  private readonly seq: number[] = [];
+  private readonly turn: number[] = [];
+  private readonly prompt: number[] = [];
+  private readonly kind: Array<string | undefined> = [];
+  private readonly termLine: number[] = [];
+  private readonly termOffset: number[] = [];
+  private readonly termStatus: number[] = [];
+  private readonly updates: number[] = [];
+  /** Titles of calls that have not finished (all titles when keepTitles). */
+  private readonly titles = new Map<number, string>();
+
+  constructor(
+    private readonly interner: Interner,
+    private readonly keepTitles: boolean,
+  ) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.index.has(id);
+  }
+
+  add(e: SessionEvent & { toolCallId: string }, turnKey: number): number {
+    const i = this.ids.length;
+    const id = keep(e.toolCallId);
+    this.index.set(id, i);
+    this.ids.push(id);
+    this.line.push(e.line);
+    this.offset.push(e.byteOffset);
+    this.seq.push(e.seq);
+    this.turn.push(turnKey);
+    this.prompt.push(e.promptIndex ?? -1);
+    this.kind.push(e.toolKind === undefined ? undefined : this.interner.get(e.toolKind));
+    this.termLine.push(0);
+    this.termOffset.push(0);
+    this.termStatus.push(0);
+    this.updates.push(0);
+    if (e.toolTitle !== undefined) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+    this.status(i, e);
+    return i;
+  }
+
+  /** An update for an existing call; false when the id has no tool_call yet. */
+  update(e: SessionEvent & { toolCallId: string }): boolean {
+    const i = this.index.get(e.toolCallId);
+    if (i === undefined) return false;
+    this.updates[i]!++;
+    if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+    if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined) this.kind[i] = this.interner.get(e.toolKind);
+    this.status(i, e);
+    return true;
+  }
+
+  private status(i: number, e: SessionEvent): void {
+    if (this.termStatus[i] !== 0) return;
+    const s = e.toolStatus === 'completed' ? 1 : e.toolStatus === 'failed' ? 2 : 0;
+    if (s === 0) return;
+    this.termStatus[i] = s;
+    this.termLine[i] = e.line;
+    this.termOffset[i] = e.byteOffset;
+    if (!this.keepTitles) this.titles.delete(i);
+  }
+
+  private view(i: number): LogCall {
+    const s = this.termStatus[i]!;
+    return {
+      file: LOG_FILE,
+      line: this.line[i]!,
+      byteOffset: this.offset[i]!,
+      id: this.ids[i]!,
+      seq: this.seq[i]!,
+      title: this.titles.get(i),
+      kind: this.kind[i],
+      turnKey: this.turn[i]!,
+      promptIndex: this.prompt[i] === -1 ? undefined : this.prompt[i],
+      terminal: s === 0 ? undefined : { file: LOG_FILE, line: this.termLine[i]!, byteOffset: this.termOffset[i]!, status: STATUS[s] ?? "" },
+      updates: this.updates[i]!,
+    };
+  }
+
+  get(id: string): LogCall | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.view(i);
+  }
+
+  /** Calls in log order. */
+  *values(): IterableIterator<LogCall> {
+    for (let i = 0; i < this.ids.length; i++) yield this.view(i);
+  }
+}
+
+const STARTS_TURN = new Set(['agent_message', 'parent_agent_message', 'unknown', 'task_completed', 'subagent_completed', 'notification_drain', 'goal_classifier_nudge', 'scheduler_fired']);
+
+/** The first result of each call, kept compactly; every other result (and anything odd about the first) as an object. */
+interface FirstResult {
+  line: number;
+  byteOffset: number;
+  count: number;
+}
+
+export class PairingCollector {
+  private readonly interner = new Interner();
+  readonly logCalls: LogCallTable;
+  /** Calls declared by assistant items, by id. */
+  readonly chatCalls = new Map<string, ChatCall>();
+  /** First result of each id (compact), plus every result that needs a finding or that answers no declared call. */
+  readonly firstResults = new Map<string, FirstResult>();
+  readonly oddResults: ChatResult[] = [];
+  readonly chatTurnStarts: number[] = [];
+  /** tool_call_update lines whose id had no tool_call yet. */
+  readonly strayUpdates: Array<Where & { id: string; seq: number }> = [];
+  readonly turnEnds = new Map<number, TurnEnd>();
+  readonly turnStarts: number[] = [];
+  lastCheckpointSeq = -1;
+  dead: DeadRanges = [];
+  hasLog = false;
+  hasChat = false;
+
+  private turnKey = -1;
+  private chatTurn = -1;
+  private preambleSeen = false;
+  private markersSeen = false;
+  private open: { ids: Set<string>; state: 'run' | 'lenient' } | undefined;
+  private lastCallIdsThisTurn: string[] = [];
+
+  constructor(options: { keepTitles?: boolean } = {}) {
+    this.logCalls = new LogCallTable(this.interner, options.keepTitles ?? false);
+  }
+
+  event(e: SessionEvent): void {
+    if (e.file !== LOG_FILE) return;
+    this.hasLog = true;
+    if (e.opensTurn) {
+      this.turnKey = e.seq;
+      this.turnStarts.push(e.seq);
+    }
+    if (e.kind === 'turn_completed') this.turnEnds.set(this.turnKey, { file: e.file, line: e.line, byteOffset: e.byteOffset, stopReason: e.stopReason });
+    if (e.kind === 'compaction_checkpoint') this.lastCheckpointSeq = e.seq;
+    if (e.toolCallId === undefined) return;
+    const call = e as SessionEvent & { toolCallId: string };
+    if (e.kind === 'tool_call') {
+      if (!this.logCalls.update(call)) this.logCalls.add(call, this.turnKey);
+    } else if (e.kind === 'tool_update' && !this.logCalls.update(call)) {
+      this.strayUpdates.push({ file: e.file, line: e.line, byteOffset: e.byteOffset, id: keep(e.toolCallId), seq: e.seq });
+    }
+  }
+
+  logEnd(dead: DeadRanges | undefined): void {
+    this.dead = dead ?? [];
+  }
+
+  chat(c: ChatItem): void {
+    if (c.file !== CHAT_FILE) return;
+    this.hasChat = true;
+    switch (c.type) {
+      case 'user': {
+        if (c.promptIndex !== undefined) this.markersSeen = true;
+        const preamble = c.syntheticReason === undefined && /^<user_info>/.test(c.text ?? '');
+        const starts =
+          c.promptIndex !== undefined ||
+          (c.syntheticReason !== undefined && STARTS_TURN.has(c.syntheticReason)) ||
+          (!this.markersSeen && c.syntheticReason === undefined && (this.preambleSeen || !preamble));
+        if (preamble) this.preambleSeen = true;
+        if (starts) {
+          this.chatTurn++;
+          this.chatTurnStarts.push(c.line);
+          this.lastCallIdsThisTurn = [];
+        }
+        this.open = undefined;
+        break;
+      }
+      case 'assistant': {
+        if (c.toolCalls?.length) {
+          for (const call of c.toolCalls) {
+            if (!call.id || this.chatCalls.has(call.id)) continue;
+            const id = keep(call.id);
+            this.chatCalls.set(id, { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false });
+            this.lastCallIdsThisTurn.push(id);
+          }
+          this.open = { ids: new Set(c.toolCalls.map((x) => x.id)), state: 'run' };
+        } else {
+          for (const id of this.lastCallIdsThisTurn) {
+            const call = this.chatCalls.get(id);
+            if (call) call.continuedAfter = true;
+          }
+          this.lastCallIdsThisTurn = [];
+          this.open = undefined;
+        }
+        break;
+      }
+      case 'tool_result': {
+        const id = c.toolCallId ?? '';
+        const placement = this.open?.ids.has(id) ? this.open.state : 'displaced';
+        const declaredBefore = this.chatCalls.has(id);
+        const synthetic = isSyntheticResult(c.text);
+        const first = this.firstResults.get(id);
+        if (first) first.count++;
+        else this.firstResults.set(keep(id), { line: c.line, byteOffset: c.byteOffset, count: 1 });
+        if (first || placement !== 'run' || !declaredBefore || synthetic) {
+          this.oddResults.push({ file: c.file, line: c.line, byteOffset: c.byteOffset, id: keep(id), synthetic, placement, declaredBefore });
+        }
+        break;
+      }
+      case 'reasoning':
+      case 'backend_tool_call':
+        if (this.open) this.open.state = 'lenient';
+        break;
+      default:
+        this.open = undefined;
+    }
+  }
+}
