@@ -11,6 +11,8 @@ import { damagedCases, type Case, type Content } from './corpora/cases.js';
 
 export interface Expected {
   description: string;
+  command?: Case['command'];
+  target?: string;
   args?: string[];
   setup?: Case['setup'];
   must: string[];
@@ -52,7 +54,9 @@ export function generate(outDir: string): string[] {
     const dir = join(grokDir, c.name);
     writeTree(dir, c.files);
     const allowed = new Set([...c.must, ...(c.allow ?? [])]);
-    const expected: Expected = { description: c.description, must: c.must, mustNot: allCodes.filter((code) => !allowed.has(code)) };
+    const expected: Expected = { description: c.description, must: c.must, mustNot: allCodes.filter((code) => !allowed.has(code) && (c.command === 'inspect' || !code.startsWith('XREF_HEADLESS'))) };
+    if (c.command) expected.command = c.command;
+    if (c.target) expected.target = c.target;
     if (c.args) expected.args = c.args;
     if (c.setup) expected.setup = c.setup;
     if (c.maxSeverity) expected.maxSeverity = c.maxSeverity;

@@ -26,6 +26,15 @@ export interface AuditOptions {
   checks?: readonly Check[];
   /** Longest JSONL line parsed (default 64 MiB, Grok's own cap). */
   maxLineBytes?: number;
+  /** Evidence from outside the session directory (what CI captured around a headless run). */
+  extras?: AuditExtras;
+}
+
+export interface AuditExtras {
+  /** The `--output-format streaming-json` or `json` output of `grok -p`, as given on the command line. */
+  headlessLog?: { path: string; bytes: Buffer } | { path: string; error: string };
+  /** The exit code of the `grok -p` process. */
+  exitCode?: number;
 }
 
 export interface SessionResult {
@@ -46,7 +55,11 @@ export function selectChecks(options: AuditOptions): readonly Check[] {
 }
 
 /** Audit one session: load it through its format and run the checks over the events. */
-export function auditSession(source: SessionSource, format: FormatModule, options: AuditOptions): SessionResult {
+/**
+ * Audit one session: load it through its format and run the checks over the events. `observers` see the same
+ * events as the checks (commands that need more than findings, like inspect and pairs, collect through them).
+ */
+export function auditSession(source: SessionSource, format: FormatModule, options: AuditOptions, observers: readonly CheckRun[] = []): SessionResult {
   const found = source.found;
   const artifacts = format.classify(source.inventory);
   const info: SessionInfo = { id: found.id, path: found.display, format: format.name, found, inventory: source.inventory, artifacts };
@@ -61,6 +74,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     const ctx: CheckContext = {
       session: info,
       format,
+      extras: options.extras ?? {},
       emit(code, location, message, opts) {
         const meta = (check.codes as Record<string, { severity: Severity } | undefined>)[code];
         if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
@@ -91,6 +105,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     }
   }
 
+  for (const run of observers) runs.push({ check: { id: 'observer', validate: true, codes: {}, create: () => run }, run, failed: false });
   const guard = (fn: (r: CheckRun) => void): void => {
     for (const r of runs) {
       if (r.failed) continue;

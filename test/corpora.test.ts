@@ -1,5 +1,6 @@
 /** Every corpora case audits to exactly what its expected.json says; the checked-in corpora match the generator. */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import type { InspectReport } from '../src/inspect/report.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -15,10 +16,14 @@ const cases = corpusCases();
 describe.each(cases)('$format/$name', (c) => {
   test('produces the codes it must, none it must not, at the expected locations', async () => {
     const dir = materialise(c);
-    const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...(c.expected.args ?? [])]);
+    // Arguments that name files of the case are relative to the case directory.
+    const args = (c.expected.args ?? []).map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));
+    const inspect = c.expected.command === 'inspect';
+    const r = await cli(inspect ? ['inspect', join(dir, c.expected.target!), '--format', 'json', '--fail-on', 'never', ...args] : ['audit', dir, '--format', 'json', '--fail-on', 'never', ...args]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as AuditReport;
+    const parsed = JSON.parse(r.stdout) as AuditReport & InspectReport;
+    const report = inspect ? { findings: parsed.findings.list.map((f) => ({ ...f, location: { ...f.location, file: f.location.file.startsWith(dir) ? f.location.file.slice(dir.length + 1) : f.location.file } })), toolErrors: [] } : parsed;
     expect(report.toolErrors).toEqual([]);
     const produced = new Set(report.findings.map((f) => f.code));
     for (const code of c.expected.must) expect(produced, `must produce ${code}`).toContain(code);

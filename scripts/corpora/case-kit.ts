@@ -28,6 +28,10 @@ export interface Case {
   /** Severities no finding may reach (legitimate-cause cases: "must not be an error"). */
   maxSeverity?: 'warning' | 'note';
   at?: Expectation[];
+  /** Run this command instead of audit (`inspect` takes one session: `target`, relative to the case). */
+  command?: 'inspect';
+  target?: string;
+  /** Extra command-line arguments; paths in them are relative to the case directory. */
   args?: string[];
   setup?: Setup[];
   files: Files;

@@ -1,5 +1,5 @@
 /** Damaged corpora for tool call ↔ result pairing (TOOL_*), including the interrupted sessions `inspect` is for. */
-import { finishMainSession, mainSessionUntilFork } from './clean-root.js';
+import { GROUP, IDS, finishMainSession, mainSessionUntilFork } from './clean-root.js';
 import { caseTree, dropUpdates, editChat, lineOf, mutate, text, type Case, type Files } from './case-kit.js';
 import { GrokSession } from './grok-builder.js';
 
@@ -84,6 +84,54 @@ export function toolCases(): Case[] {
       ],
       maxSeverity: 'warning',
       files: tree,
+    });
+  }
+
+  {
+    // The same interrupted run, with what CI captured: the streaming-json output (cut off) and exit code 130.
+    const s = interruptedSession();
+    const tree = caseTree(s.render());
+    const ev = (v: unknown): string => `${JSON.stringify(v)}\n`;
+    tree.set(
+      'ci/grok-run.jsonl',
+      [
+        ev({ type: 'thought', data: 'Run the migration first, then restart.' }),
+        ev({ type: 'text', data: 'Running the migration.' }),
+        ev({ type: 'tool_call', toolCallId: 'call_p4_migrate', title: 'psql -f migrations/0042_saturate.sql', kind: 'execute', status: 'pending', toolName: 'run_command', rawInput: { command: 'psql -f migrations/0042_saturate.sql' }, content: [], locations: [] }),
+        ev({ type: 'tool_call_update', toolCallId: 'call_p4_migrate', status: 'in_progress', content: [], locations: [] }),
+        ev({ type: 'tool_call', toolCallId: 'call_p4_read', title: 'Read deploy/service.toml', kind: 'read', status: 'pending', toolName: 'read_file', rawInput: { path: 'deploy/service.toml' }, content: [], locations: [] }),
+        ev({ type: 'tool_call_update', toolCallId: 'call_p4_read', status: 'in_progress', content: [], locations: [] }),
+      ].join(''),
+    );
+    // Another run's output, filed with this session by mistake.
+    tree.set('ci/other-run.jsonl', [ev({ type: 'text', data: 'Done.' }), ev({ type: 'tool_call', toolCallId: 'call_q1_list', title: 'List src', kind: 'read', status: 'completed', toolName: 'list_dir', rawInput: { path: 'src' } }), ev({ type: 'end', stopReason: 'end_turn', sessionId: '019b0000-0000-7000-8000-0000000000e1', requestId: 'req-9' })].join(''));
+    const target = `sessions/${GROUP}/${IDS.main}`;
+    cases.push({
+      name: 'headless-interrupted',
+      description: 'inspect with what CI captured around the interrupted run: the streaming-json output, cut off before `end` (its tool events match the session tail) and exit code 130 (SIGINT), which agrees with a last turn that never completed. Only a note: the stream names no session.',
+      command: 'inspect',
+      target,
+      args: ['--headless-log', 'ci/grok-run.jsonl', '--exit-code', '130'],
+      must: ['XREF_HEADLESS_SESSION_ID', 'TOOL_INTERRUPTED_CALL'],
+      at: [{ code: 'XREF_HEADLESS_SESSION_ID', file: 'ci/grok-run.jsonl', severity: 'note' }],
+      maxSeverity: 'warning',
+      files: tree,
+    });
+    const other = caseTree(s.render());
+    for (const [p, c] of tree) if (p.startsWith('ci/')) other.set(p, c);
+    cases.push({
+      name: 'headless-mismatch',
+      description: 'inspect given another run\'s output and exit code 0: the `end` event names another session, its tool call is not in this session, and exit 0 contradicts a last turn that never completed.',
+      command: 'inspect',
+      target,
+      args: ['--headless-log', 'ci/other-run.jsonl', '--exit-code', '0'],
+      must: ['XREF_HEADLESS_SESSION_ID', 'XREF_HEADLESS_TAIL', 'XREF_HEADLESS_EXIT'],
+      allow: ['TOOL_INTERRUPTED_CALL'],
+      at: [
+        { code: 'XREF_HEADLESS_SESSION_ID', file: 'ci/other-run.jsonl', severity: 'error' },
+        { code: 'XREF_HEADLESS_EXIT', file: 'ci/other-run.jsonl' },
+      ],
+      files: other,
     });
   }
 

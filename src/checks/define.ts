@@ -2,6 +2,7 @@
 import type { CodeInfo, Location, Severity } from '../model/finding.js';
 import type { DamageEvent, DocEvent, FileEndEvent, RecordEvent, SessionInfo } from '../model/session.js';
 import type { FormatModule } from '../formats/types.js';
+import type { AuditExtras } from '../audit.js';
 import type { ChatItem, SessionEvent } from '../model/events.js';
 
 export interface EmitOptions {
@@ -12,6 +13,8 @@ export interface EmitOptions {
 export interface CheckContext {
   session: SessionInfo;
   format: FormatModule;
+  /** Evidence from outside the session directory, when the command was given some. */
+  extras: AuditExtras;
   /**
    * Report a finding. `key` distinguishes findings that share code, file, line and pointer (e.g. a tool-call
    * id); it feeds the fingerprint, never the output. `severity` departs from the code's default when the

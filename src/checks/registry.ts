@@ -13,6 +13,7 @@ import { xrefRewind } from './xref-rewind.js';
 import { xrefSystemPrompt } from './xref-system-prompt.js';
 import { xrefSubagent } from './xref-subagent.js';
 import { toolPairing } from './tool-pairing.js';
+import { headless } from './headless.js';
 
 export const CHECKS: readonly Check[] = [
   sessionFiles,
@@ -27,6 +28,7 @@ export const CHECKS: readonly Check[] = [
   xrefSystemPrompt,
   xrefSubagent,
   toolPairing,
+  headless,
 ];
 
 export interface CatalogEntry extends CodeInfo {

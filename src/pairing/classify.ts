@@ -18,6 +18,9 @@ export interface PairRow {
   logTerminal?: Where & { status: string };
   /** Whether the tool can change files or run commands (edit, delete, move, execute, or unknown). */
   mutating: boolean;
+  /** Tool kind from the log (read, edit, execute, …) and the call's arguments, when known. */
+  kind?: string;
+  args?: string;
   note?: string;
 }
 
@@ -80,6 +83,8 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
     const log = c.logCalls.get(call.id);
     const rs = resultsOf(call.id);
     const row: PairRow = { id: call.id, name: call.name, status: 'answered', call: { file: call.file, line: call.line, byteOffset: call.byteOffset }, mutating: isMutating(call.name, log?.kind) };
+    if (log?.kind !== undefined) row.kind = log.kind;
+    if (call.args !== undefined) row.args = call.args;
     if (log) {
       row.logCall = { file: log.file, line: log.line, byteOffset: log.byteOffset };
       if (log.terminal) row.logTerminal = log.terminal;
@@ -134,7 +139,8 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
 
   for (const log of [...c.logCalls.values()].sort((a, b) => a.seq - b.seq)) {
     if (handled.has(log.id)) continue;
-    const row: PairRow = { id: log.id, name: log.title ?? '', status: 'log only', logCall: log, mutating: isMutating(log.title, log.kind) };
+    const row: PairRow = { id: log.id, name: log.title ?? '', status: 'log only', logCall: { file: log.file, line: log.line, byteOffset: log.byteOffset }, mutating: isMutating(log.title, log.kind) };
+    if (log.kind !== undefined) row.kind = log.kind;
     if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
     if (log.terminal) row.logTerminal = log.terminal;
     if (!live(log)) {
@@ -157,6 +163,9 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
     }
     rows.push(row);
   }
+  // Rows in the order the calls happened: by their line in the authoritative log, else in the conversation.
+  const order = (r: PairRow): number => r.logCall?.line ?? Number.MAX_SAFE_INTEGER;
+  rows.sort((a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0));
   return { rows, findings };
 }
 

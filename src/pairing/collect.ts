@@ -22,6 +22,8 @@ export interface ChatCall extends Where {
   turn: number;
   /** A later item in the same turn is assistant text without tool calls: the turn went on. */
   continuedAfter: boolean;
+  /** The call's arguments (first 200 characters), kept only when the collector is asked to (inspect, pairs). */
+  args?: string;
 }
 
 export interface ChatResult extends Where {
@@ -105,7 +107,8 @@ export class LogCallTable {
     this.offset.push(e.byteOffset);
     this.seq.push(e.seq);
     this.turn.push(turnKey);
-    this.prompt.push(e.promptIndex ?? -1);
+    // The prompt a call belongs to: its counted turn on the branch (Grok's prompt-index coordinate).
+    this.prompt.push(e.promptIndex ?? e.turn ?? -1);
     this.kind.push(e.toolKind === undefined ? undefined : this.interner.get(e.toolKind));
     this.termLine.push(0);
     this.termOffset.push(0);
@@ -199,8 +202,12 @@ export class PairingCollector {
   private open: { ids: Set<string>; state: 'run' | 'lenient' } | undefined;
   private lastCallIdsThisTurn: string[] = [];
 
-  constructor(options: { keepTitles?: boolean } = {}) {
-    this.logCalls = new LogCallTable(this.interner, options.keepTitles ?? false);
+  private readonly keepDetail: boolean;
+
+  /** `keepDetail`: keep every title and argument string (for commands that show them; costs memory). */
+  constructor(options: { keepDetail?: boolean } = {}) {
+    this.keepDetail = options.keepDetail ?? false;
+    this.logCalls = new LogCallTable(this.interner, this.keepDetail);
   }
 
   event(e: SessionEvent): void {
@@ -250,7 +257,9 @@ export class PairingCollector {
           for (const call of c.toolCalls) {
             if (!call.id || this.chatCalls.has(call.id)) continue;
             const id = keep(call.id);
-            this.chatCalls.set(id, { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false });
+            const row: ChatCall = { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false };
+            if (this.keepDetail && call.args !== undefined) row.args = keep(call.args);
+            this.chatCalls.set(id, row);
             this.lastCallIdsThisTurn.push(id);
           }
           this.open = { ids: new Set(c.toolCalls.map((x) => x.id)), state: 'run' };

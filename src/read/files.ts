@@ -94,3 +94,10 @@ export function readWholeFile(path: string, maxBytes: number): ReadResult & { by
 export function hashFile(path: string): ReadResult {
   return streamFile(path, () => {});
 }
+
+/** A file the user points at as extra evidence (not inside a session): read-only, whole, or a clear error. */
+export function readEvidenceFile(path: string, maxBytes: number): Buffer {
+  const r = readWholeFile(path, maxBytes);
+  if (r.truncated) throw new ReadError('EFBIG', `is larger than ${maxBytes} bytes`);
+  return r.bytes;
+}

@@ -2,7 +2,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { AuditReport } from '../model/report.js';
-import type { Finding, Severity } from '../model/finding.js';
+import type { Finding, Location, Severity } from '../model/finding.js';
 import { escapeText } from './escape.js';
 import { wrapText } from './wrap.js';
 
@@ -21,8 +21,7 @@ export function counts(c: Record<Severity, number>): string {
   return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.note, 'note')}`;
 }
 
-export function formatLocation(f: Finding): string {
-  const l = f.location;
+export function formatLocation(l: Location): string {
   let s = l.file === '' ? '.' : l.file;
   if (l.line !== undefined) s += `:${l.line}`;
   if (l.byteOffset !== undefined) s += ` @${l.byteOffset}`;
@@ -47,7 +46,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   const codeW = Math.max(6, ...report.findings.map((f) => f.code.length)) + 2;
   const sevW = 10;
   const rest = width - 5 - sevW - codeW;
-  const locW = Math.min(Math.max(12, ...report.findings.map((f) => formatLocation(f).length)) + 2, Math.floor(rest * 0.4));
+  const locW = Math.min(Math.max(12, ...report.findings.map((f) => formatLocation(f.location).length)) + 2, Math.floor(rest * 0.4));
   const msgW = rest - locW;
   let clean = 0;
   for (const s of report.sessions) {
@@ -64,7 +63,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       chars: NO_ROW_LINES,
     });
     for (const f of list) {
-      table.push([paint(c, f.severity, f.severity), f.code, wrapText(escapeText(formatLocation(f)), locW - 2), wrapText(escapeText(f.message), msgW - 2)]);
+      table.push([paint(c, f.severity, f.severity), f.code, wrapText(escapeText(formatLocation(f.location)), locW - 2), wrapText(escapeText(f.message), msgW - 2)]);
     }
     out.push(table.toString(), '');
   }

@@ -9,6 +9,8 @@ export const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
 
 export interface Expected {
   description: string;
+  command?: 'inspect';
+  target?: string;
   args?: string[];
   setup?: Array<{ mkfifo: string }>;
   must: string[];

@@ -1,0 +1,71 @@
+/** The inspect report for a terminal: sections a reviewer reads top to bottom; all session content escaped. */
+import { Chalk } from 'chalk';
+import type { InspectReport } from '../inspect/report.js';
+import { escapeText } from './escape.js';
+import { formatLocation } from './table.js';
+import { wrapText } from './wrap.js';
+
+const STATE: Record<InspectReport['state'], string> = {
+  completed: 'the last turn completed',
+  cancelled: 'the last turn was cancelled by the user',
+  'ended-with-error': 'the last turn ended with an error',
+  interrupted: 'INTERRUPTED: the last turn never completed (crash, kill or signal)',
+  'no-turns': 'no prompt turn was ever recorded',
+};
+
+export function renderInspect(r: InspectReport, opts: { color: boolean; width: number }): string {
+  const c = new Chalk({ level: opts.color ? 1 : 0 });
+  const w = Math.max(60, Math.min(opts.width, 120));
+  const e = (s: string): string => escapeText(s);
+  const para = (s: string, indent = '  '): string => wrapText(e(s), w - indent.length).split('\n').map((l) => indent + l).join('\n');
+  const out: string[] = [];
+  const s = r.session;
+  out.push(c.bold(`Session ${e(s.id)}`), `  ${e(s.path)}`);
+  const facts: Array<[string, string | undefined]> = [
+    ['cwd', s.cwd],
+    ['sandbox', s.sandboxProfile ?? '(none recorded)'],
+    ['kind', s.sessionKind],
+    ['model', s.model],
+    ['created', s.createdAt],
+    ['updated', s.updatedAt],
+  ];
+  for (const [k, v] of facts) if (v !== undefined) out.push(`  ${k.padEnd(8)} ${e(v)}`);
+  out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.red.bold(STATE[r.state]) : STATE[r.state]}`);
+  if (r.lastTurn) {
+    const t = r.lastTurn;
+    out.push(`  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ${t.file}:${t.line}${t.startedAt ? `, ${t.startedAt}` : ''}:`);
+    out.push(para(JSON.stringify(t.prompt), '    '));
+    out.push(t.end ? `  ended ${t.end.stopReason ?? '?'} at updates.jsonl:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}` : '  no turn_completed follows it');
+  }
+  if (r.lastChatPrompt) out.push(`  last prompt the model saw: chat_history.jsonl:${r.lastChatPrompt.line} ${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`);
+
+  out.push('', c.bold(`Tool calls in flight (${r.inFlight.length})`));
+  if (!r.inFlight.length) out.push('  none');
+  for (const p of r.inFlight) {
+    const tag = p.mutating ? c.red('MAY MUTATE') : c.green('read-only');
+    out.push(`  ${tag}  ${e(p.name || '?')} ${c.dim(`(${e(p.id)}${p.kind ? `, ${p.kind}` : ''})`)}  ${p.status}`);
+    if (p.args) out.push(para(`arguments: ${p.args}`, '      '));
+    const where = [p.call && `called at ${formatLocation(p.call)}`, p.logCall && `logged at ${formatLocation(p.logCall)}`].filter(Boolean).join(', ');
+    if (where) out.push(`      ${where}`);
+  }
+  out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
+  if (!r.subagentsRunning.length) out.push('  none');
+  for (const a of r.subagentsRunning) out.push(para(`${a.id}: ${a.why} (${a.file}${a.line ? `:${a.line}` : ''})`));
+
+  const rp = r.replay;
+  out.push('', c.bold('What a resume replays'));
+  out.push(para(`The model's history: ${rp.chatItems} item(s) of chat_history.jsonl${rp.danglingCalls ? `, with ${rp.danglingCalls} dangling call(s) that Grok's repair will answer as cancelled` : ''}.`));
+  out.push(para(`The UI replay: ${rp.logLines} line(s) of updates.jsonl, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
+
+  out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
+  if (r.warnings.length) {
+    out.push('', c.bold(c.yellow('Before resuming')));
+    for (const wn of r.warnings) out.push(para(`! ${wn}`));
+  }
+  const f = r.findings;
+  const top = f.list.filter((x) => x.severity !== 'note').slice(0, 12);
+  out.push('', c.bold('Audit'), `  ${f.error} error(s), ${f.warning} warning(s), ${f.note} note(s)${top.length ? ':' : ''}`);
+  if (f.list.length > top.length) out.push(`  (${f.list.length - top.length} more: session-audit audit ${e(r.session.path)})`);
+  for (const x of top) out.push(para(`${x.severity} ${x.code} ${formatLocation(x.location)}: ${x.message}`, '    '));
+  return `${out.join('\n')}\n`;
+}
