@@ -6,7 +6,8 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { catalog } from '../src/checks/registry.js';
-import { cleanTree } from './corpora/clean-root.js';
+import { GROUP, IDS, cleanTree } from './corpora/clean-root.js';
+import { oracleTimeline } from './corpora/grok-builder.js';
 import { damagedCases, type Case, type Content } from './corpora/cases.js';
 
 export interface Expected {
@@ -47,6 +48,10 @@ export function generate(outDir: string): string[] {
     mustNot: allCodes,
   };
   writeFileSync(join(grokDir, 'clean', 'expected.json'), json(cleanExpected));
+  writeFileSync(
+    join(grokDir, 'clean', 'expected-timeline.json'),
+    json({ session: `sessions/${GROUP}/${IDS.main}`, args: ['--include-subagents'], events: oracleTimeline(clean.main, { [IDS.sub]: clean.sub }) }),
+  );
   written.push('grok/clean');
 
   const index: string[] = ['| case | must produce | what it is |', '|---|---|---|', `| clean | (nothing) | ${cleanExpected.description} |`];
@@ -62,6 +67,7 @@ export function generate(outDir: string): string[] {
     if (c.maxSeverity) expected.maxSeverity = c.maxSeverity;
     if (c.at?.length) expected.at = c.at;
     writeFileSync(join(dir, 'expected.json'), json(expected));
+    if (c.timeline) writeFileSync(join(dir, 'expected-timeline.json'), json(c.timeline));
     written.push(`grok/${c.name}`);
     index.push(`| ${c.name} | ${c.must.join(', ')}${c.maxSeverity ? ` (nothing above ${c.maxSeverity})` : ''} | ${c.description} |`);
   }

@@ -10,6 +10,7 @@ import { catalog } from '../src/checks/registry.js';
 import { packageRoot } from '../src/formats/schema-runtime.js';
 import { renderJson } from '../src/report/json.js';
 import { renderTable } from '../src/report/table.js';
+import { main } from '../src/cli/main.js';
 
 const root = packageRoot();
 process.chdir(root);
@@ -42,6 +43,28 @@ writeFileSync(
     .map((e) => `## ${e.code}\n\n*${e.severity}*, check \`${e.check}\`. ${e.title}.\n\n${e.help}\n`)
     .join('\n')}`,
 );
+// Example outputs of the other commands, produced by the CLI itself.
+const io = (file: string) => {
+  let text = '';
+  return {
+    io: { stdout: (t: string) => (text += t), stderr: (t: string) => process.stderr.write(t), setExitCode: () => {}, isTTY: false, columns: 120 },
+    save: () => writeFileSync(join(out, file), text),
+  };
+};
+const mainSession = 'corpora/grok/clean/sessions/%2Fhome%2Fdev%2Fproj/019a3f2c-1d00-7a3e-8000-00000000a001';
+const interrupted = 'corpora/grok/tool-interrupted-call/sessions/%2Fhome%2Fdev%2Fproj/019a3f2c-1d00-7a3e-8000-00000000a001';
+for (const [file, args] of [
+  ['timeline-clean.txt', ['timeline', mainSession, '--include-subagents']],
+  ['timeline-clean.jsonl', ['timeline', mainSession, '--include-subagents', '--format', 'jsonl']],
+  ['inspect-interrupted.txt', ['inspect', interrupted, '--color', 'false']],
+  ['inspect-interrupted.json', ['inspect', interrupted, '--format', 'json']],
+  ['pairs-interrupted.txt', ['pairs', interrupted]],
+] as const) {
+  const o = io(file);
+  await main([...args], o.io);
+  o.save();
+}
+
 const s = report.summary;
 console.log(`audited ${s.sessions} sessions in ${corpora}/: ${s.findings.error} errors, ${s.findings.warning} warnings, ${s.findings.note} notes`);
-console.log('wrote reports/corpora-audit.json, reports/corpora-audit.txt, reports/checks.md');
+console.log('wrote reports/: corpora-audit.{json,txt}, checks.md, timeline-clean.{txt,jsonl}, inspect-interrupted.{txt,json}, pairs-interrupted.txt');

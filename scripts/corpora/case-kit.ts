@@ -1,5 +1,6 @@
 /** Shared pieces of the damaged corpora: the case shape, the standard session tree, and line-level edit helpers. */
 import { GROUP, IDS, finishMainSession, mainSessionUntilFork, subagentSession } from './clean-root.js';
+import type { OracleEvent } from './grok-builder.js';
 
 export interface Expectation {
   code: string;
@@ -33,6 +34,8 @@ export interface Case {
   target?: string;
   /** Extra command-line arguments; paths in them are relative to the case directory. */
   args?: string[];
+  /** The expected timeline of one session (checked by the timeline test). */
+  timeline?: { session: string; args: string[]; events: OracleEvent[] };
   setup?: Setup[];
   files: Files;
 }

@@ -165,7 +165,7 @@ export function toolCases(): Case[] {
       name: 'tool-synthetic-result',
       description: 'A crash while `cargo bench` ran, then a resume an hour later: Grok\'s repair answered the dangling call with its synthetic cancellation text. The log shows the call never finished.',
       must: ['TOOL_SYNTHETIC_RESULT'],
-      allow: ['TOOL_INTERRUPTED_CALL'],
+      allow: ['TOOL_INTERRUPTED_CALL', 'TIME_RESUME_BOUNDARY'],
       at: [{ code: 'TOOL_SYNTHETIC_RESULT', file: 'chat_history.jsonl', line: at }],
       files: caseTree(f),
     });

@@ -27,6 +27,7 @@ export interface CleanTree {
   /** path relative to the corpus root → content */
   files: Map<string, string | Buffer>;
   main: GrokSession;
+  sub: GrokSession;
 }
 
 export function mainSessionUntilFork(): GrokSession {
@@ -63,6 +64,7 @@ export function mainSessionUntilFork(): GrokSession {
   s.tick(300).acp({ sessionUpdate: 'tool_call', toolCallId: 'call_p1_task', title: 'Survey overflow handling', kind: 'other', status: 'pending', rawInput: { subagent_type: 'explore', description: 'Survey overflow handling' } }, { promptId: s.promptId() });
   s.tick(200).xai({ sessionUpdate: 'subagent_spawned', subagent_id: IDS.sub, parent_session_id: IDS.main, parent_prompt_id: s.promptId(), child_session_id: IDS.sub, subagent_type: 'explore', description: 'Survey overflow handling', effective_context_source: 'new' });
   const spawnedAt = s.t;
+  s.marks.subagentSpawned = spawnedAt;
   const subOutput = 'src/checked.rs uses checked_add and returns None; src/money.rs saturates with saturating_add.';
   s.tick(14000).xai({ sessionUpdate: 'subagent_finished', subagent_id: IDS.sub, child_session_id: IDS.sub, status: 'completed', tool_calls: 2, turns: 1, duration_ms: 14000, tokens_used: 5400, output: subOutput, will_wake: false });
   s.tick(100).acp({ sessionUpdate: 'tool_call_update', toolCallId: 'call_p1_task', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: subOutput } }], rawOutput: { output: subOutput } }, { promptId: s.promptId() });
@@ -119,6 +121,8 @@ export function finishMainSession(s: GrokSession): void {
     .say('There are two call sites; renaming both.')
     .endTurn('end_turn');
   // The user rewinds to prompt 3 (drops it) and asks differently.
+  // The marker cuts prompt 3 and everything after it off the live branch (the marker itself stays visible).
+  s.markRewound(3);
   s.tick(30000).xai({ sessionUpdate: 'rewind_marker', target_prompt_index: 3, created_at: iso(s.t) }, false);
   s.promptIndex = 3;
   s.rewindPoints = s.rewindPoints.filter((p) => (p as { prompt_index: number }).prompt_index < 3);
@@ -131,8 +135,11 @@ export function finishMainSession(s: GrokSession): void {
 }
 
 /** The explore subagent's own session: a top-level session dir, session_kind "subagent", hidden. */
+/** The subagent starts when its parent spawns it (12.6 s into the main session). */
+export const SUB_START = T0 + 12_600;
+
 export function subagentSession(): GrokSession {
-  const s = new GrokSession({ id: IDS.sub, cwd: CWD, startMs: T0 + 120_000, sandboxProfile: 'workspace' });
+  const s = new GrokSession({ id: IDS.sub, cwd: CWD, startMs: SUB_START, sandboxProfile: 'workspace' });
   s.summary = { session_kind: 'subagent', hidden: true, agent_name: 'explore' };
   s.prompt('Survey how the modules under src/ handle integer overflow; report file and strategy.')
     .tools('', [
@@ -180,10 +187,11 @@ export function cleanTree(): CleanTree {
   const fork = forkSession(main);
   finishMainSession(main);
   const sub = subagentSession();
+  if (main.marks.subagentSpawned !== SUB_START) throw new Error(`the subagent must start when it is spawned (${main.marks.subagentSpawned} vs ${SUB_START})`);
   const files = new Map<string, string | Buffer>();
   for (const s of [main, fork, sub]) {
     for (const [p, c] of s.render()) files.set(`sessions/${GROUP}/${s.id}/${p}`, c);
   }
   files.set(`sessions/${GROUP}/prompt_history.jsonl`, ['The test `adds_negative` fails in src/math.rs; fix it.', 'Run the whole test suite.'].map((t, i) => `${JSON.stringify({ text: t, timestamp: iso(T0 + i * 600_000) })}\n`).join(''));
-  return { files, main };
+  return { files, main, sub };
 }

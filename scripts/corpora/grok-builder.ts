@@ -73,16 +73,59 @@ export class GrokSession {
   }
 
   acp(update: Record<string, Json>, metaExtra?: Record<string, Json>, sessionId = this.id): this {
-    this.updates.push(line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId, update, _meta: this.meta(metaExtra) } }));
-    this.lastActiveMs = this.t;
+    const emit = this.emitSeq++;
+    this.write(line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId, update, _meta: this.meta(metaExtra) } }), emit, String(update.sessionUpdate));
     return this;
   }
 
   xai(update: Record<string, Json>, withMeta = true): this {
     const params: Record<string, Json> = { sessionId: this.id, update };
     if (withMeta) params._meta = this.meta();
-    this.updates.push(line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }));
+    this.write(line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }), this.emitSeq++, String(update.sessionUpdate));
+    return this;
+  }
+
+  /**
+   * The oracle for timeline tests: every line with the order it was emitted in (which file order can differ
+   * from), the prompt turn it belongs to, and whether a later rewind removed it from the live branch.
+   */
+  readonly emitted: Array<{ line: number; emit: number; tag: string; rewound: boolean }> = [];
+  private emitSeq = 0;
+  /** Times of notable moments, for sessions built around this one (e.g. when a subagent was spawned). */
+  readonly marks: Record<string, number> = {};
+  /** Line of the opening user chunk of each prompt on the live branch. */
+  private promptStart: number[] = [];
+
+  private write(text: string, emit: number, tag: string): void {
+    this.updates.push(text);
+    this.emitted.push({ line: this.updates.length, emit, tag, rewound: false });
+    if (tag === 'user_message_chunk' && this.promptStart.length === this.promptIndex) this.promptStart.push(this.updates.length);
     this.lastActiveMs = this.t;
+  }
+
+  /** Apply a rewind to the oracle: every live line from the start of prompt `target` up to now is dead. */
+  markRewound(target: number): void {
+    const from = this.promptStart[target];
+    if (from === undefined) return;
+    for (const e of this.emitted) if (e.line >= from) e.rewound = true;
+    this.promptStart = this.promptStart.slice(0, target);
+  }
+
+  /**
+   * Streamed text whose merged line is written late: an xAI update emitted after it is written at once, and the
+   * text line follows it on disk (the persistence buffer flushes on the next ACP update).
+   */
+  sayBuffered(text: string, meanwhile: Record<string, Json>): this {
+    this.tick(700);
+    const meta = this.meta({ promptId: this.promptId() });
+    const emit = this.emitSeq++;
+    const chunk = line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId: this.id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: meta } });
+    this.tick(300);
+    this.xai(meanwhile);
+    this.write(chunk, emit, 'agent_message_chunk');
+    const last = this.chat.at(-1) as { type?: string; content?: string } | undefined;
+    if (last?.type === 'assistant' && last.content === '') last.content = text;
+    else this.chat.push({ type: 'assistant', content: text, model_id: this.model, reasoning_effort: 'high' });
     return this;
   }
 
@@ -172,10 +215,11 @@ export class GrokSession {
     return this;
   }
 
-  /** A new process picks the session up: time passes and the eventId counter is re-seeded above the last one. */
-  resume(gapMs: number): this {
+  /** A new process picks the session up: time passes, the eventId counter is re-seeded above the last one, and the loaded session announces its commands. */
+  resume(gapMs: number, { reseed = true }: { reseed?: boolean } = {}): this {
     this.tick(gapMs);
-    this.counter += 1000;
+    this.counter = reseed ? this.counter + 1000 : 1;
+    this.acp({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'Compact the conversation', input: null }, { name: 'rewind', description: 'Rewind to an earlier prompt', input: null }] });
     return this;
   }
 
@@ -269,3 +313,29 @@ export class GrokSession {
 }
 
 export { iso };
+
+export interface OracleEvent {
+  depth: number;
+  line: number;
+  tag: string;
+  rewound: boolean;
+  compacted: boolean;
+}
+
+/**
+ * The expected timeline, from what the builder knows it did (not from the tool under test): lines in emission
+ * order, rewound and compacted flags, and the children's events right after the line that spawned them.
+ */
+export function oracleTimeline(s: GrokSession, children: Record<string, GrokSession> = {}, depth = 0): OracleEvent[] {
+  const checkpoint = Math.max(0, ...s.emitted.filter((e) => e.tag === 'compaction_checkpoint').map((e) => e.line));
+  const out: OracleEvent[] = [];
+  for (const e of [...s.emitted].sort((a, b) => a.emit - b.emit)) {
+    out.push({ depth, line: e.line, tag: e.tag, rewound: e.rewound, compacted: e.line < checkpoint });
+    if (e.tag === 'subagent_spawned') {
+      const spawned = JSON.parse(s.updates[e.line - 1]!) as { params: { update: { subagent_id: string } } };
+      const child = children[spawned.params.update.subagent_id];
+      if (child) out.push(...oracleTimeline(child, {}, depth + 1));
+    }
+  }
+  return out;
+}

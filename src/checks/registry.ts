@@ -14,6 +14,7 @@ import { xrefSystemPrompt } from './xref-system-prompt.js';
 import { xrefSubagent } from './xref-subagent.js';
 import { toolPairing } from './tool-pairing.js';
 import { headless } from './headless.js';
+import { time } from './time.js';
 
 export const CHECKS: readonly Check[] = [
   sessionFiles,
@@ -28,6 +29,7 @@ export const CHECKS: readonly Check[] = [
   xrefSystemPrompt,
   xrefSubagent,
   toolPairing,
+  time,
   headless,
 ];
 

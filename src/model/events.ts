@@ -72,6 +72,8 @@ export interface SessionEvent {
   summary: string;
   /** The record came out of a damaged line (merged, NUL, BOM): the agent itself cannot read it. */
   recovered?: boolean;
+  /** The line is a byte-identical copy of the line before it (reported as JSONL_DUPLICATE_LINE). */
+  duplicateLine?: boolean;
   /** Position among the log's non-blank lines (file order), assigned by the loader. */
   seq: number;
   /** How the agent's own replay classifies the line for turn counting. */

@@ -4,10 +4,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../../read/source.js';
-import { firstInvalidUtf8, type JsonlRecord } from '../../read/jsonl.js';
-import { normalizeChat, normalizeUpdate } from './normalize.js';
-import type { Artifact, DocEvent, FileEndEvent, LoadSink } from '../../model/session.js';
-import { RewindFilter } from './rewind.js';
+import { firstInvalidUtf8, type Damage, type JsonlRecord } from '../../read/jsonl.js';
+import { normalizeChat } from './normalize.js';
+import { streamUpdatesLog } from './log-stream.js';
+import type { Artifact, DocEvent, LoadSink } from '../../model/session.js';
 import { encodeCwdDirname, looksLikeGroup } from './paths.js';
 import { summaryView } from './summary-view.js';
 import type { LoadLimits } from '../types.js';
@@ -16,9 +16,6 @@ export const MAX_DOC_BYTES = 64 * 1024 * 1024;
 
 /** JSONL logs in the order they are streamed (quarantine copies after the live chat history). */
 const LOG_ORDER = ['updates', 'chat', 'chat-quarantine', 'chat-prestrip', 'rewind', 'feedback', 'btw', 'events'];
-
-/** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
-const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
 
 /** Text artifacts whose content checks compare with other evidence. */
 const TEXT_DOCS = new Set(['system-prompt', 'compaction-index', 'compaction-segment']);
@@ -30,7 +27,6 @@ const has = (v: unknown, ...keys: string[]): boolean =>
 
 /** What a record of each log looks like, so merged-line recovery never mistakes a nested object for one. */
 const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
-  updates: (v) => has(v, 'method', 'params') || (has(v, 'sessionId') && has(v, 'update')),
   chat: (v) => has(v, 'type', 'role'),
   'chat-quarantine': (v) => has(v, 'type', 'role'),
   'chat-prestrip': (v) => has(v, 'type', 'role'),
@@ -101,47 +97,31 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
   for (const kind of LOG_ORDER) {
     for (const a of artifacts.values()) {
       if (a.kind !== kind || (a.role !== 'jsonl' && a.role !== 'quarantine') || !regular(a)) continue;
-      const filter = new RewindFilter();
-      let seq = 0;
-      let lastDamagedLine = 0;
+      const onDamage = (damage: Damage): void => sink.damage({ file: a.path, kind, damage });
+      if (kind === 'updates') {
+        const end = streamUpdatesLog(
+          source,
+          a.path,
+          limits,
+          (record) => sink.record({ file: a.path, kind, record }),
+          (e) => {
+            if (e.kind === 'subagent_spawned' && e.childSessionId !== undefined && !subagentIds.has(e.childSessionId)) subagentIds.set(e.childSessionId, undefined);
+            sink.event(e);
+          },
+          onDamage,
+        );
+        sink.fileEnd(end);
+        continue;
+      }
       const onRecord =
-        kind === 'updates'
+        kind === 'chat'
           ? (record: JsonlRecord) => {
               sink.record({ file: a.path, kind, record });
-              const e = normalizeUpdate(a.path, record);
-              e.seq = seq++;
-              if (e.kind === 'subagent_spawned' && e.childSessionId !== undefined && !subagentIds.has(e.childSessionId)) subagentIds.set(e.childSessionId, undefined);
-              const st = filter.step(e.seq, e.step);
-              e.turn = st.turn;
-              e.opensTurn = st.opensTurn;
-              e.rewind = st.rewind;
-              sink.event(e);
+              sink.chat(normalizeChat(a.path, record));
             }
-          : kind === 'chat'
-            ? (record: JsonlRecord) => {
-                sink.record({ file: a.path, kind, record });
-                sink.chat(normalizeChat(a.path, record));
-              }
-            : (record: JsonlRecord) => sink.record({ file: a.path, kind, record });
-      const r = source.streamJsonl(
-        a.path,
-        { looksLikeRecord: LOOKS_LIKE[kind], maxLineBytes: limits.maxLineBytes },
-        onRecord,
-        (damage) => {
-          // A damaged line is still a line to Grok's replay (an unparseable one splits a user run); blank lines are not.
-          if (kind === 'updates' && UNPARSEABLE.has(damage.code) && damage.line !== lastDamagedLine && damage.count === undefined) {
-            lastDamagedLine = damage.line;
-            filter.step(seq++, { k: 'other' });
-          }
-          sink.damage({ file: a.path, kind, damage });
-        },
-      );
-      const end: FileEndEvent = r.ok ? { file: a.path, kind, stats: r.value } : { file: a.path, kind, error: r.error };
-      if (kind === 'updates') {
-        end.dead = filter.dead;
-        end.liveTurns = filter.liveTurns;
-      }
-      sink.fileEnd(end);
+          : (record: JsonlRecord) => sink.record({ file: a.path, kind, record });
+      const r = source.streamJsonl(a.path, { looksLikeRecord: LOOKS_LIKE[kind], maxLineBytes: limits.maxLineBytes }, onRecord, onDamage);
+      sink.fileEnd(r.ok ? { file: a.path, kind, stats: r.value } : { file: a.path, kind, error: r.error });
     }
   }
   probeSubagentChildren(source, sink, subagentIds, summaryCwd, cwdFile?.ok === true);

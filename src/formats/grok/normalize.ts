@@ -166,6 +166,7 @@ function blankEvent(file: string, r: JsonlRecord): SessionEvent {
     checkpointFile: undefined,
     summary: '',
     recovered: r.recovered ? true : undefined,
+    duplicateLine: r.duplicateOf !== undefined ? true : undefined,
     seq: -1,
     // A record recovered from a damaged line is invisible to Grok's replay: it counts as an unparseable line.
     step: r.recovered ? OTHER : turnStep(r.value),
@@ -350,4 +351,36 @@ export function normalizeChat(file: string, r: JsonlRecord): ChatItem {
     item.text = clip(partsText(v.content), 300);
   }
   return item;
+}
+
+/** The full text an event carries, never truncated: prompt and message text, tool output, the rest as JSON. */
+export function eventText(e: SessionEvent, r: JsonlRecord): string {
+  const v = r.value;
+  const params = isObj(v) ? (isObj(v.params) ? v.params : v) : undefined;
+  const u = params && isObj(params.update) ? params.update : undefined;
+  if (!u) return e.summary;
+  switch (e.tag) {
+    case 'user_message_chunk':
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+      return contentText(u.content);
+    case 'tool_call':
+    case 'tool_call_update': {
+      const parts: string[] = [];
+      if (typeof u.title === 'string') parts.push(u.title);
+      if (u.rawInput !== undefined) parts.push(`input: ${JSON.stringify(u.rawInput)}`);
+      if (Array.isArray(u.content)) {
+        for (const c of u.content) {
+          if (isObj(c) && c.type === 'content') parts.push(contentText(c.content));
+          else if (isObj(c) && c.type === 'diff') parts.push(`diff ${str(c.path) ?? ''}`);
+        }
+      }
+      if (u.rawOutput !== undefined && !Array.isArray(u.content)) parts.push(`output: ${JSON.stringify(u.rawOutput)}`);
+      return parts.join('\n');
+    }
+    default: {
+      const { sessionUpdate: _tag, ...rest } = u;
+      return Object.keys(rest).length ? JSON.stringify(rest) : e.summary;
+    }
+  }
 }

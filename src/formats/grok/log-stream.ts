@@ -1,0 +1,60 @@
+/**
+ * Streams updates.jsonl, the authoritative log: each record normalized into a SessionEvent with its position
+ * (`seq`), its prompt turn and, for rewind markers, how Grok's replay applies them. Shared by the full loader
+ * and by the timeline's second pass.
+ */
+import type { SessionSource } from '../../read/source.js';
+import type { Damage, JsonlRecord } from '../../read/jsonl.js';
+import type { SessionEvent } from '../../model/events.js';
+import type { FileEndEvent } from '../../model/session.js';
+import type { LoadLimits } from '../types.js';
+import { normalizeUpdate } from './normalize.js';
+import { RewindFilter } from './rewind.js';
+
+/** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
+const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
+
+const looksLikeUpdate = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return 'method' in o || 'params' in o || ('sessionId' in o && 'update' in o);
+};
+
+export function streamUpdatesLog(
+  source: SessionSource,
+  path: string,
+  limits: LoadLimits,
+  onRecord: (r: JsonlRecord) => void,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+  onDamage: (d: Damage) => void,
+): FileEndEvent {
+  const filter = new RewindFilter();
+  let seq = 0;
+  let lastDamagedLine = 0;
+  const r = source.streamJsonl(
+    path,
+    { looksLikeRecord: looksLikeUpdate, maxLineBytes: limits.maxLineBytes },
+    (record) => {
+      onRecord(record);
+      const e = normalizeUpdate(path, record);
+      e.seq = seq++;
+      const st = filter.step(e.seq, e.step);
+      e.turn = st.turn;
+      e.opensTurn = st.opensTurn;
+      e.rewind = st.rewind;
+      onEvent(e, record);
+    },
+    (damage) => {
+      // A damaged line is still a line to Grok's replay (an unparseable one splits a user run); blank lines are not.
+      if (UNPARSEABLE.has(damage.code) && damage.line !== lastDamagedLine && damage.count === undefined) {
+        lastDamagedLine = damage.line;
+        filter.step(seq++, { k: 'other' });
+      }
+      onDamage(damage);
+    },
+  );
+  const end: FileEndEvent = r.ok ? { file: path, kind: 'updates', stats: r.value } : { file: path, kind: 'updates', error: r.error };
+  end.dead = filter.dead;
+  end.liveTurns = filter.liveTurns;
+  return end;
+}

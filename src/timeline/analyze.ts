@@ -1,0 +1,103 @@
+/**
+ * Time facts over the authoritative log in emission order: clocks going backwards, event-id counters that repeat
+ * or go down, and the points where a new process picked the session up. Shared by the TIME_* check and the
+ * timeline command, so both tell the same story.
+ */
+import type { SessionEvent } from '../model/events.js';
+
+export type TimeFact =
+  | { code: 'TIME_BACKWARDS'; event: SessionEvent; previous: SessionEvent; deltaMs: number }
+  | { code: 'TIME_EVENT_ID_DUPLICATE'; event: SessionEvent; firstLine: number }
+  | { code: 'TIME_EVENT_ID_REGRESSION'; event: SessionEvent; previous: SessionEvent }
+  | { code: 'TIME_RESUME_BOUNDARY'; event: SessionEvent; reasons: string[] };
+
+/** Clock tolerance: envelope timestamps are whole seconds; agent timestamps come from one clock per process. */
+const TOLERANCE_MS = 2000;
+const GAP_MS = 5 * 60_000;
+const RESEED_JUMP = 500;
+const DUP_WINDOW = 4096;
+
+const BUFFERED = new Set(['model_text', 'thought']);
+
+export class TimeAnalyzer {
+  private maxTime?: SessionEvent;
+  private prev?: SessionEvent;
+  private readonly maxCounter = new Map<string, { counter: number; e: SessionEvent }>();
+  private readonly recent = new Map<string, Map<number, number>>();
+  private turnsOpened = 0;
+  private turnOpen = false;
+  private turnCompleted = false;
+  /** A resume boundary is reported once, with the evidence of the few lines around it merged. */
+  private pending?: { fact: Extract<TimeFact, { code: 'TIME_RESUME_BOUNDARY' }>; age: number };
+
+  constructor(private readonly report: (f: TimeFact) => void) {}
+
+  /** Feed events in emission order. */
+  push(e: SessionEvent): void {
+    const duplicateLine = e.duplicateLine === true;
+    const reasons: string[] = [];
+    const prev = this.prev;
+    // Clock
+    if (e.timeMs !== undefined) {
+      if (this.maxTime?.timeMs !== undefined && e.timeMs < this.maxTime.timeMs - TOLERANCE_MS) {
+        this.report({ code: 'TIME_BACKWARDS', event: e, previous: this.maxTime, deltaMs: this.maxTime.timeMs - e.timeMs });
+        // One report per step back: the clock continues from here.
+        this.maxTime = e;
+      }
+      if (this.maxTime?.timeMs === undefined || e.timeMs > this.maxTime.timeMs) this.maxTime = e;
+    }
+    // Event-id counters, per prefix (forks keep the source's prefix on copied lines)
+    if (e.counter !== undefined && e.eventPrefix !== undefined && !duplicateLine) {
+      const p = e.eventPrefix;
+      let seen = this.recent.get(p);
+      if (!seen) this.recent.set(p, (seen = new Map()));
+      const max = this.maxCounter.get(p);
+      // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
+      const first = max && e.counter < max.counter && !BUFFERED.has(e.kind) ? undefined : seen.get(e.counter);
+      if (first !== undefined) this.report({ code: 'TIME_EVENT_ID_DUPLICATE', event: e, firstLine: first });
+      else {
+        seen.set(e.counter, e.line);
+        if (seen.size > DUP_WINDOW) seen.delete(seen.keys().next().value!);
+      }
+      if (max && e.counter < max.counter && first === undefined && !BUFFERED.has(e.kind)) {
+        this.report({ code: 'TIME_EVENT_ID_REGRESSION', event: e, previous: max.e });
+        reasons.push(`the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that did not re-seed it`);
+        this.maxCounter.set(p, { counter: e.counter, e });
+        // A new counter epoch: ids of the old one may come again without being duplicates.
+        seen.clear();
+        seen.set(e.counter, e.line);
+      } else if (!max || e.counter > max.counter) {
+        if (max && prev?.counter !== undefined && prev.eventPrefix === p && e.counter - max.counter > RESEED_JUMP && prev.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
+          reasons.push(`the eventId counter jumps from ${max.counter} to ${e.counter} after ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`);
+        }
+        this.maxCounter.set(p, { counter: e.counter, e });
+      }
+    }
+    // Session (re)load announcements and turns cut off without an end
+    if (e.tag === 'available_commands_update' && this.turnsOpened > 0) reasons.push('an available_commands_update (sent when a session is loaded) after prompt turns had run');
+    if (e.opensTurn) {
+      if (this.turnOpen && !this.turnCompleted && prev?.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
+        reasons.push(`the previous turn never completed and this prompt comes ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`);
+      }
+      this.turnsOpened++;
+      this.turnOpen = true;
+      this.turnCompleted = false;
+    }
+    if (e.kind === 'turn_completed') this.turnCompleted = true;
+    if (this.pending && ++this.pending.age > 3) this.flushPending();
+    if (reasons.length) {
+      if (this.pending) this.pending.fact.reasons.push(...reasons);
+      else this.pending = { fact: { code: 'TIME_RESUME_BOUNDARY', event: e, reasons }, age: 0 };
+    }
+    this.prev = e;
+  }
+
+  private flushPending(): void {
+    if (this.pending) this.report(this.pending.fact);
+    this.pending = undefined;
+  }
+
+  end(): void {
+    this.flushPending();
+  }
+}

@@ -1,0 +1,100 @@
+/** The rebuilt timeline equals the expected one recorded by the corpus builder; formats, filters and flags. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { validator } from '../src/formats/schema-runtime.js';
+import type { TimelineEvent } from '../src/timeline/model.js';
+import { cli } from './helpers/cli.js';
+import { CORPORA, corpusCases } from './helpers/corpora.js';
+
+interface ExpectedTimeline {
+  session: string;
+  args: string[];
+  events: Array<{ depth: number; line: number; tag: string; rewound: boolean; compacted: boolean }>;
+}
+
+const withTimeline = [{ format: 'grok', name: 'clean', dir: join(CORPORA, 'grok', 'clean') }, ...corpusCases()].filter((c) => existsSync(join(c.dir, 'expected-timeline.json')));
+
+const jsonl = (s: string): TimelineEvent[] => s.trim().split('\n').map((l) => JSON.parse(l) as TimelineEvent);
+
+describe.each(withTimeline)('$name', (c) => {
+  const exp = JSON.parse(readFileSync(join(c.dir, 'expected-timeline.json'), 'utf8')) as ExpectedTimeline;
+  test('the rebuilt timeline is exactly the expected event list', async () => {
+    const r = await cli(['timeline', join(c.dir, exp.session), '--format', 'jsonl', ...exp.args]);
+    expect(r.stderr).toBe('');
+    const got = jsonl(r.stdout).map((e) => ({ depth: e.depth, line: e.line, tag: e.tag, rewound: e.rewound, compacted: e.compacted }));
+    expect(got).toEqual(exp.events);
+  });
+});
+
+const main = (c: string): string => join(CORPORA, 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
+
+test('every event validates against schemas/timeline-event.schema.json', async () => {
+  const v = validator('timeline-event.schema.json');
+  for (const e of jsonl((await cli(['timeline', main('timeline-resume'), '--format', 'jsonl'])).stdout)) expect(v(e), JSON.stringify(v.errors)).toBe(true);
+});
+
+test('a late-written chunk is shown where it was emitted, flagged; the resume is explained', async () => {
+  const events = jsonl((await cli(['timeline', main('timeline-resume'), '--format', 'jsonl'])).stdout);
+  const i = events.findIndex((e) => e.displaced);
+  expect(events[i]).toMatchObject({ tag: 'agent_message_chunk', displaced: true });
+  expect(events[i + 1]!.tag).toBe('hook_execution');
+  expect(events[i + 1]!.line).toBeLessThan(events[i]!.line);
+  const resume = events.find((e) => e.resume);
+  expect(resume).toMatchObject({ tag: 'available_commands_update' });
+  expect(resume!.resume).toMatch(/re-seeded/);
+});
+
+test('what happened in prompt 3, in order, and what was rewound', async () => {
+  const events = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--prompt', '3'])).stdout);
+  const rewound = events.filter((e) => e.rewound);
+  const live = events.filter((e) => !e.rewound);
+  expect(rewound[0]).toMatchObject({ kind: 'user_prompt', text: 'Rename add to checked_add everywhere.' });
+  expect(rewound.map((e) => e.kind)).toContain('turn_completed');
+  expect(live[0]).toMatchObject({ kind: 'user_prompt', text: 'Make add() saturate instead of renaming it.' });
+  expect(events.map((e) => e.line)).toEqual([...events.map((e) => e.line)].sort((a, b) => a - b));
+});
+
+describe('filters and formats', () => {
+  test('--kind, --since/--until', async () => {
+    const tools = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--kind', 'tool_call'])).stdout);
+    expect(tools.length).toBeGreaterThan(3);
+    expect(new Set(tools.map((e) => e.kind))).toEqual(new Set(['tool_call']));
+    const window = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--since', '2026-08-19T09:30:05Z', '--until', '2026-08-19T09:30:07Z'])).stdout);
+    expect(window.every((e) => e.timeMs! >= Date.parse('2026-08-19T09:30:05Z') && e.timeMs! <= Date.parse('2026-08-19T09:30:07Z'))).toBe(true);
+    expect(window.length).toBeGreaterThan(0);
+  });
+
+  test('--live: only what the model saw', async () => {
+    const live = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--live'])).stdout);
+    expect(live.some((e) => e.rewound || e.compacted)).toBe(false);
+    expect(live.map((e) => e.kind)).not.toContain('turn_completed');
+    expect(live.find((e) => e.kind === 'user_prompt')!.text).toBe('Run the whole test suite.');
+  });
+
+  test('the table truncates long content, jsonl never does', async () => {
+    const table = (await cli(['timeline', main('clean'), '--kind', 'tool_update'], { columns: 100 })).stdout;
+    expect(table).toMatch(/…/);
+    const full = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--kind', 'tool_update'])).stdout);
+    expect(full.some((e) => e.text.includes('pub fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\n'))).toBe(true);
+  });
+
+  test('csv and timesketch', async () => {
+    const csv = (await cli(['timeline', main('clean'), '--format', 'csv'])).stdout.split('\r\n');
+    expect(csv[0]).toMatch(/^session,depth,parent,file,line,/);
+    const ts = (await cli(['timeline', main('clean'), '--format', 'timesketch'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const e of ts) {
+      expect(typeof e.message).toBe('string');
+      expect(e.datetime).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(typeof e.timestamp_desc).toBe('string');
+    }
+  });
+
+  test('bad filters are one-line usage errors', async () => {
+    for (const args of [['--kind', 'nope'], ['--since', 'yesterday'], ['--prompt', '-1']]) {
+      const r = await cli(['timeline', main('clean'), ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
