@@ -18,6 +18,7 @@ export interface Expected {
   setup?: Case['setup'];
   must: string[];
   mustNot: string[];
+  onlyAt?: string[];
   /** No finding may be more severe than this (legitimate-cause cases). */
   maxSeverity?: Case['maxSeverity'];
   at?: Case['at'];
@@ -65,6 +66,7 @@ export function generate(outDir: string): string[] {
     if (c.args) expected.args = c.args;
     if (c.setup) expected.setup = c.setup;
     if (c.maxSeverity) expected.maxSeverity = c.maxSeverity;
+    if (c.onlyAt) expected.onlyAt = c.onlyAt;
     if (c.at?.length) expected.at = c.at;
     writeFileSync(join(dir, 'expected.json'), json(expected));
     if (c.timeline) writeFileSync(join(dir, 'expected-timeline.json'), json(c.timeline));

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildReport, type AuditOptions, type SessionResult } from '../src/audit.js';
-import { auditPaths } from '../src/cli/run-audit.js';
+import { auditTree } from '../src/cli/run-audit.js';
 import { catalog } from '../src/checks/registry.js';
 import { packageRoot } from '../src/formats/schema-runtime.js';
 import { renderJson } from '../src/report/json.js';
@@ -19,6 +19,8 @@ const out = join(root, 'reports');
 mkdirSync(out, { recursive: true });
 
 const results: SessionResult[] = [];
+/** A case may ship the sandbox.toml its sessions were created with (the lineage corpus does). */
+const sandboxConfigOf = (dir: string) => (existsSync(join(dir, 'sandbox.toml')) ? { sandboxConfig: [relative(root, join(dir, 'sandbox.toml'))] } : {});
 for (const format of readdirSync(corpora).sort()) {
   for (const name of readdirSync(join(corpora, format)).sort()) {
     const dir = join(corpora, format, name);
@@ -29,7 +31,7 @@ for (const format of readdirSync(corpora).sort()) {
     const args = expected.args ?? [];
     const i = args.indexOf('--max-line-bytes');
     if (i >= 0) options.maxLineBytes = Number(args[i + 1]);
-    results.push(...auditPaths([relative(root, dir)], options));
+    results.push(...auditTree([relative(root, dir)], options, sandboxConfigOf(dir)).results);
   }
 }
 const report = buildReport(results, { command: 'audit' });
@@ -59,6 +61,8 @@ for (const [file, args] of [
   ['inspect-interrupted.txt', ['inspect', interrupted, '--color', 'false']],
   ['inspect-interrupted.json', ['inspect', interrupted, '--format', 'json']],
   ['pairs-interrupted.txt', ['pairs', interrupted]],
+  ['lineage.txt', ['lineage', 'corpora/grok/lineage', '--sandbox-config', 'corpora/grok/lineage/sandbox.toml']],
+  ['lineage.mmd', ['lineage', 'corpora/grok/lineage', '--sandbox-config', 'corpora/grok/lineage/sandbox.toml', '--format', 'mermaid']],
 ] as const) {
   const o = io(file);
   await main([...args], o.io);
@@ -67,4 +71,4 @@ for (const [file, args] of [
 
 const s = report.summary;
 console.log(`audited ${s.sessions} sessions in ${corpora}/: ${s.findings.error} errors, ${s.findings.warning} warnings, ${s.findings.note} notes`);
-console.log('wrote reports/: corpora-audit.{json,txt}, checks.md, timeline-clean.{txt,jsonl}, inspect-interrupted.{txt,json}, pairs-interrupted.txt');
+console.log('wrote reports/: corpora-audit.{json,txt}, checks.md, timeline-clean.{txt,jsonl}, inspect-interrupted.{txt,json}, pairs-interrupted.txt, lineage.{txt,mmd}');

@@ -4,7 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Check, CheckContext, CheckRun } from './checks/define.js';
-import { CHECKS } from './checks/registry.js';
+import { CHECKS, ROOT_CHECKS } from './checks/registry.js';
+import type { CapturedSession, RootCheckContext } from './checks/define-root.js';
+import type { LineageGraph } from './lineage/graph.js';
+import type { ProfileBook } from './sandbox/profiles.js';
 import type { FormatModule } from './formats/types.js';
 import { SEVERITY_RANK, type Finding, type Location, type Severity } from './model/finding.js';
 import type { AuditReport, FileRecord, SessionReport, ToolError } from './model/report.js';
@@ -187,9 +190,47 @@ function sessionReport(info: SessionInfo, source: SessionSource, findings: reado
   return { id: info.id, path: info.path, format: info.format, files, findings: countBySeverity(findings) };
 }
 
+/** Run the checks over a whole tree (lineage, sandbox inheritance) and add their findings to the sessions'. */
+export function runRootChecks(results: readonly SessionResult[], graph: LineageGraph, profiles: ProfileBook, options: AuditOptions, earlier?: ReadonlyMap<string, CapturedSession>): void {
+  const byPath = new Map(results.map((r) => [r.session.path, r]));
+  for (const check of ROOT_CHECKS) {
+    const ctx: RootCheckContext = {
+      graph,
+      profiles,
+      ...(earlier ? { earlier } : {}),
+      emit(on, code, location, message, opts) {
+        const r = byPath.get(on.path);
+        const meta = (check.codes as Record<string, { severity: Severity } | undefined>)[code];
+        if (!r || !meta) throw new Error(`root check ${check.id} emitted ${code} for ${on.path}`);
+        if (options.ignore?.has(code)) return;
+        const loc = cleanLocation(location);
+        r.findings.push({
+          code,
+          severity: options.severity?.get(code) ?? opts?.severity ?? meta.severity,
+          message,
+          check: check.id,
+          session: r.session.id,
+          sessionPath: r.session.path,
+          location: loc,
+          fingerprint: fingerprint(code, r.session.id, loc, opts?.key),
+        });
+      },
+    };
+    try {
+      check.run(ctx);
+    } catch (e) {
+      results[0]?.toolErrors.push(toolError('(root)', check.id, e));
+    }
+  }
+}
+
 /** Assemble the report from per-session results, in a deterministic order. */
 export function buildReport(results: readonly SessionResult[], options: AuditOptions): AuditReport {
   const sorted = [...results].sort((a, b) => byteOrder(a.session.path, b.session.path));
+  for (const r of sorted) {
+    r.findings.sort(compareFindings);
+    r.session.findings = countBySeverity(r.findings);
+  }
   const findings = sorted.flatMap((r) => r.findings);
   const byCode: Record<string, number> = {};
   for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;

@@ -28,9 +28,17 @@ describe.each(cases)('$format/$name', (c) => {
     const produced = new Set(report.findings.map((f) => f.code));
     for (const code of c.expected.must) expect(produced, `must produce ${code}`).toContain(code);
     for (const code of c.expected.mustNot) expect(produced, `must not produce ${code}`).not.toContain(code);
+    const matches = (f: (typeof report.findings)[number], at: NonNullable<typeof c.expected.at>[number]): boolean =>
+      f.code === at.code && f.location.file === at.file && (at.line === undefined || f.location.line === at.line) && (at.severity === undefined || f.severity === at.severity) && (at.session === undefined || f.sessionPath.endsWith(at.session));
     for (const at of c.expected.at ?? []) {
-      const hit = report.findings.find((f) => f.code === at.code && f.location.file === at.file && (at.line === undefined || f.location.line === at.line) && (at.severity === undefined || f.severity === at.severity));
-      expect(hit, `${at.code} at ${at.file}:${at.line ?? ''} ${at.severity ?? ''}`).toBeDefined();
+      expect(report.findings.find((f) => matches(f, at)), `${at.code} at ${at.session ?? ''} ${at.file}:${at.line ?? ''} ${at.severity ?? ''}`).toBeDefined();
+    }
+    // Codes that must be reported exactly where expected: once per expected place, nowhere else.
+    for (const code of c.expected.onlyAt ?? []) {
+      const got = report.findings.filter((f) => f.code === code);
+      const want = (c.expected.at ?? []).filter((a) => a.code === code);
+      expect(got.length, `${code}: ${got.map((f) => f.sessionPath).join(', ')}`).toBe(want.length);
+      for (const f of got) expect(want.some((a) => matches(f, a)), `${code} on ${f.sessionPath}`).toBe(true);
     }
     if (c.expected.maxSeverity) {
       const allowed = c.expected.maxSeverity === 'note' ? ['note'] : ['note', 'warning'];

@@ -5,6 +5,8 @@ import type { OracleEvent } from './grok-builder.js';
 export interface Expectation {
   code: string;
   file: string;
+  /** The session the finding is on (an id, or the end of its path). */
+  session?: string;
   line?: number;
   severity?: 'error' | 'warning' | 'note';
 }
@@ -26,6 +28,8 @@ export interface Case {
   must: string[];
   /** Codes that may appear as a side effect; every other code must not. */
   allow?: string[];
+  /** Codes that must appear exactly at the `at` locations and nowhere else. */
+  onlyAt?: string[];
   /** Severities no finding may reach (legitimate-cause cases: "must not be an error"). */
   maxSeverity?: 'warning' | 'note';
   at?: Expectation[];

@@ -269,8 +269,8 @@ function legacySession(): Case {
   files.delete('system_prompt.txt');
   return {
     name: 'schema-legacy-record',
-    description: 'A session written by an old binary: chat_format_version absent (0), OpenAI-style chat lines, updates lines without the envelope. Grok still reads both.',
-    must: ['SCHEMA_LEGACY_RECORD'],
+    description: 'A session written by an old binary: chat_format_version absent (0), OpenAI-style chat lines, updates lines without the envelope (Grok still reads both), and no sandbox_profile (the field did not exist yet).',
+    must: ['SCHEMA_LEGACY_RECORD', 'SANDBOX_PROFILE_MISSING'],
     at: [
       { code: 'SCHEMA_LEGACY_RECORD', file: 'chat_history.jsonl', line: 1 },
       { code: 'SCHEMA_LEGACY_RECORD', file: 'updates.jsonl', line: 1 },

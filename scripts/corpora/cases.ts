@@ -3,8 +3,9 @@ import { baseCases } from './cases-base.js';
 import { toolCases } from './cases-tool.js';
 import { xrefCases } from './cases-xref.js';
 import { timeCases } from './cases-time.js';
+import { lineageCase } from './cases-lineage.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
 export function damagedCases() {
-  return [...baseCases(), ...xrefCases(), ...toolCases(), ...timeCases()];
+  return [...baseCases(), ...xrefCases(), ...toolCases(), ...timeCases(), lineageCase()];
 }

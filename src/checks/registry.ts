@@ -15,6 +15,9 @@ import { xrefSubagent } from './xref-subagent.js';
 import { toolPairing } from './tool-pairing.js';
 import { headless } from './headless.js';
 import { time } from './time.js';
+import type { RootCheck } from './define-root.js';
+import { lineage } from './lineage.js';
+import { sandbox } from './sandbox.js';
 
 export const CHECKS: readonly Check[] = [
   sessionFiles,
@@ -33,6 +36,9 @@ export const CHECKS: readonly Check[] = [
   headless,
 ];
 
+/** Checks over a whole tree of sessions, run by `audit` after every session has been read. */
+export const ROOT_CHECKS: readonly RootCheck[] = [lineage, sandbox];
+
 export interface CatalogEntry extends CodeInfo {
   code: string;
   check: string;
@@ -41,7 +47,7 @@ export interface CatalogEntry extends CodeInfo {
 /** Every code, sorted, with the check that owns it. Codes are API: add, never rename. */
 export function catalog(): CatalogEntry[] {
   const out: CatalogEntry[] = [];
-  for (const c of CHECKS) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
+  for (const c of [...CHECKS, ...ROOT_CHECKS]) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
   return out.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 

@@ -5,6 +5,7 @@ import { auditCommand } from './commands/audit.js';
 import { checksCommand } from './commands/checks.js';
 import { inspectCommand } from './commands/inspect.js';
 import { pairsCommand } from './commands/pairs.js';
+import { lineageCommand } from './commands/lineage.js';
 import { timelineCommand } from './commands/timeline.js';
 import { reportError, UsageError, EXIT } from './errors.js';
 import type { Io } from './io.js';
@@ -17,9 +18,10 @@ export async function main(argv: string[], io: Io): Promise<void> {
     .command(auditCommand('validate', io))
     .command(timelineCommand(io))
     .command(pairsCommand(io))
+    .command(lineageCommand(io))
     .command(inspectCommand(io))
     .command(checksCommand(io))
-    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect or checks')
+    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage or checks')
     .strict()
     .version(TOOL_VERSION)
     .help()

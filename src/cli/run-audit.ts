@@ -1,10 +1,19 @@
 /** The I/O glue of audit/validate: find sessions under the given paths, open them read-only, audit each. */
-import { auditSession, buildReport, type AuditOptions, type SessionResult } from '../audit.js';
+import { dirname, resolve } from 'node:path';
+import { auditSession, buildReport, runRootChecks, type AuditOptions, type SessionResult } from '../audit.js';
+import type { CapturedSession } from '../checks/define-root.js';
 import { detectAny, formatFor } from '../formats/registry.js';
+import { grokHomeOf, readRelocations } from '../formats/grok/relocations.js';
+import { summaryView } from '../formats/grok/summary-view.js';
+import { lineageObserver, type LineageFacts } from '../lineage/facts.js';
+import { buildGraph, type LineageGraph, type Relocation } from '../lineage/graph.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions, UsageError, type FoundSession } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
 import { listDir } from '../read/walk.js';
+import { loadProfileBook } from '../sandbox/config.js';
+import { ProfileBook } from '../sandbox/profiles.js';
+import { readUserFileText } from './user-files.js';
 
 export function findSessions(paths: readonly string[]): FoundSession[] {
   const seen = new Set<string>();
@@ -23,14 +32,108 @@ export function findSessions(paths: readonly string[]): FoundSession[] {
   return out;
 }
 
-/** Audit every session found under the paths (per-session results, unordered). */
-export function auditPaths(paths: readonly string[], options: AuditOptions): SessionResult[] {
-  return findSessions(paths).map((found) => {
-    const source = fsSource(found);
-    return auditSession(source, formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names), options);
-  });
+export interface TreeOptions {
+  /** sandbox.toml files defining custom profiles. */
+  sandboxConfig?: readonly string[];
+  /** An earlier capture of the same sessions. */
+  against?: string;
+  /** The grok home holding relocations/ (default: found above a `sessions` root). */
+  grokHome?: string;
 }
 
-export function runAudit(paths: readonly string[], options: AuditOptions): AuditReport {
-  return buildReport(auditPaths(paths, options), options);
+export interface TreeResult {
+  found: FoundSession[];
+  results: SessionResult[];
+  facts: LineageFacts[];
+}
+
+/** Audit every session found under the paths (per-session results, unordered), collecting lineage facts. */
+export function auditPaths(paths: readonly string[], options: AuditOptions): TreeResult {
+  const facts: LineageFacts[] = [];
+  const found = findSessions(paths);
+  const results = found.map((found) => {
+    const observer = lineageObserver(found);
+    const source = fsSource(found);
+    const r = auditSession(source, formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names), options, [observer.run]);
+    observer.facts.resumes = r.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
+    if (found.symlinkTarget === undefined) facts.push(observer.facts);
+    return r;
+  });
+  return { found, results, facts };
+}
+
+function relocationsFor(found: readonly FoundSession[], explicitHome?: string): Map<string, Relocation> {
+  /** Absolute home → the home as the user's paths name it (deterministic in messages). */
+  const homes = new Map<string, string>();
+  if (explicitHome) homes.set(resolve(explicitHome), explicitHome);
+  for (const f of found) {
+    if (!f.groupAbs) continue;
+    const home = grokHomeOf(dirname(f.groupAbs));
+    if (home && !homes.has(home)) homes.set(home, dirname(dirname(dirname(f.display))));
+  }
+  const all = new Map<string, Relocation>();
+  for (const [abs, shown] of [...homes].sort()) for (const [id, r] of readRelocations(abs, shown).journals) all.set(id, r);
+  return all;
+}
+
+/** Sessions of an earlier capture, by id, with their recorded sandbox profile. */
+function captured(path: string): Map<string, CapturedSession> {
+  const out = new Map<string, CapturedSession>();
+  for (const found of findSessions([path])) {
+    const src = fsSource(found);
+    const r = src.readFile('summary.json', 16 * 1024 * 1024);
+    let profile: string | undefined;
+    let ok = false;
+    if (r.ok) {
+      try {
+        const v = summaryView(JSON.parse(r.value.bytes.toString('utf8')));
+        ok = v !== undefined;
+        profile = v?.sandboxProfile;
+      } catch {
+        ok = false;
+      }
+    }
+    const c: CapturedSession = { id: found.id, path: found.display, hasSummary: ok };
+    if (profile !== undefined) c.sandboxProfile = profile;
+    if (!out.has(found.id)) out.set(found.id, c);
+  }
+  return out;
+}
+
+export function profileBook(files: readonly string[] = []): ProfileBook {
+  if (!files.length) return new ProfileBook();
+  try {
+    return loadProfileBook(files.map((f) => ({ path: f, text: readUserFileText('--sandbox-config', f) })));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--sandbox-config ${(e as Error).message}`);
+  }
+}
+
+/** Sessions grouped by the sessions root they live in, in a stable order. */
+export function byRoot(facts: readonly LineageFacts[]): Map<string, LineageFacts[]> {
+  const m = new Map<string, LineageFacts[]>();
+  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0))) m.set(f.root, [...(m.get(f.root) ?? []), f]);
+  return m;
+}
+
+/** Audit a tree: every session, then (for `audit`) the checks over each sessions root's lineage graph. */
+export function auditTree(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+  const profiles = profileBook(tree.sandboxConfig);
+  const earlier = tree.against !== undefined ? captured(tree.against) : undefined;
+  const { found, results, facts } = auditPaths(paths, options);
+  const graphs = new Map<string, LineageGraph>();
+  if (options.command === 'audit') {
+    const relocations = relocationsFor(found, tree.grokHome);
+    for (const [root, inRoot] of byRoot(facts)) {
+      const g = buildGraph(inRoot, relocations);
+      graphs.set(root, g);
+      runRootChecks(results, g, profiles, options, earlier);
+    }
+  }
+  return { results, graphs };
+}
+
+export function runAudit(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): AuditReport {
+  return buildReport(auditTree(paths, options, tree).results, options);
 }

@@ -2,7 +2,6 @@
 import { auditSession, type AuditOptions, type SessionResult } from '../audit.js';
 import type { CheckRun } from '../checks/define.js';
 import { formatFor } from '../formats/registry.js';
-import { ReadError, readEvidenceFile } from '../read/files.js';
 import type { FoundSession } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
 import { listDir } from '../read/walk.js';
@@ -22,11 +21,4 @@ export function observeSession(found: FoundSession, options: AuditOptions, obser
   return auditSession(fsSource(found), format, options, observers);
 }
 
-export function readUserFile(flag: string, path: string, maxBytes = 256 * 1024 * 1024): Buffer {
-  try {
-    return readEvidenceFile(path, maxBytes);
-  } catch (e) {
-    if (e instanceof ReadError) throw new UsageError(`${flag} ${path}: ${e.reason === 'ENOENT' ? 'no such file' : e.message}`);
-    throw e;
-  }
-}
+export { readUserFile } from './user-files.js';

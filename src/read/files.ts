@@ -4,7 +4,8 @@
  * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
@@ -100,4 +101,21 @@ export function readEvidenceFile(path: string, maxBytes: number): Buffer {
   const r = readWholeFile(path, maxBytes);
   if (r.truncated) throw new ReadError('EFBIG', `is larger than ${maxBytes} bytes`);
   return r.bytes;
+}
+
+/** Regular files directly inside a directory (no symlinks followed), read whole; absent directory: empty list. */
+export function readDirectoryFiles(dir: string, maxBytes: number): Array<{ name: string; bytes?: Buffer; error?: string }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    try {
+      return { name, bytes: readEvidenceFile(join(dir, name), maxBytes) };
+    } catch (e) {
+      return { name, error: e instanceof ReadError ? e.message : String(e) };
+    }
+  });
 }

@@ -72,3 +72,12 @@ export function walkTree(root: string, maxDepth = MAX_WALK_DEPTH): InventoryEntr
   visit(root, '', 0);
   return out;
 }
+
+/** True when the path is a real directory (lstat: a symlink to one is not). */
+export function isRealDirectory(abs: string): boolean {
+  try {
+    return lstatSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -16,7 +16,8 @@ export interface Expected {
   must: string[];
   mustNot: string[];
   maxSeverity?: 'warning' | 'note';
-  at?: Array<{ code: string; file: string; line?: number; severity?: string }>;
+  onlyAt?: string[];
+  at?: Array<{ code: string; file: string; session?: string; line?: number; severity?: string }>;
 }
 
 export interface CorpusCase {

@@ -1,0 +1,97 @@
+/** Lineage renderers: an indented tree table, JSON, Graphviz dot, Mermaid. Widened and dropped edges stand out. */
+import Table from 'cli-table3';
+import type { LineageView, ViewNode } from '../lineage/view.js';
+import { escapeText } from './escape.js';
+import { NO_ROW_LINES } from './table.js';
+
+export const LINEAGE_FORMATS = ['table', 'json', 'dot', 'mermaid'] as const;
+
+const short = (id: string): string => (id.length > 13 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
+
+function walk(trees: readonly ViewNode[], fn: (n: ViewNode, prefix: string) => void, prefix = '', top = true): void {
+  trees.forEach((n, i) => {
+    const last = i === trees.length - 1;
+    fn(n, top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`);
+    walk(n.children, fn, top ? '' : `${prefix}${last ? '   ' : '│  '}`, false);
+  });
+}
+
+export function renderLineageTable(views: readonly LineageView[]): string {
+  const out: string[] = [];
+  for (const v of views) {
+    out.push(`${escapeText(v.root)}`);
+    const t = new Table({ head: ['session', 'kind', 'cwd', 'created', 'profile', 'flags'], style: { head: [], border: [] }, chars: NO_ROW_LINES });
+    walk(v.trees, (n, prefix) => {
+      const edge = n.edgeSandbox === 'widened' ? ' ▲WIDENED' : n.edgeSandbox === 'dropped' ? ' ▼DROPPED' : '';
+      t.push([
+        `${prefix}${short(n.id)}`,
+        n.edge && n.edge !== n.kind ? `${n.kind} (${n.edge})` : n.kind,
+        escapeText(n.cwd ?? ''),
+        (n.created ?? '').slice(0, 16).replace('T', ' '),
+        escapeText(n.profile ?? '(none)') + edge,
+        [...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'), ...(n.resumes ? [`resumed ×${n.resumes}`] : [])].join(', '),
+      ]);
+    });
+    out.push(t.toString(), '');
+  }
+  out.push('▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.');
+  return `${out.join('\n')}\n`;
+}
+
+export const renderLineageJson = (views: readonly LineageView[]): string => `${JSON.stringify({ roots: views }, null, 2)}\n`;
+
+const dotId = (id: string): string => JSON.stringify(id);
+const dotLabel = (n: ViewNode): string => JSON.stringify(`${short(n.id)}\n${n.kind}\n${n.profile ?? '(no profile)'}`);
+
+function allNodes(v: LineageView): ViewNode[] {
+  const out: ViewNode[] = [];
+  walk(v.trees, (n) => out.push(n));
+  return out;
+}
+
+export function renderLineageDot(views: readonly LineageView[]): string {
+  const lines = ['digraph lineage {', '  rankdir=LR;', '  node [shape=box, fontname="monospace"];'];
+  views.forEach((v, i) => {
+    lines.push(`  subgraph cluster_${i} {`, `    label=${JSON.stringify(v.root)};`);
+    const known = new Set<string>();
+    for (const n of allNodes(v)) {
+      known.add(n.id);
+      const color = n.edgeSandbox === 'widened' || n.edgeSandbox === 'dropped' ? ', color=red, penwidth=2' : n.flags.length ? ', color=orange' : '';
+      lines.push(`    ${dotId(n.id)} [label=${dotLabel(n)}${color}];`);
+    }
+    for (const e of v.edges) {
+      if (!known.has(e.from)) lines.push(`    ${dotId(e.from)} [label=${JSON.stringify(`${short(e.from)}\n(not found)`)}, style=dashed];`);
+      const style = e.sandbox === 'widened' || e.sandbox === 'dropped' ? `, color=red, penwidth=2, label=${JSON.stringify(`${e.kind}: ${e.sandbox.toUpperCase()}`)}` : e.sandbox === 'changed' ? `, color=orange, label=${JSON.stringify(`${e.kind}: changed`)}` : `, label=${JSON.stringify(e.kind)}`;
+      lines.push(`    ${dotId(e.from)} -> ${dotId(e.to)} [${style.slice(2)}];`);
+    }
+    lines.push('  }');
+  });
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderLineageMermaid(views: readonly LineageView[]): string {
+  const lines = ['flowchart LR'];
+  const ids = new Map<string, string>();
+  const mid = (id: string): string => {
+    let m = ids.get(id);
+    if (!m) ids.set(id, (m = `s${ids.size}`));
+    return m;
+  };
+  const esc = (s: string): string => s.replace(/["<>]/g, '');
+  let link = 0;
+  const red: number[] = [];
+  for (const v of views) {
+    lines.push(`  subgraph ${mid(`root:${v.root}`)}["${esc(v.root)}"]`);
+    for (const n of allNodes(v)) lines.push(`    ${mid(n.id)}["${short(n.id)}<br/>${esc(n.kind)}<br/>${esc(n.profile ?? '(no profile)')}"]`);
+    for (const e of v.edges) {
+      const label = e.sandbox === 'same' ? e.kind : `${e.kind}: ${e.sandbox}`;
+      lines.push(`    ${mid(e.from)} -->|${esc(label)}| ${mid(e.to)}`);
+      if (e.sandbox === 'widened' || e.sandbox === 'dropped') red.push(link);
+      link++;
+    }
+    lines.push('  end');
+  }
+  for (const i of red) lines.push(`  linkStyle ${i} stroke:#d00,stroke-width:3px`);
+  return `${lines.join('\n')}\n`;
+}
