@@ -2,7 +2,8 @@
  * The main job on the shipped corpora: audit every case (with the options its expected.json gives) and write
  * the combined report to reports/ as JSON and as the terminal table, plus the finding catalog. `npm run reports`.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { buildReport, type AuditOptions, type SessionResult } from '../src/audit.js';
 import { auditTree } from '../src/cli/run-audit.js';
@@ -26,7 +27,8 @@ for (const format of readdirSync(corpora).sort()) {
     const dir = join(corpora, format, name);
     const expectedPath = join(dir, 'expected.json');
     if (!existsSync(expectedPath)) continue;
-    const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as { args?: string[] };
+    const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as { args?: string[]; command?: string };
+    if (expected.command === 'verify') continue;
     const options: AuditOptions = { command: 'audit' };
     const args = expected.args ?? [];
     const i = args.indexOf('--max-line-bytes');
@@ -69,6 +71,32 @@ for (const [file, args] of [
   o.save();
 }
 
+// Every bundle case verified (the bags are damaged on purpose), and a fresh bag of the clean corpus.
+const verifyText: string[] = ['# session-audit verify on every bundle case in corpora/bundles/', ''];
+for (const name of readdirSync(join(corpora, 'bundles')).sort()) {
+  const dir = join(corpora, 'bundles', name);
+  if (!existsSync(join(dir, 'expected.json'))) continue;
+  const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { target: string; args?: string[] };
+  const args = (expected.args ?? []).map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));
+  let text = '';
+  const cap = { stdout: (t: string) => void (text += t), stderr: (t: string) => void (text += t), setExitCode: () => {}, isTTY: false, columns: 120 };
+  await main(['verify', join(dir, expected.target), ...args, '--color', 'false'], cap);
+  verifyText.push(`## ${name}: session-audit verify ${[join(dir, expected.target), ...args].join(' ')}`, '', text);
+}
+writeFileSync(join(out, 'corpora-verify.txt'), verifyText.join('\n'));
+{
+  const scratch = mkdtempSync(join(tmpdir(), 'sa-reports-'));
+  const bag = join(scratch, 'clean-bag.zip');
+  let text = '';
+  const cap = { stdout: (t: string) => (text += t.split(scratch).join('$TMP')), stderr: (t: string) => (text += t.split(scratch).join('$TMP')), setExitCode: () => {}, isTTY: false, columns: 120 };
+  text += '$ session-audit bundle corpora/grok/clean -o $TMP/clean-bag.zip\n';
+  await main(['bundle', 'corpora/grok/clean', '-o', bag], cap);
+  text += '\n$ session-audit verify $TMP/clean-bag.zip\n';
+  await main(['verify', bag, '--color', 'false'], cap);
+  writeFileSync(join(out, 'bundle-clean.txt'), text.replace(/^archive sha256: .*$/m, 'archive sha256: (depends on the zlib of the machine)'));
+  rmSync(scratch, { recursive: true, force: true });
+}
+
 const s = report.summary;
 console.log(`audited ${s.sessions} sessions in ${corpora}/: ${s.findings.error} errors, ${s.findings.warning} warnings, ${s.findings.note} notes`);
-console.log('wrote reports/: corpora-audit.{json,txt}, checks.md, timeline-clean.{txt,jsonl}, inspect-interrupted.{txt,json}, pairs-interrupted.txt, lineage.{txt,mmd}');
+console.log('wrote reports/: corpora-audit.{json,txt}, checks.md, timeline-clean.{txt,jsonl}, inspect-interrupted.{txt,json}, pairs-interrupted.txt, lineage.{txt,mmd}, corpora-verify.txt, bundle-clean.txt');

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_LINE_BYTES } from './read/jsonl.js';
 export const TOOL_VERSION = '0.1.0';
 
 export interface AuditOptions {
-  command: 'audit' | 'validate';
+  command: 'audit' | 'validate' | 'verify';
   /** Codes to drop. */
   ignore?: ReadonlySet<string>;
   /** Per-code severity overrides. */
@@ -50,6 +50,12 @@ export function fingerprint(code: string, session: string, loc: Location, key = 
   const h = createHash('sha256');
   h.update([code, session, loc.file, loc.line ?? '', loc.pointer ?? '', key].join('\u0000'));
   return h.digest('hex').slice(0, 32);
+}
+
+/** A finding outside a session audit (bundle verification): the same shape, fingerprint and ordering. */
+export function standaloneFinding(check: string, code: string, severity: Severity, session: string, sessionPath: string, location: Location, message: string, key?: string): Finding {
+  const loc = cleanLocation(location);
+  return { code, severity, message, check, session, sessionPath, location: loc, fingerprint: fingerprint(code, session, loc, key) };
 }
 
 export function selectChecks(options: AuditOptions): readonly Check[] {

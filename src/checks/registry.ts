@@ -18,6 +18,7 @@ import { time } from './time.js';
 import type { RootCheck } from './define-root.js';
 import { lineage } from './lineage.js';
 import { sandbox } from './sandbox.js';
+import { BUNDLE_CODES } from './bundle-codes.js';
 
 export const CHECKS: readonly Check[] = [
   sessionFiles,
@@ -47,7 +48,7 @@ export interface CatalogEntry extends CodeInfo {
 /** Every code, sorted, with the check that owns it. Codes are API: add, never rename. */
 export function catalog(): CatalogEntry[] {
   const out: CatalogEntry[] = [];
-  for (const c of [...CHECKS, ...ROOT_CHECKS]) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
+  for (const c of [...CHECKS, ...ROOT_CHECKS, { id: 'bundle', codes: BUNDLE_CODES as Record<string, CodeInfo> }]) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
   return out.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 

@@ -2,7 +2,9 @@
 import yargs from 'yargs';
 import { TOOL_VERSION } from '../audit.js';
 import { auditCommand } from './commands/audit.js';
+import { bundleCommand } from './commands/bundle.js';
 import { checksCommand } from './commands/checks.js';
+import { verifyCommand } from './commands/verify.js';
 import { inspectCommand } from './commands/inspect.js';
 import { pairsCommand } from './commands/pairs.js';
 import { lineageCommand } from './commands/lineage.js';
@@ -20,8 +22,10 @@ export async function main(argv: string[], io: Io): Promise<void> {
     .command(pairsCommand(io))
     .command(lineageCommand(io))
     .command(inspectCommand(io))
+    .command(bundleCommand(io))
+    .command(verifyCommand(io))
     .command(checksCommand(io))
-    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage or checks')
+    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage, bundle, verify or checks')
     .strict()
     .version(TOOL_VERSION)
     .help()

@@ -51,7 +51,7 @@ export const AuditReportSchema = z
   .object({
     tool: z.object({ name: z.literal('session-audit'), version: z.string() }),
     reportVersion: z.literal(1),
-    command: z.enum(['audit', 'validate']),
+    command: z.enum(['audit', 'validate', 'verify']),
     summary: z.object({
       sessions: z.number().int(),
       files: z.number().int(),

@@ -119,3 +119,21 @@ export function readDirectoryFiles(dir: string, maxBytes: number): Array<{ name:
     }
   });
 }
+
+/**
+ * Read a file lazily as an async iterable of chunks (read-only, O_NOFOLLOW, regular files only), for consumers
+ * that pull (archive writers). The file is opened on the first pull and closed at the end.
+ */
+export async function* readChunks(path: string, chunkSize = CHUNK): AsyncGenerator<Buffer> {
+  const fd = openRegular(path);
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(chunkSize);
+      const n = readSync(fd, buf, 0, chunkSize, null);
+      if (n === 0) return;
+      yield n === chunkSize ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

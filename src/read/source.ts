@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { FoundSession } from './discover.js';
-import { ReadError, readWholeFile, streamFile } from './files.js';
+import { ReadError, readChunks, readWholeFile, streamFile } from './files.js';
 import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
 import { lstatEntry, walkTree } from './walk.js';
 
@@ -20,6 +20,10 @@ export interface SessionSource {
   streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void): ReadOutcome<JsonlStats>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
+  /** The raw bytes of a regular file, pulled chunk by chunk (for copying evidence into a bundle). */
+  rawChunks(rel: string): AsyncGenerator<Buffer>;
+  /** Stream a regular file's raw bytes synchronously; returns its hash and size. */
+  streamRaw(rel: string, onChunk: (chunk: Buffer) => void): ReadOutcome<{ sha256: string; size: number }>;
   /** A file of the enclosing group directory (e.g. Grok's `.cwd`), read-only; undefined when absent. */
   readGroupFile(name: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
   /**
@@ -82,6 +86,20 @@ export function fsSource(found: FoundSession): SessionSource {
         } catch (e) {
           fail(entry, e);
         }
+      }
+    },
+    rawChunks(rel) {
+      const entry = byPath.get(rel);
+      if (!entry || entry.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
+      return readChunks(join(found.abs, rel));
+    },
+    streamRaw(rel, onChunk) {
+      const entry = check(rel);
+      if ('ok' in entry) return entry;
+      try {
+        return { ok: true, value: streamFile(join(found.abs, rel), onChunk) };
+      } catch (e) {
+        return fail(entry, e);
       }
     },
     readSibling(group, session, file, maxBytes) {

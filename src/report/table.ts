@@ -67,10 +67,11 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
     }
     out.push(table.toString(), '');
   }
-  if (clean > 0) out.push(c.green(`${plural(clean, 'session')} with no findings.`));
+  if (clean > 0 && report.command !== 'verify') out.push(c.green(`${plural(clean, 'session')} with no findings.`));
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
-  out.push(`${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`);
+  if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`);
+  else out.push(`${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`);
   for (const e of report.toolErrors) out.push(c.red(`internal error in check ${e.check} on session ${escapeText(e.session)}: ${escapeText(e.message.split('\n')[0] ?? '')}`));
   return `${out.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@ export const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
 
 export interface Expected {
   description: string;
-  command?: 'inspect';
+  command?: 'inspect' | 'verify';
   target?: string;
   args?: string[];
   setup?: Array<{ mkfifo: string }>;

@@ -1,0 +1,234 @@
+/**
+ * `verify <bag> --against <live>`: an earlier capture compared with the live session directory. Logs Grok only
+ * appends to must still start with the captured bytes (checked against the ORIGINAL digests the custody
+ * statement records, so a redacted capture works too); files Grok legitimately rewrites are reported with what
+ * changed; evidence files Grok never rewrites (quarantine copies, images) must be unchanged.
+ */
+import { createHash } from 'node:crypto';
+import { standaloneFinding } from '../audit.js';
+import { BUNDLE_CODES, type BundleCode } from '../checks/bundle-codes.js';
+import type { Finding, Location, Severity } from '../model/finding.js';
+import type { FoundSession } from '../read/discover.js';
+import { fsSource, type SessionSource } from '../read/source.js';
+import { byteOrder } from '../read/walk.js';
+import type { BagContents } from './read.js';
+
+/** How Grok writes a file, which decides what a change since the capture means. */
+export type ChangePolicy = 'append-only' | 'immutable' | 'rewritable';
+
+export function changePolicy(rel: string): ChangePolicy {
+  if (/^(updates|feedback|btw_history|events)\.jsonl$/.test(rel) || rel === 'compaction/INDEX.md' || /^workflows\/[^/]+\/journal\.jsonl$/.test(rel)) return 'append-only';
+  if (/^chat_history\.jsonl\.(corrupt|pre-strip)$/.test(rel) || /^(images|prompts)\//.test(rel) || /^compaction\/segment_\d+\.md$/.test(rel)) return 'immutable';
+  return 'rewritable';
+}
+
+export interface CapturedFile {
+  /** Path relative to the session directory. */
+  rel: string;
+  /** Digest and size of the original file at capture time. */
+  sha256: string;
+  size: number;
+  /** The bag member holding it (byte for byte unless the bag is redacted). */
+  member: string;
+}
+
+export interface CapturedSessionFiles {
+  id: string;
+  bagDir: string;
+  files: CapturedFile[];
+}
+
+interface StatementLike {
+  predicate?: Record<string, unknown>;
+}
+
+/** The sessions and original file digests a session-audit bag recorded; undefined for other bags. */
+export function capturedSessions(c: BagContents, statement: StatementLike | undefined): CapturedSessionFiles[] | undefined {
+  const p = statement?.predicate;
+  const sessions = Array.isArray(p?.sessions) ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown }>) : undefined;
+  if (!sessions) return undefined;
+  const recorded = new Map<string, { sha256: string; size: number }>();
+  for (const f of Array.isArray(p?.files) ? (p.files as Array<Record<string, unknown>>) : []) {
+    if (typeof f.path === 'string' && typeof f.originalSha256 === 'string' && typeof f.originalSize === 'number') recorded.set(f.path, { sha256: f.originalSha256, size: f.originalSize });
+  }
+  const out: CapturedSessionFiles[] = [];
+  for (const s of sessions) {
+    if (typeof s.id !== 'string' || typeof s.bagDir !== 'string') continue;
+    const prefix = `${s.bagDir}/`;
+    const files: CapturedFile[] = [];
+    for (const [name, m] of c.members) {
+      if (!name.startsWith(prefix)) continue;
+      const orig = recorded.get(name) ?? { sha256: m.digests.sha256, size: m.size };
+      files.push({ rel: name.slice(prefix.length), member: name, ...orig });
+    }
+    files.sort((a, b) => byteOrder(a.rel, b.rel));
+    out.push({ id: s.id, bagDir: s.bagDir, files });
+  }
+  return out;
+}
+
+interface LiveDigest {
+  size: number;
+  sha256: string;
+  /** sha256 of the first `prefixLen` bytes. */
+  prefixSha256: string;
+}
+
+function liveDigest(src: SessionSource, rel: string, prefixLen: number): LiveDigest | { error: string } {
+  const whole = createHash('sha256');
+  const prefix = createHash('sha256');
+  let seen = 0;
+  const r = src.streamRaw(rel, (chunk) => {
+    whole.update(chunk);
+    if (seen < prefixLen) prefix.update(chunk.subarray(0, Math.min(chunk.length, prefixLen - seen)));
+    seen += chunk.length;
+  });
+  if (!r.ok) return { error: r.error };
+  return { size: r.value.size, sha256: whole.digest('hex'), prefixSha256: prefix.digest('hex') };
+}
+
+/** Where two byte strings first differ: 1-based line and byte offset, and the two lines (shortened). */
+export function firstDifference(before: Buffer, after: Buffer): { line: number; column: number; offset: number; was: string; now: string } | undefined {
+  const n = Math.min(before.length, after.length);
+  let i = 0;
+  while (i < n && before[i] === after[i]) i++;
+  if (i === before.length && i <= after.length) return undefined;
+  const lineStart = before.lastIndexOf(10, i - 1) + 1;
+  let line = 1;
+  for (let k = before.indexOf(10); k !== -1 && k < lineStart; k = before.indexOf(10, k + 1)) line++;
+  // The text around the first differing byte of that line, in both versions.
+  const from = Math.max(lineStart, i - 40);
+  const lineOf = (b: Buffer): string => {
+    if (i >= b.length && lineStart >= b.length) return '(end of file)';
+    const nl = b.indexOf(10, from);
+    const end = Math.min(nl === -1 ? b.length : nl, i + 80);
+    const s = b.subarray(from, end).toString('utf8');
+    return `${from > lineStart ? '…' : ''}${s}${end < (nl === -1 ? b.length : nl) ? '…' : ''}${i >= end && end === (nl === -1 ? b.length : nl) ? ' (line ends)' : ''}`;
+  };
+  return { line, column: i - lineStart + 1, offset: i, was: lineOf(before), now: lineOf(after) };
+}
+
+const countLines = (b: Buffer): number => {
+  let n = 0;
+  for (let k = b.indexOf(10); k !== -1; k = b.indexOf(10, k + 1)) n++;
+  return b.length && b[b.length - 1] !== 10 ? n + 1 : n;
+};
+
+/** Top-level JSON keys whose values differ (for summary.json and the other state documents). */
+function changedKeys(before: Buffer, after: Buffer): string[] | undefined {
+  try {
+    const a = JSON.parse(before.toString('utf8')) as unknown;
+    const b = JSON.parse(after.toString('utf8')) as unknown;
+    if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return undefined;
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return [...new Set([...Object.keys(ra), ...Object.keys(rb)])].filter((k) => JSON.stringify(ra[k]) !== JSON.stringify(rb[k])).sort(byteOrder);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface AgainstInput {
+  contents: BagContents;
+  sessions: readonly CapturedSessionFiles[];
+  redacted: boolean;
+  live: readonly FoundSession[];
+  /** The whole content of a bag member (read again from the bag on demand). */
+  member: (name: string) => Promise<Buffer | undefined>;
+}
+
+const LIVE_READ_LIMIT = 256 * 1024 * 1024;
+
+/** Compare every captured session with its live counterpart; findings go to `out`. */
+export async function compareWithLive(input: AgainstInput, out: Finding[]): Promise<{ compared: number }> {
+  const liveById = new Map<string, FoundSession>();
+  for (const f of input.live) if (!liveById.has(f.id)) liveById.set(f.id, f);
+  let compared = 0;
+  for (const s of input.sessions) {
+    const found = liveById.get(s.id);
+    const emitAt = (sessionPath: string) => (code: BundleCode, location: Location, message: string, opts: { severity?: Severity; key?: string } = {}): void => {
+      out.push(standaloneFinding('bundle', code, opts.severity ?? BUNDLE_CODES[code].severity, s.id, sessionPath, location, message, opts.key));
+    };
+    if (!found) {
+      emitAt(s.bagDir)('BUNDLE_FILE_MISSING', { file: '' }, `session ${s.id} of the capture was not found under the live path`, { severity: 'warning', key: 'session' });
+      continue;
+    }
+    compared++;
+    const emit = emitAt(found.display);
+    const src = fsSource(found);
+    const capturedRels = new Set(s.files.map((f) => f.rel));
+    for (const f of s.files) {
+      const entry = src.entry(f.rel);
+      const policy = changePolicy(f.rel);
+      if (!entry) {
+        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `captured (${f.size} bytes) but no longer in the live session${policy === 'append-only' ? ': an append-only log was deleted' : ' (Grok\'s cleanup_ttl_days deletes old files)'}`, { severity: policy === 'append-only' ? 'error' : 'warning' });
+        continue;
+      }
+      if (entry.type !== 'file') {
+        emit(policy === 'rewritable' ? 'BUNDLE_FILE_CHANGED' : 'BUNDLE_NOT_APPEND_ONLY', { file: f.rel }, `captured as a regular file, now a ${entry.type}${entry.linkTarget !== undefined ? ` to ${JSON.stringify(entry.linkTarget)}` : ''}`);
+        continue;
+      }
+      const live = liveDigest(src, f.rel, f.size);
+      if ('error' in live) {
+        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `the live file cannot be read (${live.error})`, { severity: 'warning' });
+        continue;
+      }
+      if (live.sha256 === f.sha256 && live.size === f.size) continue;
+      const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
+      if (policy === 'append-only' && grewFrom) continue;
+      if (policy === 'rewritable') {
+        emit('BUNDLE_FILE_CHANGED', { file: f.rel }, await describeChange(input, f, src, live));
+        continue;
+      }
+      const what = policy === 'append-only' ? 'an append-only log' : 'an evidence file Grok never rewrites';
+      if (live.size < f.size) {
+        const diff = await differenceAt(input, f, src);
+        emit('BUNDLE_NOT_APPEND_ONLY', { file: f.rel, ...(diff ? { line: diff.line } : {}) }, `${what} shrank from ${f.size} to ${live.size} bytes${diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : ''}`);
+        continue;
+      }
+      const diff = await differenceAt(input, f, src);
+      const where = diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : input.redacted ? '; the capture is redacted, so the differing line cannot be shown' : '';
+      emit('BUNDLE_NOT_APPEND_ONLY', { file: f.rel, ...(diff ? { line: diff.line } : {}) }, `${what} no longer starts with the ${f.size} captured bytes (live file: ${live.size} bytes)${where}`);
+    }
+    const added = src.inventory.filter((e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'));
+    for (const e of added) {
+      emit('BUNDLE_FILE_CHANGED', { file: e.path }, `new since the capture (${e.type === 'file' ? `${e.size} bytes` : `a ${e.type}`})`, { key: 'new' });
+    }
+  }
+  return { compared };
+}
+
+/** The captured bytes of a file, only when the bag holds them unredacted. */
+async function capturedBytes(input: AgainstInput, f: CapturedFile): Promise<Buffer | undefined> {
+  if (input.redacted) return undefined;
+  const b = await input.member(f.member);
+  return b && createHash('sha256').update(b).digest('hex') === f.sha256 ? b : undefined;
+}
+
+async function differenceAt(input: AgainstInput, f: CapturedFile, src: SessionSource): Promise<ReturnType<typeof firstDifference>> {
+  const before = await capturedBytes(input, f);
+  if (!before) return undefined;
+  const now = src.readFile(f.rel, LIVE_READ_LIMIT);
+  if (!now.ok) return undefined;
+  return firstDifference(before, now.value.bytes.subarray(0, Math.max(before.length + 1, 0)));
+}
+
+async function describeChange(input: AgainstInput, f: CapturedFile, src: SessionSource, live: LiveDigest): Promise<string> {
+  const sizes = `${f.size} → ${live.size} bytes`;
+  const before = await capturedBytes(input, f);
+  const now = before ? src.readFile(f.rel, LIVE_READ_LIMIT) : undefined;
+  if (!before || !now?.ok || now.value.truncated) return `changed since the capture (${sizes}${input.redacted ? '; the capture is redacted, contents not compared' : ''})`;
+  const after = now.value.bytes;
+  if (f.rel.endsWith('.json')) {
+    const keys = changedKeys(before, after);
+    if (keys) return `rewritten since the capture (${sizes}); changed key${keys.length === 1 ? '' : 's'}: ${keys.length ? keys.join(', ') : 'none (formatting only)'}`;
+  }
+  if (f.rel.endsWith('.jsonl')) {
+    const diff = firstDifference(before, after);
+    const grew = live.size >= f.size && live.prefixSha256 === f.sha256;
+    const kind = grew ? 'appended to' : 'rewritten (compaction, rewind or repair)';
+    return `${kind} since the capture: ${countLines(before)} → ${countLines(after)} lines${diff && !grew ? `, first difference at line ${diff.line}` : ''}`;
+  }
+  const diff = firstDifference(before, after);
+  return `changed since the capture (${sizes})${diff ? `, first difference at line ${diff.line}` : ''}`;
+}

@@ -1,0 +1,164 @@
+/**
+ * A BagIt 1.0 bag of session evidence, as a sorted list of entries: bagit.txt, bag-info.txt, the payload under
+ * data/, both payload manifests, the tag files (audit report, timelines, inventory, custody statement) and both
+ * tag manifests. Deterministic: no wall-clock time, sorted entries; the custody statement's subjects are the
+ * payload manifests, optionally signed as a DSSE envelope.
+ */
+import { createHash, type KeyObject } from 'node:crypto';
+import { arch, platform, release } from 'node:os';
+import { TOOL_VERSION } from '../audit.js';
+import type { FileRecord } from '../model/report.js';
+import type { SessionSource } from '../read/source.js';
+import { byteOrder } from '../read/walk.js';
+import { ALGORITHMS, BAGIT_TXT, bagInfoText, manifestText, payloadOxum, type BagInfo } from './bagit.js';
+import { INTOTO_PAYLOAD_TYPE, signEnvelope } from './dsse.js';
+import { planPayload, payloadChunks, type NotArchived, type PayloadFile } from './payload.js';
+import type { Redactor } from './redact.js';
+
+export interface BundledSession {
+  id: string;
+  /** The session directory as the user named it. */
+  path: string;
+  /** Where its files go inside data/ (`<group>/<id>`). */
+  bagDir: string;
+  source: SessionSource;
+}
+
+export interface BagEntry {
+  name: string;
+  /** Small content, or a producer of chunks for payload files. */
+  bytes?: Buffer;
+  chunks?: () => AsyncIterable<Buffer>;
+  size: number;
+}
+
+export interface BagOptions {
+  sources: readonly string[];
+  sessions: readonly BundledSession[];
+  baggingDate: string;
+  redactor?: Redactor;
+  customPatterns?: readonly string[];
+  signKey?: KeyObject;
+  keyId?: string;
+  /** Extra tag files (audit report, timelines), by bag path. */
+  tagFiles: ReadonlyMap<string, Buffer>;
+}
+
+export interface Bag {
+  entries: BagEntry[];
+  payload: PayloadFile[];
+  notArchived: NotArchived[];
+  identity: { manifestSha256: string; manifestSha512: string };
+}
+
+export const CUSTODY_PREDICATE = 'https://session-audit.invalid/custody/v1';
+
+const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+const json = (v: unknown): Buffer => text(`${JSON.stringify(v, null, 2)}\n`);
+
+export function buildBag(opts: BagOptions): Bag {
+  const files: Array<{ source: SessionSource; rel: string; bagPath: string }> = [];
+  const notArchived: NotArchived[] = [];
+  const inventory: Array<FileRecord & { bagPath: string; archived: boolean; session: string }> = [];
+  for (const s of opts.sessions) {
+    for (const e of s.source.inventory) {
+      const bagPath = `data/${s.bagDir}/${e.path}`;
+      const rec: FileRecord & { bagPath: string; archived: boolean; session: string } = { session: s.id, path: e.path, type: e.type, bagPath, archived: e.type === 'file' && e.readError === undefined };
+      if (e.type === 'file') rec.size = e.size;
+      if (e.linkTarget !== undefined) rec.linkTarget = e.linkTarget;
+      if (e.readError !== undefined) rec.readError = e.readError;
+      inventory.push(rec);
+      if (e.type === 'dir') continue;
+      if (rec.archived) files.push({ source: s.source, rel: e.path, bagPath });
+      else {
+        const na: NotArchived = { bagPath, type: e.type, reason: e.readError ? `unreadable (${e.readError})` : `a ${e.type}: recorded, never followed or opened` };
+        if (e.linkTarget !== undefined) na.linkTarget = e.linkTarget;
+        notArchived.push(na);
+      }
+    }
+  }
+  const { payload, problems } = planPayload(files, opts.redactor);
+  notArchived.push(...problems);
+  for (const p of problems) {
+    const rec = inventory.find((i) => i.bagPath === p.bagPath);
+    if (rec) {
+      rec.archived = false;
+      rec.readError = p.reason;
+    }
+  }
+  payload.sort((a, b) => byteOrder(a.bagPath, b.bagPath));
+
+  const manifests = new Map<string, Buffer>();
+  for (const alg of ALGORITHMS) manifests.set(`manifest-${alg}.txt`, text(manifestText(payload.map((p) => ({ path: p.bagPath, digest: p[alg] })))));
+  const sha = (alg: 'sha256' | 'sha512', b: Buffer): string => createHash(alg).update(b).digest('hex');
+  const m256 = manifests.get('manifest-sha256.txt')!;
+  const m512 = manifests.get('manifest-sha512.txt')!;
+  const redacted = opts.redactor !== undefined;
+
+  const oxum = payloadOxum(payload.reduce((n, p) => n + p.size, 0), payload.length);
+  const info: BagInfo = [
+    ['Bag-Software-Agent', `session-audit ${TOOL_VERSION}`],
+    ['Bagging-Date', opts.baggingDate],
+    ...opts.sessions.map((s): [string, string] => ['External-Identifier', s.id]),
+    ...opts.sources.map((s): [string, string] => ['Source-Path', s]),
+    ['Payload-Oxum', oxum],
+    ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
+    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.bagDir.split('/')[0]))].join(' ')],
+    ['Internal-Sender-Description', `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ${redacted ? 'REDACTED for sharing (originals\' digests in custody.*.json)' : 'byte for byte'}`],
+    ['Payload-Redacted', redacted ? 'yes' : 'no'],
+    ...(redacted ? [['Redaction-Kinds', [...new Set(opts.redactor!.patterns.map((p) => p.kind))].join(' ')] as [string, string]] : []),
+    ['Bag-Node-Version', process.version],
+    ['Bag-Zlib-Version', process.versions.zlib ?? 'unknown'],
+    ['Bag-Platform', `${platform()} ${release()} ${arch()}`],
+  ];
+
+  const statement = {
+    _type: 'https://in-toto.io/Statement/v1',
+    subject: [
+      { name: 'manifest-sha256.txt', digest: { sha256: sha('sha256', m256) } },
+      { name: 'manifest-sha512.txt', digest: { sha256: sha('sha256', m512), sha512: sha('sha512', m512) } },
+    ],
+    predicateType: CUSTODY_PREDICATE,
+    predicate: {
+      tool: { name: 'session-audit', version: TOOL_VERSION },
+      baggingDate: opts.baggingDate,
+      sources: opts.sources,
+      sessions: opts.sessions.map((s) => ({ id: s.id, path: s.path, bagDir: `data/${s.bagDir}` })),
+      payloadOxum: oxum,
+      redacted,
+      ...(redacted ? { redaction: { kinds: [...new Set(opts.redactor!.patterns.map((p) => p.kind))], customPatterns: opts.customPatterns ?? [] } } : {}),
+      files: payload.map((p) => ({
+        path: p.bagPath,
+        originalSha256: p.originalSha256,
+        originalSize: p.originalSize,
+        ...(redacted ? { redactions: p.redactions } : {}),
+      })),
+      notArchived: notArchived.sort((a, b) => byteOrder(a.bagPath, b.bagPath)),
+    },
+  };
+  const statementBytes = text(JSON.stringify(statement));
+  const custody: [string, Buffer] = opts.signKey
+    ? ['custody.dsse.json', json(signEnvelope(statementBytes, opts.signKey, opts.keyId))]
+    : ['custody.intoto.json', json(statement)];
+
+  const tags = new Map<string, Buffer>([
+    ['bagit.txt', text(BAGIT_TXT)],
+    ['bag-info.txt', text(bagInfoText(info))],
+    ...manifests,
+    ['inventory.json', json({ files: inventory.sort((a, b) => byteOrder(a.bagPath, b.bagPath)) })],
+    custody,
+    ...opts.tagFiles,
+  ]);
+  for (const alg of ALGORITHMS) {
+    const names = [...tags.keys()].sort(byteOrder);
+    tags.set(`tagmanifest-${alg}.txt`, text(manifestText(names.map((n) => ({ path: n, digest: sha(alg, tags.get(n)!) })))));
+  }
+
+  const entries: BagEntry[] = [
+    ...[...tags].map(([name, bytes]) => ({ name, bytes, size: bytes.length })),
+    ...payload.map((p) => ({ name: p.bagPath, size: p.size, chunks: () => payloadChunks(p, opts.redactor) })),
+  ].sort((a, b) => byteOrder(a.name, b.name));
+  return { entries, payload, notArchived, identity: { manifestSha256: sha('sha256', m256), manifestSha512: sha('sha512', m512) } };
+}
+
+export { INTOTO_PAYLOAD_TYPE };

@@ -1,0 +1,156 @@
+/**
+ * The payload of a bag: every regular file of every bundled session, byte for byte (or redacted), with the
+ * digests the manifests need. Pass 1 hashes; pass 2 streams the same bytes into the archive and checks they
+ * did not change in between. Symlinks, FIFOs, devices and unreadable entries are inventoried, never archived.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import type { SessionSource } from '../read/source.js';
+import type { FileRecord } from '../model/report.js';
+import { redactJsonLine, redactText, type Redactor } from './redact.js';
+
+export type ContentClass = 'jsonl' | 'json' | 'text' | 'binary';
+
+export interface PayloadFile {
+  /** Path inside the bag (`data/<group>/<session>/<file>`). */
+  bagPath: string;
+  source: SessionSource;
+  rel: string;
+  cls: ContentClass;
+  size: number;
+  sha256: string;
+  sha512: string;
+  originalSize: number;
+  originalSha256: string;
+  redactions: number;
+}
+
+export interface NotArchived {
+  bagPath: string;
+  type: FileRecord['type'];
+  linkTarget?: string;
+  reason: string;
+}
+
+const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
+
+export function contentClass(rel: string): ContentClass {
+  if (/\.jsonl$|\.jsonl\.(corrupt|pre-strip)$/.test(rel)) return 'jsonl';
+  if (/\.json$/.test(rel)) return 'json';
+  if (/\.(txt|md|rhai|toml)$/.test(rel) || /(^|\/)(title_refresh_idx|cleared|\.cwd)$/.test(rel)) return 'text';
+  return 'binary';
+}
+
+/** Turns raw chunks into redacted chunks, line by line for logs, whole for documents and text. */
+class Transformer {
+  private pending: Buffer[] = [];
+  redactions = 0;
+  constructor(
+    private readonly cls: ContentClass,
+    private readonly r: Redactor | undefined,
+  ) {}
+
+  push(chunk: Buffer): Buffer[] {
+    if (!this.r || this.cls === 'binary') return [chunk];
+    if (this.cls !== 'jsonl') {
+      this.pending.push(chunk);
+      return [];
+    }
+    const out: Buffer[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) break;
+      const line = Buffer.concat([...this.pending, chunk.subarray(start, nl)]);
+      this.pending = [];
+      out.push(this.line(line), Buffer.from('\n'));
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
+    return out;
+  }
+
+  end(): Buffer[] {
+    if (!this.r || this.cls === 'binary') return [];
+    const rest = Buffer.concat(this.pending);
+    this.pending = [];
+    if (this.cls === 'jsonl') return rest.length ? [this.line(rest)] : [];
+    if (rest.length > WHOLE_TEXT_LIMIT || !isUtf8(rest)) return [rest];
+    const t = this.cls === 'json' ? redactJsonLine(rest.toString('utf8'), this.r) : redactText(rest.toString('utf8'), this.r);
+    this.redactions += t.n;
+    return [Buffer.from(t.text, 'utf8')];
+  }
+
+  private line(b: Buffer): Buffer {
+    // A line that is not UTF-8 cannot be redacted without changing other bytes: it is kept as it is.
+    if (!isUtf8(b)) return b;
+    const t = redactJsonLine(b.toString('utf8'), this.r!);
+    if (!t.n) return b;
+    this.redactions += t.n;
+    return Buffer.from(t.text, 'utf8');
+  }
+}
+
+interface Digests {
+  sha256: Hash;
+  sha512: Hash;
+  size: number;
+}
+
+const digests = (): Digests => ({ sha256: createHash('sha256'), sha512: createHash('sha512'), size: 0 });
+const feed = (d: Digests, b: Buffer): void => {
+  d.sha256.update(b);
+  d.sha512.update(b);
+  d.size += b.length;
+};
+
+/** Pass 1: read every file once, hashing the original and the payload form. */
+export function planPayload(files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string }>, r: Redactor | undefined): { payload: PayloadFile[]; problems: NotArchived[] } {
+  const payload: PayloadFile[] = [];
+  const problems: NotArchived[] = [];
+  for (const f of files) {
+    const cls = contentClass(f.rel);
+    const t = new Transformer(cls, r);
+    const d = digests();
+    const res = f.source.streamRaw(f.rel, (chunk) => {
+      for (const o of t.push(chunk)) feed(d, o);
+    });
+    if (!res.ok) {
+      problems.push({ bagPath: f.bagPath, type: 'file', reason: res.error });
+      continue;
+    }
+    for (const o of t.end()) feed(d, o);
+    payload.push({
+      bagPath: f.bagPath,
+      source: f.source,
+      rel: f.rel,
+      cls,
+      size: d.size,
+      sha256: d.sha256.digest('hex'),
+      sha512: d.sha512.digest('hex'),
+      originalSize: res.value.size,
+      originalSha256: res.value.sha256,
+      redactions: t.redactions,
+    });
+  }
+  return { payload, problems };
+}
+
+export class ChangedDuringBundling extends Error {}
+
+/** Pass 2: the same bytes again, for the archive; throws if the file changed since pass 1. */
+export async function* payloadChunks(p: PayloadFile, r: Redactor | undefined): AsyncGenerator<Buffer> {
+  const t = new Transformer(p.cls, r ? { patterns: r.patterns, counts: new Map() } : undefined);
+  const d = digests();
+  for await (const chunk of p.source.rawChunks(p.rel)) {
+    for (const o of t.push(chunk)) {
+      feed(d, o);
+      yield o;
+    }
+  }
+  for (const o of t.end()) {
+    feed(d, o);
+    yield o;
+  }
+  if (d.sha256.digest('hex') !== p.sha256 || d.size !== p.size) throw new ChangedDuringBundling(`${p.rel} changed while it was being bundled`);
+}

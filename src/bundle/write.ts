@@ -1,0 +1,73 @@
+/**
+ * Writing a bag as a directory, a zip, a tar or a tar.gz. Reproducible: entries in byte order, a fixed date
+ * and fixed modes, `append()` only (archiver's `.file()` orders by stat completion and only warns on a missing
+ * file). Archives are written to a temporary name and renamed into place only when complete.
+ */
+import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { TarArchive, ZipArchive } from 'archiver';
+import type { BagEntry } from './build.js';
+
+export type BundleFormat = 'zip' | 'tar' | 'tgz' | 'dir';
+
+/** 1980-01-01T00:00:00Z, the earliest date a zip can hold: every entry carries it. */
+export const FIXED_DATE = new Date(Date.UTC(1980, 0, 1, 0, 0, 0));
+
+export function formatOf(out: string): BundleFormat {
+  if (out.endsWith('.zip')) return 'zip';
+  if (out.endsWith('.tar.gz') || out.endsWith('.tgz')) return 'tgz';
+  if (out.endsWith('.tar')) return 'tar';
+  return 'dir';
+}
+
+export async function writeBag(entries: readonly BagEntry[], out: string, format: BundleFormat): Promise<void> {
+  if (format === 'dir') return writeDir(entries, out);
+  const tmp = join(dirname(out), `.${out.split('/').pop()}.partial-${process.pid}`);
+  const archive = format === 'zip' ? new ZipArchive({ zlib: { level: 9 } }) : new TarArchive(format === 'tgz' ? { gzip: true, gzipOptions: { level: 9 } } : {});
+  const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+  let failure: unknown;
+  archive.on('warning', (e: unknown) => {
+    failure ??= e;
+  });
+  archive.on('error', (e: unknown) => {
+    failure ??= e;
+  });
+  const done = pipeline(archive, sink);
+  try {
+    for (const e of entries) {
+      const content = e.bytes ?? Readable.from(e.chunks!());
+      archive.append(content, { name: e.name, date: FIXED_DATE, mode: 0o644 });
+    }
+    await archive.finalize();
+    await done;
+    if (failure) throw failure;
+    renameSync(tmp, out);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+async function writeDir(entries: readonly BagEntry[], out: string): Promise<void> {
+  if (existsSync(out) && readdirSync(out).length) throw new Error(`${out} exists and is not empty`);
+  const tmp = `${out.replace(/\/+$/, '')}.partial-${process.pid}`;
+  mkdirSync(tmp, { recursive: true });
+  try {
+    for (const e of entries) {
+      const path = join(tmp, e.name);
+      mkdirSync(dirname(path), { recursive: true });
+      if (e.bytes) writeFileSync(path, e.bytes, { mode: 0o644 });
+      else {
+        writeFileSync(path, Buffer.alloc(0), { mode: 0o644 });
+        for await (const chunk of e.chunks!()) appendFileSync(path, chunk);
+      }
+    }
+    if (existsSync(out)) rmSync(out, { recursive: true });
+    renameSync(tmp, out);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+}
