@@ -267,3 +267,12 @@ export function fails(report: AuditReport, failOn: FailOn): boolean {
   const limit = SEVERITY_RANK[failOn];
   return report.findings.some((f) => SEVERITY_RANK[f.severity] <= limit);
 }
+
+/** The ids of the checks a run applies to a session of this format (per-session checks, then root checks). */
+export function checkIdsFor(options: AuditOptions, format: string): string[] {
+  const ids = selectChecks(options)
+    .filter((c) => !c.formats || c.formats.includes(format))
+    .map((c) => c.id);
+  if (options.command === 'audit') ids.push(...ROOT_CHECKS.map((c) => c.id));
+  return ids;
+}

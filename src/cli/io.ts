@@ -4,5 +4,7 @@ export interface Io {
   stderr(s: string): void;
   setExitCode(code: number): void;
   isTTY: boolean;
+  /** stderr is a terminal and CI is not set: progress may be drawn there. */
+  progress?: boolean;
   columns: number;
 }

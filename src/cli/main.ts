@@ -52,6 +52,7 @@ export function processIo(): Io {
       process.exitCode = c;
     },
     isTTY: Boolean(process.stdout.isTTY),
+    progress: Boolean(process.stderr.isTTY) && !process.env.CI,
     columns: process.stdout.columns || 120,
   };
 }

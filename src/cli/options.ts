@@ -6,24 +6,37 @@ import { UsageError } from './errors.js';
 import type { FailOn } from '../audit.js';
 
 export interface CommonArgs {
-  format: string;
+  format?: string;
   output?: string;
-  'fail-on': string;
+  'fail-on'?: string;
   ignore: string[];
   severity: string[];
   color?: boolean;
   'max-line-bytes'?: number;
+  baseline?: string;
+  config?: string;
+  jobs?: number;
 }
 
+/** Report options. No yargs defaults where the config file may supply the value: flags > config > default. */
 export function withReportOptions<T>(y: Argv<T>, formats: readonly string[]) {
   return y
-    .option('format', { alias: 'f', type: 'string', default: 'table', describe: `output format: ${formats.join(' | ')}` })
+    .option('format', { alias: 'f', type: 'string', describe: `output format: ${formats.join(' | ')} (default table)` })
     .option('output', { alias: 'o', type: 'string', describe: 'write the report to FILE instead of stdout' })
-    .option('fail-on', { type: 'string', default: 'error', describe: 'exit 1 when a finding is at or above: error | warning | note | never' })
+    .option('fail-on', { type: 'string', describe: 'exit 1 when a finding is at or above: error | warning | note | never (default error)' })
     .option('ignore', { type: 'string', array: true, default: [] as string[], describe: 'drop findings with this CODE (repeatable)' })
     .option('severity', { type: 'string', array: true, default: [] as string[], describe: 'override a severity: CODE=error|warning|note (repeatable)' })
+    .option('baseline', { type: 'string', describe: 'an earlier JSON report: suppress the findings it already holds (by fingerprint)' })
+    .option('config', { type: 'string', describe: 'the config file (default: ./.session-audit.json when present)' })
+    .option('jobs', { alias: 'j', type: 'number', describe: 'sessions audited in parallel, in worker threads (default 1)' })
     .option('color', { type: 'boolean', describe: 'force colour on or off (default: on for a terminal)' })
     .option('max-line-bytes', { type: 'number', describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 64 MiB, Grok\'s own cap)' });
+}
+
+export function parseJobs(v: number | undefined): number {
+  if (v === undefined) return 1;
+  if (!Number.isInteger(v) || v < 1 || v > 256) throw new UsageError(`--jobs ${String(v)}: expected a whole number from 1 to 256`);
+  return v;
 }
 
 export function parseMaxLineBytes(v: number | undefined): number | undefined {

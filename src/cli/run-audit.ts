@@ -14,6 +14,7 @@ import { listDir } from '../read/walk.js';
 import { loadProfileBook } from '../sandbox/config.js';
 import { ProfileBook } from '../sandbox/profiles.js';
 import { readUserFileText } from './user-files.js';
+import { auditInWorkers } from './audit-pool.js';
 
 export function findSessions(paths: readonly string[]): FoundSession[] {
   const seen = new Set<string>();
@@ -47,19 +48,42 @@ export interface TreeResult {
   facts: LineageFacts[];
 }
 
-/** Audit every session found under the paths (per-session results, unordered), collecting lineage facts. */
-export function auditPaths(paths: readonly string[], options: AuditOptions): TreeResult {
-  const facts: LineageFacts[] = [];
+/** Audit one session and gather its lineage facts (undefined for a symlinked session directory). */
+export function auditOne(found: FoundSession, options: AuditOptions): { result: SessionResult; facts?: LineageFacts } {
+  const observer = lineageObserver(found);
+  const source = fsSource(found);
+  const result = auditSession(source, formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names), options, [observer.run]);
+  observer.facts.resumes = result.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
+  return found.symlinkTarget === undefined ? { result, facts: observer.facts } : { result };
+}
+
+export interface RunOptions {
+  /** Sessions audited in parallel (worker threads); 1 = in this thread. */
+  jobs?: number;
+  /** Called after each session (done, total). */
+  progress?: (done: number, total: number) => void;
+}
+
+/** Audit every session found under the paths, collecting lineage facts; results in discovery order. */
+export function auditPaths(paths: readonly string[], options: AuditOptions, run: RunOptions = {}): TreeResult {
   const found = findSessions(paths);
-  const results = found.map((found) => {
-    const observer = lineageObserver(found);
-    const source = fsSource(found);
-    const r = auditSession(source, formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names), options, [observer.run]);
-    observer.facts.resumes = r.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
-    if (found.symlinkTarget === undefined) facts.push(observer.facts);
+  return collect(found, found.map((f, i) => {
+    const r = auditOne(f, options);
+    run.progress?.(i + 1, found.length);
     return r;
-  });
-  return { found, results, facts };
+  }));
+}
+
+function collect(found: FoundSession[], outs: ReadonlyArray<{ result: SessionResult; facts?: LineageFacts }>): TreeResult {
+  return { found, results: outs.map((o) => o.result), facts: outs.flatMap((o) => (o.facts ? [o.facts] : [])) };
+}
+
+/** The same as auditPaths, with the sessions spread over worker threads; identical results. */
+export async function auditPathsParallel(paths: readonly string[], options: AuditOptions, run: RunOptions): Promise<TreeResult> {
+  const found = findSessions(paths);
+  const jobs = Math.min(run.jobs ?? 1, found.length);
+  if (jobs <= 1) return auditPaths(paths, options, run);
+  return collect(found, await auditInWorkers(found, options, jobs, run.progress));
 }
 
 function relocationsFor(found: readonly FoundSession[], explicitHome?: string): Map<string, Relocation> {
@@ -119,9 +143,22 @@ export function byRoot(facts: readonly LineageFacts[]): Map<string, LineageFacts
 
 /** Audit a tree: every session, then (for `audit`) the checks over each sessions root's lineage graph. */
 export function auditTree(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+  const prepared = prepareTree(tree);
+  return finishTree(auditPaths(paths, options), options, tree, prepared);
+}
+
+export async function auditTreeParallel(paths: readonly string[], options: AuditOptions, tree: TreeOptions, run: RunOptions): Promise<{ results: SessionResult[]; graphs: Map<string, LineageGraph> }> {
+  const prepared = prepareTree(tree);
+  return finishTree(await auditPathsParallel(paths, options, run), options, tree, prepared);
+}
+
+/** What the root checks need, read (and validated) before any session is audited. */
+function prepareTree(tree: TreeOptions): { profiles: ProfileBook; earlier?: Map<string, CapturedSession> } {
   const profiles = profileBook(tree.sandboxConfig);
-  const earlier = tree.against !== undefined ? captured(tree.against) : undefined;
-  const { found, results, facts } = auditPaths(paths, options);
+  return tree.against !== undefined ? { profiles, earlier: captured(tree.against) } : { profiles };
+}
+
+function finishTree({ found, results, facts }: TreeResult, options: AuditOptions, tree: TreeOptions, { profiles, earlier }: ReturnType<typeof prepareTree>): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
   const graphs = new Map<string, LineageGraph>();
   if (options.command === 'audit') {
     const relocations = relocationsFor(found, tree.grokHome);

@@ -6,6 +6,8 @@ import type { FoundSession } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
 import { listDir } from '../read/walk.js';
 import { UsageError } from './errors.js';
+import { PairingCollector } from '../pairing/collect.js';
+import { classifyPairs, type PairRow } from '../pairing/classify.js';
 import { findSessions } from './run-audit.js';
 
 export function oneSession(path: string): FoundSession {
@@ -19,6 +21,20 @@ export function oneSession(path: string): FoundSession {
 export function observeSession(found: FoundSession, options: AuditOptions, observers: readonly CheckRun[]): SessionResult {
   const format = formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names);
   return auditSession(fsSource(found), format, options, observers);
+}
+
+/** The tool-call pairing rows of one session (a pass with no checks, only the pairing collector). */
+export function pairRows(found: FoundSession): PairRow[] {
+  const c = new PairingCollector({ keepDetail: true });
+  const run: CheckRun = {
+    event: (e) => c.event(e),
+    chat: (i) => c.chat(i),
+    fileEnd: (f) => {
+      if (f.file === 'updates.jsonl') c.logEnd(f.dead);
+    },
+  };
+  observeSession(found, { command: 'audit', checks: [] }, [run]);
+  return classifyPairs(c).rows;
 }
 
 export { readUserFile } from './user-files.js';

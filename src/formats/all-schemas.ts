@@ -3,7 +3,9 @@ import type { SchemaEntry } from './grok/schemas.js';
 import { GROK_SCHEMAS } from './grok/schemas.js';
 import { AuditReportSchema } from '../model/report.js';
 import { TimelineEventSchema } from '../timeline/model.js';
+import { ConfigSchema } from '../config/schema.js';
 
 export const ALL_SCHEMAS: SchemaEntry[] = [...Object.values(GROK_SCHEMAS), { file: 'report.schema.json', schema: AuditReportSchema },
   { file: 'timeline-event.schema.json', schema: TimelineEventSchema },
+  { file: 'config.schema.json', schema: ConfigSchema },
 ];

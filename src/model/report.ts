@@ -62,6 +62,16 @@ export const AuditReportSchema = z
     sessions: z.array(SessionReportSchema),
     findings: z.array(FindingSchema),
     toolErrors: z.array(ToolErrorSchema).describe('Internal errors of the tool itself (a check that crashed); empty in a healthy run.'),
+    baseline: z
+      .object({
+        path: z.string(),
+        suppressed: z.number().int().describe('Findings left out because the baseline already holds them (same fingerprint).'),
+        absent: z
+          .array(z.object({ fingerprint: z.string(), code: z.string(), sessionPath: z.string().optional(), file: z.string().optional(), line: z.number().int().optional() }))
+          .describe('Baseline entries that no longer occur: fixed, or the evidence changed.'),
+      })
+      .optional()
+      .describe('Present when --baseline was given.'),
   })
   .meta({ id: 'AuditReport', description: 'The JSON report of `session-audit audit|validate --format json`.' });
 

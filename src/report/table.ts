@@ -67,6 +67,8 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
     }
     out.push(table.toString(), '');
   }
+  const withFindings = report.sessions.filter((x) => x.findings.error + x.findings.warning + x.findings.note > 0);
+  if (report.command !== 'verify' && withFindings.length > 1) out.push(sessionSummary(withFindings, width, options), '');
   if (clean > 0 && report.command !== 'verify') out.push(c.green(`${plural(clean, 'session')} with no findings.`));
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
@@ -74,4 +76,16 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   else out.push(`${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`);
   for (const e of report.toolErrors) out.push(c.red(`internal error in check ${e.check} on session ${escapeText(e.session)}: ${escapeText(e.message.split('\n')[0] ?? '')}`));
   return `${out.join('\n')}\n`;
+}
+
+const SUMMARY_ROWS = 200;
+
+/** Many sessions: one row per session with findings, the worst first (the tables above have the details). */
+function sessionSummary(sessions: AuditReport['sessions'], width: number, options: TableOptions): string {
+  const sorted = [...sessions].sort((a, b) => b.findings.error - a.findings.error || b.findings.warning - a.findings.warning || b.findings.note - a.findings.note || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const pathW = Math.max(20, width - 4 * 10 - 6);
+  const t = new Table({ head: ['session', 'errors', 'warnings', 'notes'], colWidths: [pathW, 10, 10, 10], style: { head: options.color ? ['bold'] : [], border: options.color ? ['grey'] : [] }, chars: NO_ROW_LINES });
+  for (const s of sorted.slice(0, SUMMARY_ROWS)) t.push([wrapText(escapeText(s.path), pathW - 2), s.findings.error, s.findings.warning, s.findings.note]);
+  const more = sorted.length > SUMMARY_ROWS ? `\n… and ${sorted.length - SUMMARY_ROWS} more sessions with findings (see the JSON report)` : '';
+  return `Sessions with findings (${sorted.length}):\n${t.toString()}${more}`;
 }

@@ -1,15 +1,17 @@
 /** `audit <path..>` and `validate <path..>`: the same pipeline, with all checks or the schema-level ones. */
 import type { Argv, CommandModule } from 'yargs';
-import { fails } from '../../audit.js';
-import { renderJson } from '../../report/json.js';
-import { renderTable } from '../../report/table.js';
-import { EXIT } from '../errors.js';
-import { checkOutputPath, writeOutput } from '../output.js';
-import { parseFailOn, parseFormat, parseIgnore, parseMaxLineBytes, parseSeverity, withReportOptions, type CommonArgs } from '../options.js';
-import { runAudit } from '../run-audit.js';
+import { buildReport, fails } from '../../audit.js';
+import { REPORT_FORMATS } from '../../config/schema.js';
+import { applyBaseline, parseBaseline } from '../../report/baseline.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-
-const FORMATS = ['table', 'json'] as const;
+import { checkOutputPath, writeOutput } from '../output.js';
+import { parseFailOn, parseFormat, parseIgnore, parseJobs, parseMaxLineBytes, parseSeverity, withReportOptions, type CommonArgs } from '../options.js';
+import { progressBar } from '../progress.js';
+import { renderReport } from '../render-report.js';
+import { auditTreeParallel } from '../run-audit.js';
+import { readUserFile } from '../user-files.js';
+import { loadConfig } from '../../config/load.js';
 
 type Args = CommonArgs & { paths: string[]; 'sandbox-config': string[]; against?: string; 'grok-home'?: string };
 
@@ -21,17 +23,35 @@ export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModu
         ? 'full audit of session directories, cwd groups or whole sessions roots'
         : 'schema validation only: JSONL damage, record schemas, loadability',
     builder: (y: Argv) =>
-      withReportOptions(y.positional('paths', { type: 'string', array: true, demandOption: true }), FORMATS)
+      withReportOptions(y.positional('paths', { type: 'string', array: true, demandOption: true }), REPORT_FORMATS)
         .option('sandbox-config', { type: 'string', array: true, default: [] as string[], describe: 'a sandbox.toml defining custom profiles (repeatable: user file first, then project)' })
         .option('against', { type: 'string', describe: 'an earlier capture (a copied session dir or root) to compare recorded sandbox profiles with' })
         .option('grok-home', { type: 'string', describe: 'the grok home whose relocations/ journals decide between copies (default: the parent of a `sessions` root)' }) as unknown as Argv<Args>,
-    handler: (argv) => {
-      const format = parseFormat(argv.format, FORMATS);
-      const failOn = parseFailOn(argv['fail-on']);
-      const options = { command, ignore: parseIgnore(argv.ignore), severity: parseSeverity(argv.severity), maxLineBytes: parseMaxLineBytes(argv['max-line-bytes']) };
+    handler: async (argv) => {
+      const { config } = loadConfig(argv.config);
+      const format = parseFormat(argv.format ?? config.format ?? 'table', REPORT_FORMATS);
+      const failOn = parseFailOn(argv['fail-on'] ?? config.failOn ?? 'error');
+      const ignore = new Set([...(config.ignore ?? []), ...parseIgnore(argv.ignore)]);
+      const severity = new Map([...Object.entries(config.severity ?? {}), ...parseSeverity(argv.severity)]);
+      const maxLineBytes = parseMaxLineBytes(argv['max-line-bytes']) ?? config.maxLineBytes;
+      const jobs = parseJobs(argv.jobs ?? config.jobs);
+      const options = { command, ignore, severity, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}) };
+      const baselinePath = argv.baseline ?? config.baseline;
+      const baseline = baselinePath === undefined ? undefined : parseBaseline(readUserFile('--baseline', baselinePath).toString('utf8'));
+      if (typeof baseline === 'string') throw new UsageError(`--baseline ${baselinePath!}: ${baseline}`);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const report = runAudit(argv.paths, options, { sandboxConfig: argv['sandbox-config'], ...(argv.against !== undefined ? { against: argv.against } : {}), ...(argv['grok-home'] !== undefined ? { grokHome: argv['grok-home'] } : {}) });
-      const text = format === 'json' ? renderJson(report) : renderTable(report, { color: argv.color ?? (output === undefined && io.isTTY), width: io.columns });
+      const sandboxConfig = argv['sandbox-config'].length ? argv['sandbox-config'] : (config.sandboxConfig ?? []);
+      const tree = { sandboxConfig, ...(argv.against !== undefined ? { against: argv.against } : {}), ...(argv['grok-home'] !== undefined ? { grokHome: argv['grok-home'] } : {}) };
+      const bar = progressBar(io, command === 'audit' ? 'auditing' : 'validating');
+      let audited;
+      try {
+        audited = await auditTreeParallel(argv.paths, options, tree, { jobs, progress: bar.tick });
+      } finally {
+        bar.end();
+      }
+      let report = buildReport(audited.results, options);
+      if (baseline) report = applyBaseline(report, baseline, baselinePath!);
+      const text = renderReport({ format, report, options, failOn, paths: argv.paths, graphs: audited.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns });
       writeOutput(text, output, io.stdout);
       io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
       for (const e of report.toolErrors) io.stderr(`session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in session-audit; please report it.\n`);

@@ -1,9 +1,7 @@
 /** `pairs <session..>`: one row per tool call with where it was called and answered, and its status. */
 import type { Argv, CommandModule } from 'yargs';
 import Table from 'cli-table3';
-import { PairingCollector } from '../../pairing/collect.js';
-import { classifyPairs, type PairRow } from '../../pairing/classify.js';
-import type { CheckRun } from '../../checks/define.js';
+import type { PairRow } from '../../pairing/classify.js';
 import { escapeText } from '../../report/escape.js';
 import { NO_ROW_LINES } from '../../report/table.js';
 import { wrapText } from '../../report/wrap.js';
@@ -11,23 +9,9 @@ import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
 import { parseFormat } from '../options.js';
 import { findSessions } from '../run-audit.js';
-import { observeSession } from '../run-session.js';
+import { pairRows } from '../run-session.js';
 
 type Args = { paths: string[]; format: string; output?: string };
-
-function collector(): { run: CheckRun; c: PairingCollector } {
-  const c = new PairingCollector({ keepDetail: true });
-  return {
-    c,
-    run: {
-      event: (e) => c.event(e),
-      chat: (i) => c.chat(i),
-      fileEnd: (f) => {
-        if (f.file === 'updates.jsonl') c.logEnd(f.dead);
-      },
-    },
-  };
-}
 
 const where = (w: PairRow['call']): string => (w ? `${w.file}:${w.line}` : '');
 
@@ -43,11 +27,7 @@ export function pairsCommand(io: Io): CommandModule<object, Args> {
     handler: (argv) => {
       const format = parseFormat(argv.format, ['table', 'json']);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const sessions = findSessions(argv.paths).map((found) => {
-        const { run, c } = collector();
-        observeSession(found, { command: 'audit', checks: [] }, [run]);
-        return { id: found.id, path: found.display, rows: classifyPairs(c).rows };
-      });
+      const sessions = findSessions(argv.paths).map((found) => ({ id: found.id, path: found.display, rows: pairRows(found) }));
       if (format === 'json') {
         writeOutput(`${JSON.stringify({ sessions }, null, 2)}\n`, output, io.stdout);
         return;

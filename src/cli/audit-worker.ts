@@ -1,0 +1,18 @@
+/** A worker thread of `--jobs N`: audits the sessions it is sent (see audit-pool.ts). */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AuditOptions } from '../audit.js';
+import type { FoundSession } from '../read/discover.js';
+import { auditOne } from './run-audit.js';
+import type { WorkerOut } from './audit-pool.js';
+
+const { options } = workerData as { options: AuditOptions };
+parentPort!.on('message', (m: { i: number; found: FoundSession }) => {
+  let msg: WorkerOut;
+  try {
+    const r = auditOne(m.found, options);
+    msg = r.facts ? { i: m.i, result: r.result, facts: r.facts } : { i: m.i, result: r.result };
+  } catch (e) {
+    msg = { i: m.i, error: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
+  }
+  parentPort!.postMessage(msg);
+});

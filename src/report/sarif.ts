@@ -1,0 +1,123 @@
+/**
+ * SARIF 2.1.0 (OASIS): one run; rules from the finding catalog; one result per finding with one physical
+ * location (a stable relative URI, startLine, byteOffset/byteLength), partial fingerprints, the audited files'
+ * sha-256 in run.artifacts, and the tool's own problems as toolExecutionNotifications. GitHub code scanning
+ * accepts at most 25,000 results per run: past that, the most severe are kept and a notification says so.
+ */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TOOL_VERSION } from '../audit.js';
+import { catalog } from '../checks/registry.js';
+import { SEVERITY_RANK, type Finding } from '../model/finding.js';
+import type { AuditReport } from '../model/report.js';
+
+export const SARIF_MAX_RESULTS = 25_000;
+const INFO_URI = 'https://github.com/session-audit/session-audit';
+
+/** A relative path as a URI reference: each segment percent-encoded (Grok's group names hold `%`). */
+export function pathUri(path: string): string {
+  if (isAbsolute(path)) return pathToFileURL(path).href;
+  return path
+    .split('/')
+    .map((s) => (s === '.' || s === '..' ? s : encodeURIComponent(s)))
+    .join('/');
+}
+
+const join = (dir: string, file: string): string => (file === '' ? `${dir.replace(/\/+$/, '')}/` : `${dir.replace(/\/+$/, '')}/${file}`);
+
+interface SarifOptions {
+  /** Extra notifications (e.g. the baseline). */
+  notes?: string[];
+}
+
+export function renderSarif(report: AuditReport, options: SarifOptions = {}): string {
+  const rules = catalog();
+  const ruleIndex = new Map(rules.map((r, i) => [r.code, i]));
+  const artifacts: Array<{ location: { uri: string }; length?: number; hashes?: Record<string, string>; roles?: string[] }> = [];
+  const artifactIndex = new Map<string, number>();
+  for (const s of report.sessions) {
+    for (const f of s.files) {
+      if (f.type !== 'file') continue;
+      const uri = pathUri(join(s.path, f.path));
+      if (artifactIndex.has(uri)) continue;
+      artifactIndex.set(uri, artifacts.length);
+      artifacts.push({ location: { uri }, ...(f.size !== undefined ? { length: f.size } : {}), ...(f.sha256 ? { hashes: { 'sha-256': f.sha256 } } : {}), roles: ['analysisTarget'] });
+    }
+  }
+
+  let kept: readonly Finding[] = report.findings;
+  const notifications: Array<{ level: 'error' | 'warning' | 'note'; message: { text: string }; descriptor?: { id: string } }> = [];
+  if (kept.length > SARIF_MAX_RESULTS) {
+    // Stable: by severity, then the report's own order.
+    const ranked = kept.map((f, i) => ({ f, i })).sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i);
+    kept = ranked.slice(0, SARIF_MAX_RESULTS).sort((a, b) => a.i - b.i).map((x) => x.f);
+    notifications.push({
+      level: 'warning',
+      message: { text: `${report.findings.length} findings exceed the ${SARIF_MAX_RESULTS} results GitHub accepts per run: the ${SARIF_MAX_RESULTS} most severe are included, ${report.findings.length - SARIF_MAX_RESULTS} less severe ones are left out (the JSON report has them all).` },
+      descriptor: { id: 'results-truncated' },
+    });
+  }
+  for (const e of report.toolErrors) notifications.push({ level: 'error', message: { text: `internal error in check ${e.check} on session ${e.session}: ${e.message.split('\n')[0] ?? ''}` }, descriptor: { id: 'internal-error' } });
+  for (const n of options.notes ?? []) notifications.push({ level: 'note', message: { text: n } });
+
+  const results = kept.map((f) => {
+    const uri = pathUri(join(f.sessionPath, f.location.file));
+    const region: Record<string, number> = {};
+    if (f.location.line !== undefined) region.startLine = f.location.line;
+    if (f.location.byteOffset !== undefined) region.byteOffset = f.location.byteOffset;
+    if (f.location.byteLength !== undefined && f.location.byteOffset !== undefined) region.byteLength = f.location.byteLength;
+    const artifactLocation: { uri: string; index?: number } = { uri };
+    const idx = artifactIndex.get(uri);
+    if (idx !== undefined) artifactLocation.index = idx;
+    return {
+      ruleId: f.code,
+      ...(ruleIndex.has(f.code) ? { ruleIndex: ruleIndex.get(f.code)! } : {}),
+      level: f.severity,
+      message: { text: f.message },
+      locations: [
+        {
+          physicalLocation: { artifactLocation, ...(Object.keys(region).length ? { region } : {}) },
+          ...(f.location.pointer ? { logicalLocations: [{ fullyQualifiedName: f.location.pointer, kind: 'member' }] } : {}),
+        },
+      ],
+      partialFingerprints: { 'sessionAudit/v1': f.fingerprint },
+      properties: { session: f.session, check: f.check },
+    };
+  });
+
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'session-audit',
+            version: TOOL_VERSION,
+            semanticVersion: TOOL_VERSION,
+            informationUri: INFO_URI,
+            rules: rules.map((r) => ({
+              id: r.code,
+              name: r.code
+                .toLowerCase()
+                .split('_')
+                .map((w) => w[0]!.toUpperCase() + w.slice(1))
+                .join(''),
+              shortDescription: { text: r.title },
+              fullDescription: { text: r.help },
+              help: { text: `${r.title}. ${r.help} Run \`session-audit checks ${r.code}\` for more.`, markdown: `**${r.title}.** ${r.help}\n\n\`session-audit checks ${r.code}\`` },
+              defaultConfiguration: { level: r.severity },
+              properties: { tags: ['session-integrity', r.check], check: r.check },
+            })),
+          },
+        },
+        invocations: [{ executionSuccessful: report.toolErrors.length === 0, toolExecutionNotifications: notifications }],
+        artifacts,
+        results,
+        columnKind: 'unicodeCodePoints',
+        properties: { command: report.command, summary: report.summary },
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}

@@ -1,0 +1,265 @@
+/** The self-contained HTML report: escaping of hostile session content, CSP hashes, determinism, content, empty states. */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { LineageView } from '../src/lineage/view.js';
+import type { AuditReport } from '../src/model/report.js';
+import type { PairRow } from '../src/pairing/classify.js';
+import { contentSecurityPolicy, renderHtml } from '../src/report/html.js';
+import type { HtmlInput, HtmlSession } from '../src/report/html-input.js';
+import type { TimelineEvent } from '../src/timeline/model.js';
+import { cli } from './helpers/cli.js';
+import { CORPORA } from './helpers/corpora.js';
+
+const EVIL = `<script>document.documentElement.dataset.pwned='1'</script><img src=x onerror="alert(1)"></textarea></style></title>"' onmouseover="alert(2)" javascript:alert(3) \u202Eevil\u0000nul\u001b[31m \ud800 https://evil.example/x.js`;
+
+function report(findings: AuditReport['findings'], sessions: AuditReport['sessions']): AuditReport {
+  const byCode: Record<string, number> = {};
+  const counts = { error: 0, warning: 0, note: 0 };
+  for (const f of findings) {
+    byCode[f.code] = (byCode[f.code] ?? 0) + 1;
+    counts[f.severity]++;
+  }
+  return {
+    tool: { name: 'session-audit', version: '0.1.0' },
+    reportVersion: 1,
+    command: 'audit',
+    summary: { sessions: sessions.length, files: sessions.reduce((n, s) => n + s.files.length, 0), bytes: 1234, findings: counts, byCode },
+    sessions,
+    findings,
+    toolErrors: [],
+  };
+}
+
+function event(i: number, over: Partial<TimelineEvent> = {}): TimelineEvent {
+  return {
+    session: 'sess-1',
+    depth: 0,
+    file: 'updates.jsonl',
+    line: i + 1,
+    byteOffset: i * 100,
+    time: `2026-08-19T09:30:${String(i % 60).padStart(2, '0')}.000Z`,
+    timeMs: 1787131800000 + i,
+    timeSource: 'agentTimestampMs',
+    rail: 'acp',
+    kind: 'model_text',
+    tag: 'agent_message_chunk',
+    summary: `event ${i}`,
+    text: `event ${i}`,
+    rewound: false,
+    compacted: false,
+    displaced: false,
+    ...over,
+  };
+}
+
+/** Hostile strings in every field the renderer shows. */
+function hostileInput(): HtmlInput {
+  const path = `/tmp/${EVIL}/sess-1`;
+  const sessions: AuditReport['sessions'] = [{ id: `sess-1${EVIL}`, path, format: `grok${EVIL}`, files: [{ path: `updates.jsonl${EVIL}`, type: 'symlink', linkTarget: EVIL }], findings: { error: 1, warning: 1, note: 0 } }];
+  const findings: AuditReport['findings'] = [
+    { code: `JSONL_TORN_TAIL${EVIL}`, severity: 'error', message: EVIL, check: 'x', session: `sess-1${EVIL}`, sessionPath: path, location: { file: EVIL, line: 3, byteOffset: 12, pointer: `/a${EVIL}` }, fingerprint: EVIL },
+    { code: 'SESSION_SYMLINK', severity: 'warning', message: 'plain', check: 'x', session: `sess-1${EVIL}`, sessionPath: path, location: { file: '' }, fingerprint: 'f2' },
+  ];
+  const rep = report(findings, sessions);
+  rep.toolErrors = [{ session: EVIL, check: EVIL, message: EVIL }];
+  rep.baseline = { path: EVIL, suppressed: 3, absent: [{ fingerprint: EVIL, code: EVIL, sessionPath: EVIL, file: EVIL, line: 4 }] };
+  const timeline = [
+    event(0, { summary: EVIL, text: `${EVIL}\nsecond line\twith tab`, resume: EVIL, rewound: true, compacted: true, displaced: true, toolCallId: EVIL, subagentId: EVIL, eventId: EVIL }),
+    event(1, { depth: 1, session: EVIL, parent: EVIL }),
+  ];
+  const pairs: PairRow[] = [{ id: EVIL, name: EVIL, status: 'interrupted', mutating: true, kind: EVIL, args: EVIL, note: EVIL, call: { file: EVIL, line: 1, byteOffset: 0 }, logTerminal: { file: EVIL, line: 2, byteOffset: 5, status: EVIL } }];
+  const child = { id: `child${EVIL}`, path: EVIL, kind: EVIL, parent: `root${EVIL}`, edge: 'fork' as const, edgeSandbox: 'widened' as const, cwd: EVIL, created: EVIL, profile: EVIL, resumes: 1, flags: [EVIL], children: [] };
+  const lineage: LineageView[] = [
+    {
+      root: EVIL,
+      trees: [
+        { id: `root${EVIL}`, path: EVIL, kind: 'session', resumes: 0, flags: [], profile: 'read-only', children: [child] },
+        { id: 'orphan', path: 'o', kind: 'fork', parent: `missing${EVIL}`, edge: 'fork', edgeSandbox: 'dropped', resumes: 0, flags: ['parent-missing'], children: [] },
+      ],
+      edges: [{ from: `root${EVIL}`, to: `child${EVIL}`, kind: 'fork', sandbox: 'widened' }],
+    },
+  ];
+  const s: HtmlSession = { id: `sess-1${EVIL}`, path, format: 'grok', timeline, timelineTruncated: 7, pairs };
+  return { report: rep, sessions: [s], lineage, title: EVIL };
+}
+
+const tags = (html: string): Array<{ name: string; attrs: string; raw: string }> =>
+  [...html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({ name: `${m[1]}${m[2]!.toLowerCase()}`, attrs: m[3]!, raw: m[0] }));
+
+/** A tag's attributes as the HTML tokenizer splits them: name and (quoted or bare) value. */
+const attrList = (attrs: string): Array<[name: string, value: string]> =>
+  [...attrs.matchAll(/([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g)].map((m) => [m[1]!.toLowerCase(), m[2] ?? m[3] ?? m[4] ?? '']);
+
+const attrValues = (html: string, name: string): string[] => tags(html).flatMap((t) => attrList(t.attrs).filter(([n]) => n === name).map(([, v]) => v));
+
+const VOID = new Set(['meta', 'br', 'input', 'link', 'img', 'hr', 'wbr']);
+
+/** Every element closes in order (the renderer's own markup; content can never add a tag). */
+function assertBalanced(html: string): void {
+  const stack: string[] = [];
+  for (const t of tags(html)) {
+    if (t.name === '!doctype' || VOID.has(t.name) || t.raw.endsWith('/>')) continue;
+    if (t.name.startsWith('/')) {
+      const open = stack.pop();
+      expect(`</${open}>`, `unbalanced at ${t.raw}`).toBe(t.raw.toLowerCase());
+    } else stack.push(t.name);
+  }
+  expect(stack).toEqual([]);
+}
+
+function assertSafe(html: string): void {
+  // Exactly one script element, ours, and one style element.
+  expect(html.match(/<script/gi)).toHaveLength(1);
+  expect(html.match(/<\/script/gi)).toHaveLength(1);
+  expect(html.match(/<style/gi)).toHaveLength(1);
+  expect(html.match(/<\/style/gi)).toHaveLength(1);
+  for (const t of tags(html)) {
+    // No event-handler attribute anywhere (the page's script uses addEventListener), no inline style.
+    for (const [name] of attrList(t.attrs)) {
+      expect(name, t.raw).not.toMatch(/^on/);
+      expect(name, t.raw).not.toBe('style');
+      expect(name, t.raw).toMatch(/^[a-z][a-z0-9-]*$/);
+    }
+    expect(['img', 'iframe', 'object', 'embed', 'link', 'base', 'form', 'textarea', 'foreignobject', 'image', 'use']).not.toContain(t.name);
+  }
+  for (const href of attrValues(html, 'href')) expect(href).toMatch(/^#[\w-]+$/);
+  expect(attrValues(html, 'src')).toEqual([]);
+  expect(html).not.toMatch(/\b(?:href|src|action)\s*=\s*["']?\s*javascript:/i);
+  for (const m of html.matchAll(/url\(([^)]*)\)/g)) expect(m[1]).toMatch(/^#[\w-]+$/);
+  expect(html).not.toMatch(/@import/);
+  // Nothing invisible or reordering survives; NUL never reaches the page.
+  expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+  expect(html).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  assertBalanced(html);
+}
+
+function assertCsp(html: string): void {
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+  expect(csp).toBeDefined();
+  // The CSP comes before anything else that could load or run.
+  expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<title'));
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+  const hash = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+  expect(csp).toContain(`default-src 'none'`);
+  expect(csp).toContain(`script-src ${hash(script)}`);
+  expect(csp).toContain(`style-src ${hash(style)}`);
+  expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+  expect(csp).toBe(contentSecurityPolicy());
+}
+
+describe('renderHtml with hostile content', () => {
+  const input = hostileInput();
+  const html = renderHtml(input);
+
+  test('nothing from the content becomes markup, a handler, a link or an invisible character', () => {
+    assertSafe(html);
+    expect(html).not.toMatch(/(?:src|href|action|url|import)\s*[=(]\s*["']?\s*(?:https?:|\/\/)/i);
+  });
+
+  test('the content is still there, visibly escaped', () => {
+    expect(html).toContain('&lt;script&gt;document.documentElement.dataset.pwned=&#39;1&#39;&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+    expect(html).toContain('\\u{202e}evil\\u{0000}nul\\e[31m \\u{d800}');
+    expect(html).toContain('second line\twith tab'); // the full text keeps its line breaks and tabs in <pre>
+    expect(html).toMatch(/<title>session-audit: &lt;script&gt;/);
+  });
+
+  test('a strict CSP admits exactly the inline script and stylesheet by hash', () => assertCsp(html));
+
+  test('rows carry stable classes and data attributes; flags are visible', () => {
+    expect(html.match(/<tr class="finding"/g)).toHaveLength(2);
+    expect(html).toMatch(/<tr class="finding" id="finding-1" data-i="0" data-severity="error" data-code="JSONL_TORN_TAIL&lt;script&gt;/);
+    expect(html.match(/<tr class="event[ "]/g)).toHaveLength(2);
+    expect(html).toMatch(/<tr class="event rewound compacted displaced resume"/);
+    expect(html).toMatch(/<tr class="event d1"/);
+    expect(html).toMatch(/<span class="flag rewound"[^>]*>rewound<\/span><span class="flag compacted"[^>]*>compacted<\/span><span class="flag displaced"[^>]*>late<\/span><span class="flag resume"/);
+    expect(html).toContain('7 later event(s) are not shown');
+    expect(html).toMatch(/<p class="baseline">Baseline <code>&lt;script&gt;[^<]*<\/code>: 3 known findings left out, 1 baseline entry no longer found\.<\/p>/);
+    expect(html).toMatch(/<tr class="pair interrupted"/);
+    expect(html).toMatch(/<svg id="lineage"/);
+    expect(html).toMatch(/<path class="edge widened"/);
+    expect(html).toMatch(/<path class="edge dropped"/); // from the stand-in for the missing parent
+    expect(html).toMatch(/<g class="node phantom">/);
+  });
+
+  test('deterministic: the same input gives the same bytes', () => {
+    expect(renderHtml(input)).toBe(html);
+    expect(renderHtml(structuredClone(input))).toBe(html);
+  });
+});
+
+describe('renderHtml edge cases', () => {
+  test('empty input: no findings, no sessions, no lineage', () => {
+    const html = renderHtml({ report: report([], []), sessions: [], lineage: [], title: '' });
+    assertSafe(html);
+    assertCsp(html);
+    expect(html).toContain('No findings.');
+    expect(html).toContain('No sessions were audited.');
+    expect(html).not.toContain('<svg');
+    expect(html).not.toContain('<tr class="finding"');
+    expect(html).toMatch(/<title>session-audit report<\/title>/);
+  });
+
+  test('lineage views with no trees draw nothing', () => {
+    const html = renderHtml({ report: report([], []), sessions: [], lineage: [{ root: 'r', trees: [], edges: [] }], title: 't' });
+    expect(html).not.toContain('<svg');
+  });
+
+  test('thousands of findings and a long timeline render quickly and completely', () => {
+    const sessions: AuditReport['sessions'] = [{ id: 'big', path: '/p/big', format: 'grok', files: [], findings: { error: 5000, warning: 0, note: 0 } }];
+    const findings = Array.from({ length: 5000 }, (_, i) => ({ code: `CODE_${i % 17}`, severity: 'error' as const, message: `message ${i} <b>`, check: 'c', session: 'big', sessionPath: '/p/big', location: { file: 'updates.jsonl', line: i + 1, byteOffset: i * 10 }, fingerprint: `f${i}` }));
+    const timeline = Array.from({ length: 20000 }, (_, i) => event(i, { text: `text ${i}\n<i>more</i>` }));
+    const start = performance.now();
+    const html = renderHtml({ report: report(findings, sessions), sessions: [{ id: 'big', path: '/p/big', format: 'grok', timeline }], lineage: [], title: 'big' });
+    expect(performance.now() - start).toBeLessThan(5000);
+    expect(html.match(/<tr class="finding"/g)).toHaveLength(5000);
+    expect(html.match(/<tr class="event[ "]/g)).toHaveLength(20000);
+    expect(html).toContain('5000 of 5000 findings shown');
+  });
+});
+
+/** An HtmlInput from the real CLI over shipped corpora. */
+async function fromCli(paths: string[], lineageRoot?: string): Promise<HtmlInput> {
+  const r = await cli(['audit', ...paths, '--format', 'json', '--fail-on', 'never']);
+  const rep = JSON.parse(r.stdout) as AuditReport;
+  const sessions: HtmlSession[] = [];
+  for (const s of rep.sessions) {
+    const session: HtmlSession = { id: s.id, path: s.path, format: s.format };
+    const tl = await cli(['timeline', s.path, '--format', 'jsonl']);
+    if (tl.code === 0) session.timeline = tl.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
+    const pr = await cli(['pairs', s.path, '--format', 'json']);
+    if (pr.code === 0) session.pairs = (JSON.parse(pr.stdout) as { sessions: Array<{ rows: PairRow[] }> }).sessions[0]?.rows ?? [];
+    sessions.push(session);
+  }
+  const lineage = lineageRoot ? (JSON.parse((await cli(['lineage', lineageRoot, '--format', 'json'])).stdout) as { roots: LineageView[] }).roots : [];
+  return { report: rep, sessions, lineage, title: paths.join(' ') };
+}
+
+describe('renderHtml over the shipped corpora', () => {
+  test('findings, timelines, pairs and the lineage graph from the real CLI', async () => {
+    const dirs = ['tool-interrupted-call', 'clean', 'lineage'].map((c) => join(CORPORA, 'grok', c));
+    const input = await fromCli(dirs, dirs[2]);
+    expect(input.report.findings.length).toBeGreaterThan(0);
+    const html = renderHtml(input);
+    assertSafe(html);
+    assertCsp(html);
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html.match(/<tr class="finding"/g)).toHaveLength(input.report.findings.length);
+    const events = input.sessions.reduce((n, s) => n + (s.timeline?.length ?? 0), 0);
+    const pairs = input.sessions.reduce((n, s) => n + (s.pairs?.length ?? 0), 0);
+    expect(events).toBeGreaterThan(0);
+    expect(pairs).toBeGreaterThan(0);
+    expect(html.match(/<tr class="event[ "]/g)).toHaveLength(events);
+    expect(html.match(/<tr class="pair[ "]/g)).toHaveLength(pairs);
+    expect(html.match(/<section class="session"/g)).toHaveLength(input.report.sessions.length);
+    for (const f of input.report.findings) expect(html).toContain(`data-code="${f.code}"`);
+    // The widened and dropped forks of the lineage corpus are drawn red and dashed.
+    expect(html).toMatch(/<svg id="lineage"/);
+    expect(html.match(/<path class="edge widened"/g)).toHaveLength(1);
+    expect(html.match(/<path class="edge dropped"/g)).toHaveLength(1);
+    expect(html).toContain('019b1000…c002');
+    expect(renderHtml(input)).toBe(html);
+  });
+});
