@@ -15,6 +15,7 @@ import type { LoadSink, SessionInfo } from './model/session.js';
 import type { SessionSource } from './read/source.js';
 import { byteOrder } from './read/walk.js';
 import { DEFAULT_MAX_LINE_BYTES } from './read/jsonl.js';
+import { SchemaOffload } from './checks/schema-offload.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -126,15 +127,39 @@ export function auditSession(source: SessionSource, format: FormatModule, option
       }
     }
   };
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  // Large logs are schema-checked in a second thread while this one loads them (see checks/schema-offload.ts).
+  const offloads = new Map<string, SchemaOffload>();
+  if (found.symlinkTarget === undefined && runs.some((r) => r.check.id === 'schema')) {
+    for (const a of artifacts.values()) {
+      if (a.role !== 'jsonl' && a.role !== 'quarantine') continue;
+      const o = SchemaOffload.start(source, format, a.path, a.kind, maxLineBytes);
+      if (o) offloads.set(a.path, o);
+    }
+  }
   const sink: LoadSink = {
     doc: (d) => guard((r) => r.doc?.(d)),
-    record: (d) => guard((r) => r.record?.(d)),
+    record: (d) => {
+      if (offloads.has(d.file)) d.offloaded = true;
+      guard((r) => r.record?.(d));
+    },
     event: (d) => guard((r) => r.event?.(d)),
     chat: (d) => guard((r) => r.chat?.(d)),
     damage: (d) => guard((r) => r.damage?.(d)),
-    fileEnd: (d) => guard((r) => r.fileEnd?.(d)),
+    fileEnd: (d) => {
+      const o = offloads.get(d.file);
+      if (o) {
+        offloads.delete(d.file);
+        d.schemaIssues = o.finish(d)?.issues ?? SchemaOffload.inline(source, format, d.file, d.kind, maxLineBytes);
+      }
+      guard((r) => r.fileEnd?.(d));
+    },
   };
-  if (found.symlinkTarget === undefined) format.load(source, artifacts, sink, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES });
+  try {
+    if (found.symlinkTarget === undefined) format.load(source, artifacts, sink, { maxLineBytes });
+  } finally {
+    for (const o of offloads.values()) o.cancel();
+  }
   guard((r) => r.end?.());
 
   for (const [k, slot] of perKey) {

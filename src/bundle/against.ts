@@ -17,6 +17,8 @@ import type { BagContents } from './read.js';
 export type ChangePolicy = 'append-only' | 'immutable' | 'rewritable';
 
 export function changePolicy(rel: string): ChangePolicy {
+  // Codex rollouts and Claude Code transcripts (and their sub-agent transcripts) are only ever appended to.
+  if (/(^|\/)rollout-[^/]*\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel)) return 'append-only';
   if (/^(updates|feedback|btw_history|events)\.jsonl$/.test(rel) || rel === 'compaction/INDEX.md' || /^workflows\/[^/]+\/journal\.jsonl$/.test(rel)) return 'append-only';
   if (/^chat_history\.jsonl\.(corrupt|pre-strip)$/.test(rel) || /^(images|prompts)\//.test(rel) || /^compaction\/segment_\d+\.md$/.test(rel)) return 'immutable';
   return 'rewritable';

@@ -7,7 +7,6 @@ import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, writeFil
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { TarArchive, ZipArchive } from 'archiver';
 import type { BagEntry } from './build.js';
 
 export type BundleFormat = 'zip' | 'tar' | 'tgz' | 'dir';
@@ -25,6 +24,8 @@ export function formatOf(out: string): BundleFormat {
 export async function writeBag(entries: readonly BagEntry[], out: string, format: BundleFormat): Promise<void> {
   if (format === 'dir') return writeDir(entries, out);
   const tmp = join(dirname(out), `.${out.split('/').pop()}.partial-${process.pid}`);
+  // archiver is loaded only when an archive is written (it is a tenth of a second of start-up).
+  const { TarArchive, ZipArchive } = await import('archiver');
   const archive = format === 'zip' ? new ZipArchive({ zlib: { level: 9 } }) : new TarArchive(format === 'tgz' ? { gzip: true, gzipOptions: { level: 9 } } : {});
   const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
   let failure: unknown;

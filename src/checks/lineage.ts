@@ -32,7 +32,7 @@ export const lineage = defineRootCheck({
       ctx.emit(
         e.child,
         'LINEAGE_PARENT_MISSING',
-        { file: 'summary.json', pointer: '/parent_session_id' },
+        e.child.linkAt ?? { file: 'summary.json', pointer: '/parent_session_id' },
         restored
           ? `restored from session ${e.parentId}, which is not under the audited root: a remote session, or deleted`
           : `${e.kind} of ${e.parentId}, which is not under the audited root: a remote session, one deleted by TTL cleanup, or one under another root`,
@@ -41,7 +41,7 @@ export const lineage = defineRootCheck({
     }
     for (const cycle of findCycles(graph)) {
       const first = graph.byId.get(cycle[0]!)?.[0];
-      if (first) ctx.emit(first, 'LINEAGE_CYCLE', { file: 'summary.json', pointer: '/parent_session_id' }, `parent links form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, { key: cycle.join(',') });
+      if (first) ctx.emit(first, 'LINEAGE_CYCLE', first.linkAt ?? { file: 'summary.json', pointer: '/parent_session_id' }, `parent links form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, { key: cycle.join(',') });
     }
     for (const [id, copies] of graph.byId) {
       if (copies.length < 2) continue;

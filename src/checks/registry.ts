@@ -14,6 +14,9 @@ import { xrefSystemPrompt } from './xref-system-prompt.js';
 import { xrefSubagent } from './xref-subagent.js';
 import { toolPairing } from './tool-pairing.js';
 import { headless } from './headless.js';
+import { sessionPolicy } from './session-policy.js';
+import { codexRollout } from './codex-rollout.js';
+import { claudeTranscript } from './claude-transcript.js';
 import { time } from './time.js';
 import type { RootCheck } from './define-root.js';
 import { lineage } from './lineage.js';
@@ -35,6 +38,9 @@ export const CHECKS: readonly Check[] = [
   toolPairing,
   time,
   headless,
+  sessionPolicy,
+  codexRollout,
+  claudeTranscript,
 ];
 
 /** Checks over a whole tree of sessions, run by `audit` after every session has been read. */
@@ -45,10 +51,21 @@ export interface CatalogEntry extends CodeInfo {
   check: string;
 }
 
-/** Every code, sorted, with the check that owns it. Codes are API: add, never rename. */
+/**
+ * Every code, sorted, with the check that owns it. Codes are API: add, never rename. A code one check shares with
+ * another (the in-session policy check emits the root sandbox check's SANDBOX_WIDENED / SANDBOX_CHANGED) is listed
+ * once, under the root check that defines it.
+ */
 export function catalog(): CatalogEntry[] {
   const out: CatalogEntry[] = [];
-  for (const c of [...CHECKS, ...ROOT_CHECKS, { id: 'bundle', codes: BUNDLE_CODES as Record<string, CodeInfo> }]) for (const [code, info] of Object.entries(c.codes)) out.push({ code, check: c.id, ...info });
+  const seen = new Set<string>();
+  for (const c of [...ROOT_CHECKS, ...CHECKS, { id: 'bundle', codes: BUNDLE_CODES as Record<string, CodeInfo> }]) {
+    for (const [code, info] of Object.entries(c.codes)) {
+      if (seen.has(code)) continue;
+      seen.add(code);
+      out.push({ code, check: c.id, ...info });
+    }
+  }
   return out.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 

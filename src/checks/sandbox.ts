@@ -13,8 +13,8 @@ export const sandbox = defineRootCheck({
   codes: {
     SANDBOX_WIDENED: {
       severity: 'error',
-      title: 'A session runs with more access than the session it came from',
-      help: 'A fork, subagent, worktree session, or a later capture of the same session records a sandbox profile that grants more than its origin in some dimension (filesystem read, filesystem write, child network, deny list), or one that is incomparable with it. Grok fixes the profile at creation, copies it to forks and refuses a different one on resume; a wider profile means the session was created under another configuration, or summary.json was edited.',
+      title: 'A session runs with more access than the session it came from (or than it started with)',
+      help: 'A fork, subagent, worktree session, or a later capture of the same session records a sandbox profile that grants more than its origin in some dimension (filesystem read, filesystem write, child network, deny list), or one that is incomparable with it. Grok fixes the profile at creation, copies it to forks and refuses a different one on resume; a wider profile means the session was created under another configuration, or summary.json was edited. Inside one Codex or Claude Code session the policy is recorded per turn: a later turn_context whose approval_policy / sandbox_policy / permission_profile grants more than the first one (workspace-write → danger-full-access, on-request → never, a new writable root or network access), a permissionMode that grants more than the session started with (default → acceptEdits → bypassPermissions), or a Bash call with dangerouslyDisableSandbox, is reported where it first appears, with what it gains. Legitimate causes: the user switched modes or approved an escalation; check what ran under the wider policy.',
     },
     SANDBOX_DROPPED: {
       severity: 'error',
@@ -24,7 +24,7 @@ export const sandbox = defineRootCheck({
     SANDBOX_CHANGED: {
       severity: 'warning',
       title: 'The recorded sandbox profile changed (not wider)',
-      help: 'The descendant (or a later capture) records a different profile that is not wider: narrower, or not comparable because a custom profile\'s definition was not supplied (--sandbox-config). Between two captures of the same session any change is an error: no Grok code path rewrites sandbox_profile.',
+      help: 'The descendant (or a later capture) records a different profile that is not wider: narrower, or not comparable because a custom profile\'s definition was not supplied (--sandbox-config). Between two captures of the same session any change is an error: no Grok code path rewrites sandbox_profile. Inside a Codex or Claude Code session, a turn whose policy differs from the one before without granting more than the session started with (plan mode, read-only, a narrower approval policy, or a return to the starting policy) is a note.',
     },
     SANDBOX_PROFILE_MISSING: {
       severity: 'note',

@@ -32,10 +32,15 @@ export const schema = defineCheck({
         if (value === undefined) return;
         for (const issue of ctx.format.validate(kind, value)) ctx.emit(issue.code, { file, pointer: issue.pointer }, issue.message);
       },
-      record({ file, kind, record }) {
+      record({ file, kind, record, offloaded }) {
+        if (offloaded) return;
         for (const issue of ctx.format.validate(kind, record.value)) {
           ctx.emit(issue.code, { file, line: record.line, byteOffset: record.byteOffset, pointer: issue.pointer }, issue.message);
         }
+      },
+      // Issues of a log checked in the second thread, in record order (the same order as above).
+      fileEnd({ file, schemaIssues }) {
+        for (const i of schemaIssues ?? []) ctx.emit(i.code, { file, line: i.line, byteOffset: i.byteOffset, pointer: i.pointer }, i.message);
       },
     };
   },

@@ -47,10 +47,13 @@ export const sessionFiles = defineCheck({
   },
   create(ctx) {
     const { session } = ctx;
+    const agent = ctx.format.displayName ?? 'Grok Build';
+    // summary.json is Grok's commit marker; sessions of other agents are the files themselves.
+    const grok = ctx.format.name === 'grok';
     return {
       doc({ file, kind, problem }) {
         if (!problem) return;
-        if (kind === 'summary') {
+        if (kind === 'summary' && grok) {
           if (problem.kind === 'unreadable') return; // reported from the inventory at end()
           ctx.emit(problem.kind === 'empty' ? 'SESSION_SUMMARY_EMPTY' : 'SESSION_SUMMARY_UNPARSEABLE', { file, byteOffset: problem.byteOffset }, `${problem.detail}; Grok cannot load this session`);
           return;
@@ -60,11 +63,15 @@ export const sessionFiles = defineCheck({
       end() {
         const found = session.found;
         if (found.symlinkTarget !== undefined) {
-          ctx.emit('SESSION_SYMLINK', { file: '' }, `the session directory is a symlink to ${JSON.stringify(found.symlinkTarget || '(unreadable link)')}; not followed (Grok skips symlinked sessions too), so this session is not audited`, { severity: 'error' });
+          const target = JSON.stringify(found.symlinkTarget || '(unreadable link)');
+          if (found.members) ctx.emit('SESSION_SYMLINK', { file: found.members[0] ?? '' }, `the session file is a symlink to ${target}; not followed, so this session is not audited`, { severity: 'error' });
+          else ctx.emit('SESSION_SYMLINK', { file: '' }, `the session directory is a symlink to ${target}; not followed (Grok skips symlinked sessions too), so this session is not audited`, { severity: 'error' });
           return;
         }
         const summary = session.inventory.find((e) => e.path === 'summary.json');
-        if (!summary) ctx.emit('SESSION_SUMMARY_MISSING', { file: 'summary.json' }, 'no summary.json: Grok does not see this directory as a session and cannot resume it');
+        if (!grok) {
+          // no commit marker to look for
+        } else if (!summary) ctx.emit('SESSION_SUMMARY_MISSING', { file: 'summary.json' }, 'no summary.json: Grok does not see this directory as a session and cannot resume it');
         else if (summary.type !== 'file') ctx.emit('SESSION_SUMMARY_MISSING', { file: 'summary.json' }, `summary.json is ${describeType(summary)}, not a regular file: Grok does not see this directory as a session`);
 
         const unexpectedDirs: string[] = [];
@@ -95,9 +102,9 @@ export const sessionFiles = defineCheck({
             if (e.type === 'dir') {
               unexpectedDirs.push(e.path);
               const inside = session.inventory.filter((x) => x.path.startsWith(`${e.path}/`)).length;
-              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, `directory not written by Grok Build (${inside} entries inside); inventoried and hashed, not interpreted`);
+              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, `directory not written by ${agent} (${inside} entries inside); inventoried and hashed, not interpreted`);
             } else {
-              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, a.note ?? 'file not written by Grok Build; inventoried and hashed, not interpreted');
+              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, a.note ?? `file not written by ${agent}; inventoried and hashed, not interpreted`);
             }
           }
         }

@@ -38,7 +38,7 @@ export const time = defineCheck({
     },
   },
   create(ctx) {
-    const analyzer = new TimeAnalyzer((f) => {
+    const newAnalyzer = (): TimeAnalyzer => new TimeAnalyzer((f) => {
       switch (f.code) {
         case 'TIME_BACKWARDS':
           ctx.emit(f.code, at(f.event), `time goes back ${(f.deltaMs / 1000).toFixed(1)} s, from ${when(f.previous)} (line ${f.previous.line}) to ${when(f.event)} (${f.event.timeSource})`);
@@ -54,13 +54,22 @@ export const time = defineCheck({
           break;
       }
     });
+    let analyzer = newAnalyzer();
     const orderer = new EmissionOrderer(
       (e) => analyzer.push(e),
       (d) => ctx.emit('TIME_FILE_ORDER', at(d.event), `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ${d.before.counter}), which was emitted after it: a buffered text chunk flushed late`, { key: String(d.event.counter) }),
     );
+    // Each log is its own clock (Grok sends only updates.jsonl; a Claude Code session also its sub-agents' transcripts).
+    let file: string | undefined;
     return {
       event(e) {
-        if (e.file === 'updates.jsonl') orderer.push(e);
+        if (file !== undefined && e.file !== file) {
+          orderer.flush();
+          analyzer.end();
+          analyzer = newAnalyzer();
+        }
+        file = e.file;
+        orderer.push(e);
       },
       end() {
         orderer.flush();

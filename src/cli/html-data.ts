@@ -1,12 +1,11 @@
 /** Gathering what the HTML report shows besides the findings: each session's timeline and tool-call pairs, and the lineage views. */
-import { formatFor } from '../formats/registry.js';
+import { formatOf } from '../formats/registry.js';
 import { lineageView } from '../lineage/view.js';
 import type { LineageGraph } from '../lineage/graph.js';
 import type { AuditReport } from '../model/report.js';
 import type { FoundSession } from '../read/discover.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../read/jsonl.js';
 import { fsSource } from '../read/source.js';
-import { listDir } from '../read/walk.js';
 import type { HtmlInput, HtmlSession } from '../report/html-input.js';
 import { buildTimeline } from '../timeline/build.js';
 import type { TimelineEvent } from '../timeline/model.js';
@@ -19,11 +18,13 @@ export const HTML_TIMELINE_CAP = 5000;
 function sessionExtras(found: FoundSession, maxLineBytes: number): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> {
   if (found.symlinkTarget !== undefined) return {};
   const source = fsSource(found);
-  if (!source.entry('updates.jsonl') && !source.entry('chat_history.jsonl')) return {};
+  const format = formatOf(found);
+  const grok = format.name === 'grok';
+  if (grok && !source.entry('updates.jsonl') && !source.entry('chat_history.jsonl')) return {};
   const events: TimelineEvent[] = [];
   let dropped = 0;
-  if (source.entry('updates.jsonl')) {
-    buildTimeline({ source, format: formatFor(listDir(found.abs).names) }, { limits: { maxLineBytes } }, (e) => {
+  if (!grok || source.entry('updates.jsonl')) {
+    buildTimeline({ source, format }, { limits: { maxLineBytes } }, (e) => {
       if (events.length < HTML_TIMELINE_CAP) events.push(e);
       else dropped++;
     });

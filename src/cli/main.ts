@@ -5,6 +5,7 @@ import { auditCommand } from './commands/audit.js';
 import { bundleCommand } from './commands/bundle.js';
 import { checksCommand } from './commands/checks.js';
 import { verifyCommand } from './commands/verify.js';
+import { mergeCommand } from './commands/merge.js';
 import { inspectCommand } from './commands/inspect.js';
 import { pairsCommand } from './commands/pairs.js';
 import { lineageCommand } from './commands/lineage.js';
@@ -22,10 +23,11 @@ export async function main(argv: string[], io: Io): Promise<void> {
     .command(pairsCommand(io))
     .command(lineageCommand(io))
     .command(inspectCommand(io))
+    .command(mergeCommand(io))
     .command(bundleCommand(io))
     .command(verifyCommand(io))
     .command(checksCommand(io))
-    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage, bundle, verify or checks')
+    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage, merge, bundle, verify or checks')
     .strict()
     .version(TOOL_VERSION)
     .help()

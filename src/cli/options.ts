@@ -4,6 +4,18 @@ import { SEVERITIES, type Severity } from '../model/finding.js';
 import { codeInfo } from '../checks/registry.js';
 import { UsageError } from './errors.js';
 import type { FailOn } from '../audit.js';
+import { FORMAT_NAMES } from '../formats/registry.js';
+
+/** `--format-hint grok|codex|claude`: read the inputs as this agent's sessions only (a single file is read as one whatever its first lines). */
+export function withFormatHint<T>(y: Argv<T>) {
+  return y.option('format-hint', { type: 'string', describe: `read the paths as sessions of this agent only: ${FORMAT_NAMES.join(' | ')} (a single file is then read as one, whatever its first lines)` });
+}
+
+export function parseFormatHint(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (!FORMAT_NAMES.includes(v)) throw new UsageError(`--format-hint ${JSON.stringify(v)}: expected one of ${FORMAT_NAMES.join(', ')}`);
+  return v;
+}
 
 export interface CommonArgs {
   format?: string;

@@ -12,10 +12,10 @@ import { ChangedDuringBundling } from '../bundle/payload.js';
 import { redactor, type Redactor } from '../bundle/redact.js';
 import { formatOf, writeBag, type BundleFormat } from '../bundle/write.js';
 import { summaryView } from '../formats/grok/summary-view.js';
-import { formatFor } from '../formats/registry.js';
+import { formatOf as sessionFormat } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../read/jsonl.js';
 import { fsSource, type SessionSource } from '../read/source.js';
-import { byteOrder, listDir } from '../read/walk.js';
+import { byteOrder } from '../read/walk.js';
 import { renderJson } from '../report/json.js';
 import { renderTimelineJsonl } from '../report/timeline.js';
 import { buildTimeline } from '../timeline/build.js';
@@ -35,6 +35,8 @@ export interface BundleRequest {
   keyId?: string;
   baggingDate?: string;
   force: boolean;
+  /** --format-hint: read the paths as sessions of this format only. */
+  formatHint?: string;
 }
 
 export interface BundleOutcome {
@@ -105,9 +107,12 @@ function latestUpdate(sources: readonly SessionSource[]): string {
 }
 
 function timelineOf(src: SessionSource): Buffer | undefined {
-  if (!src.entry('updates.jsonl')) return undefined;
+  const format = sessionFormat(src.found);
+  // A Grok session without updates.jsonl has no timeline; a file session's log is the session itself.
+  if (src.found.symlinkTarget !== undefined || (format.name === 'grok' && !src.entry('updates.jsonl'))) return undefined;
   const events: TimelineEvent[] = [];
-  buildTimeline({ source: src, format: formatFor(listDir(src.found.abs).names) }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => events.push(e));
+  buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => events.push(e));
+  if (format.name !== 'grok' && events.length === 0) return undefined;
   return Buffer.from(renderTimelineJsonl(events), 'utf8');
 }
 
@@ -136,7 +141,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const envDate = process.env.SOURCE_DATE_EPOCH;
   const explicitDate = parseBaggingDate(req.baggingDate, envDate);
 
-  const found = findSessions(req.paths).sort((a, b) => byteOrder(a.display, b.display));
+  const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
   const taken = new Set<string>();
   const sessions: BundledSession[] = found.map((f) => {
     const base = `${f.groupName ?? '_'}/${f.id}`;
@@ -147,7 +152,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   });
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
-  const report = runAudit(req.paths, { command: 'audit' });
+  const report = runAudit(req.paths, { command: 'audit' }, req.formatHint !== undefined ? { formatHint: req.formatHint } : {});
   const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
   for (const s of sessions) {
     const t = timelineOf(s.source);

@@ -1,17 +1,16 @@
 /** I/O glue for the one-session commands (inspect, pairs): find the session, open it read-only, observe it. */
 import { auditSession, type AuditOptions, type SessionResult } from '../audit.js';
 import type { CheckRun } from '../checks/define.js';
-import { formatFor } from '../formats/registry.js';
+import { formatOf } from '../formats/registry.js';
 import type { FoundSession } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
-import { listDir } from '../read/walk.js';
 import { UsageError } from './errors.js';
 import { PairingCollector } from '../pairing/collect.js';
 import { classifyPairs, type PairRow } from '../pairing/classify.js';
 import { findSessions } from './run-audit.js';
 
-export function oneSession(path: string): FoundSession {
-  const found = findSessions([path]);
+export function oneSession(path: string, hint?: string): FoundSession {
+  const found = findSessions([path], hint);
   if (found.length !== 1) {
     throw new UsageError(`${path}: holds ${found.length} sessions; give one session directory (e.g. ${found[0]!.display})`);
   }
@@ -19,8 +18,7 @@ export function oneSession(path: string): FoundSession {
 }
 
 export function observeSession(found: FoundSession, options: AuditOptions, observers: readonly CheckRun[]): SessionResult {
-  const format = formatFor(found.symlinkTarget !== undefined ? [] : listDir(found.abs).names);
-  return auditSession(fsSource(found), format, options, observers);
+  return auditSession(fsSource(found), formatOf(found), options, observers);
 }
 
 /** The tool-call pairing rows of one session (a pass with no checks, only the pairing collector). */
@@ -34,7 +32,8 @@ export function pairRows(found: FoundSession): PairRow[] {
     },
   };
   observeSession(found, { command: 'audit', checks: [] }, [run]);
-  return classifyPairs(c).rows;
+  const dialect = formatOf(found).pairing;
+  return classifyPairs(c, dialect ? { dialect } : {}).rows;
 }
 
 export { readUserFile } from './user-files.js';

@@ -1,8 +1,13 @@
-/** The formats this build understands, tried in order. */
+/** The formats this build understands, tried in order, and discovery's detectors over them. */
 import type { FormatModule } from './types.js';
+import type { DirProbe, Detectors, FileSessionHit, FoundSession } from '../read/discover.js';
 import { grok } from './grok/index.js';
+import { codex } from './codex/index.js';
+import { claude } from './claude/index.js';
 
-export const FORMATS: readonly FormatModule[] = [grok];
+export const FORMATS: readonly FormatModule[] = [grok, codex, claude];
+
+export const FORMAT_NAMES = FORMATS.map((f) => f.name);
 
 /** Detector over all formats: a directory is a session if any format says so. */
 export const detectAny = (names: readonly string[]): 'session' | 'descend' =>
@@ -10,4 +15,77 @@ export const detectAny = (names: readonly string[]): 'session' | 'descend' =>
 
 export function formatFor(names: readonly string[]): FormatModule {
   return FORMATS.find((f) => f.detect(names) === 'session') ?? FORMATS[0]!;
+}
+
+export const formatNamed = (name: string | undefined): FormatModule | undefined => FORMATS.find((f) => f.name === name);
+
+/** The format of a found session: the one discovery recognised (or was told), else by the names in its directory. */
+export function formatOf(found: FoundSession): FormatModule {
+  return formatNamed(found.format) ?? FORMATS[0]!;
+}
+
+/** How many of a file's first lines are looked at to recognise its format. */
+const SNIFF_LINES = 8;
+
+/** The format whose records a file's first bytes hold, among `formats` (undefined: none recognisably). */
+export function sniffHead(head: Buffer, formats: readonly FormatModule[] = FORMATS): string | undefined {
+  let text = head.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const pieces = text.split('\n');
+  const partial = pieces.pop();
+  const lines = pieces.map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '').slice(0, SNIFF_LINES);
+  const cut = lines.length < SNIFF_LINES && partial !== undefined && partial.trim() !== '' ? partial : undefined;
+  for (const f of formats) if (f.sniff?.(lines, cut)) return f.name;
+  return undefined;
+}
+
+const UUID_AT_END = /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+/** A session id from a file name: the UUID it ends with (Codex rollouts, Claude transcripts), else its stem. */
+export function idFromFileName(name: string): string {
+  const stem = name.replace(/\.jsonl(\.zst)?$/, '');
+  return UUID_AT_END.exec(stem)?.[1] ?? stem;
+}
+
+/** Discovery's detectors over every format, or only over the one `--format-hint` names. */
+export function detectorsFor(hint?: string): Detectors {
+  const formats = hint === undefined ? FORMATS : FORMATS.filter((f) => f.name === hint);
+  const sniffs = new WeakMap<DirProbe, Map<string, string | undefined>>();
+  const sniff = (probe: DirProbe, name: string): string | undefined => {
+    let memo = sniffs.get(probe);
+    if (!memo) sniffs.set(probe, (memo = new Map()));
+    if (memo.has(name)) return memo.get(name);
+    const head = probe.head(name);
+    // Recognised among all formats, so a hint never makes another agent's file this format's.
+    const v = head === undefined ? undefined : sniffHead(head);
+    memo.set(name, v);
+    return v;
+  };
+  return {
+    dir: (probe) => formats.find((f) => f.detect(probe.names) === 'session')?.name,
+    files(probe) {
+      const hits: FileSessionHit[] = [];
+      const taken = new Set<string>();
+      for (const f of formats) {
+        if (!f.detectFiles) continue;
+        for (const hit of f.detectFiles(probe, { sniff: (name) => sniff(probe, name), hinted: hint === f.name })) {
+          if (hit.members.some((m) => taken.has(m))) continue;
+          for (const m of hit.members) taken.add(m);
+          hits.push(hit);
+        }
+      }
+      return hits;
+    },
+    orphan(probe) {
+      for (const f of formats) {
+        const hit = f.detectOrphan?.(probe);
+        if (hit) return hit;
+      }
+      return undefined;
+    },
+    force(name) {
+      if (hint === undefined || !formats[0]?.detectFiles) return undefined;
+      return { format: hint, id: idFromFileName(name), main: name, members: [name] };
+    },
+  };
 }

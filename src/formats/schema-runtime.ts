@@ -6,10 +6,12 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats: string[]) => void;
+/** ajv and ajv-formats are loaded only when a schema must be compiled here (the build precompiles them all). */
+const load = createRequire(import.meta.url);
+const addFormats = (a: Ajv2020, formats: string[]): void => (load('ajv-formats') as { default: (a: Ajv2020, f: string[]) => void }).default(a, formats);
 
 export const SCHEMA_BASE = 'https://session-audit.invalid/schemas/';
 
@@ -23,16 +25,37 @@ export function packageRoot(): string {
   }
 }
 
+/** The options every validator is compiled with (here at run time, or in the build by gen-validators). */
+export const AJV_OPTIONS = { allErrors: false, verbose: true, strict: true, allowUnionTypes: true } as const;
+export const addSchemaFormats = (a: Ajv2020): void => addFormats(a, ['date-time']);
+
 let ajv: Ajv2020 | undefined;
 const loaded = new Set<string>();
 const cache = new Map<string, ValidateFunction>();
 
 function instance(): Ajv2020 {
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv, ['date-time']);
+    const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as { Ajv2020: new (o: object) => Ajv2020 };
+    ajv = new Ajv(AJV_OPTIONS);
+    addSchemaFormats(ajv);
   }
   return ajv;
+}
+
+type Precompiled = Record<string, ValidateFunction> & { __keys: Record<string, string> };
+let precompiled: Precompiled | null | undefined;
+
+/** dist/validators.cjs, written by the build from the same schemas (undefined when it is not there). */
+function standalone(): Precompiled | null {
+  if (precompiled === undefined) {
+    const path = join(packageRoot(), 'dist', 'validators.cjs');
+    try {
+      precompiled = existsSync(path) && !process.env.SESSION_AUDIT_COMPILE_SCHEMAS ? (load(path) as Precompiled) : null;
+    } catch {
+      precompiled = null;
+    }
+  }
+  return precompiled;
 }
 
 /** Validator for a schema file (relative to schemas/), or one of its `$defs` entries. */
@@ -40,6 +63,13 @@ export function validator(file: string, def?: string): ValidateFunction {
   const key = def ? `${file}#/$defs/${def}` : file;
   let v = cache.get(key);
   if (v) return v;
+  const pre = standalone();
+  const name = pre?.__keys[key];
+  if (pre && name !== undefined && pre[name]) {
+    v = pre[name]!;
+    cache.set(key, v);
+    return v;
+  }
   const a = instance();
   if (!loaded.has(file)) {
     const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8')) as object;

@@ -5,9 +5,12 @@
 import type { CheckRun } from '../checks/define.js';
 import { summaryView, type SummaryView } from '../formats/grok/summary-view.js';
 import { PairingCollector } from '../pairing/collect.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
+import type { FormatModule } from '../formats/types.js';
 
 export interface TurnInfo {
   seq: number;
+  file: string;
   line: number;
   promptIndex?: number;
   text: string;
@@ -19,26 +22,36 @@ export interface InspectData {
   model?: string;
   lastTurn?: TurnInfo;
   /** The turn_completed that closed the last turn, if any. */
-  lastTurnEnd?: { line: number; stopReason?: string; timeMs?: number };
+  lastTurnEnd?: { file: string; line: number; stopReason?: string; timeMs?: number };
   lastEvent?: { line: number; timeMs?: number; summary: string };
   logLines: number;
   liveTurns: number;
   rewinds: number;
   compactions: number;
   chatItems: number;
-  lastChatPrompt?: { line: number; text: string };
+  lastChatPrompt?: { file: string; line: number; text: string };
+  /** A Codex / Claude Code session: what its records say about it, and the last access policy recorded. */
+  identity?: SessionIdentity;
+  lastPolicy?: string;
+  /** The format (absent: Grok Build). */
+  format?: FormatModule;
   runningMetas: Array<{ id: string; file: string; description?: string; startedAt?: string }>;
   unfinishedSpawns: Array<{ id: string; line: number; summary: string }>;
   pairing: PairingCollector;
 }
 
-export function inspectCollector(): { run: CheckRun; data: InspectData } {
+export function inspectCollector(format?: FormatModule): { run: CheckRun; data: InspectData } {
   const data: InspectData = { logLines: 0, liveTurns: 0, rewinds: 0, compactions: 0, chatItems: 0, runningMetas: [], unfinishedSpawns: [], pairing: new PairingCollector({ keepDetail: true }) };
+  // Grok: updates.jsonl is the log, chat_history.jsonl the conversation. Codex / Claude Code: one log holds both.
+  const grok = format === undefined || format.name === 'grok';
+  if (!grok) data.format = format;
+  let logEnded = false;
   const spawned = new Map<string, { line: number; summary: string }>();
   const turns: Array<{ turn: TurnInfo; end?: InspectData['lastTurnEnd'] }> = [];
   let dead: ReadonlyArray<readonly [number, number]> = [];
   const run: CheckRun = {
     doc({ file, kind, value }) {
+      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null) data.identity = value as SessionIdentity;
       if (kind === 'summary') {
         data.summary = summaryView(value);
         const m = (value as { current_model_id?: unknown } | null)?.current_model_id;
@@ -55,19 +68,20 @@ export function inspectCollector(): { run: CheckRun; data: InspectData } {
       }
     },
     event(e) {
-      if (e.file !== 'updates.jsonl') return;
+      if (grok && e.file !== 'updates.jsonl') return;
+      if (e.policy && !e.policy.oneCall) data.lastPolicy = e.policy.label;
       data.pairing.event(e);
       data.logLines++;
       data.lastEvent = { line: e.line, timeMs: e.timeMs, summary: e.summary };
       if (e.opensTurn) {
-        const t: TurnInfo = { seq: e.seq, line: e.line, text: e.summary };
+        const t: TurnInfo = { seq: e.seq, file: e.file, line: e.line, text: e.summary };
         if (e.promptIndex !== undefined) t.promptIndex = e.promptIndex;
         if (e.timeMs !== undefined) t.timeMs = e.timeMs;
         turns.push({ turn: t });
       }
       const current = turns.at(-1);
       if (e.kind === 'turn_completed' && current) {
-        current.end = { line: e.line };
+        current.end = { file: e.file, line: e.line };
         if (e.stopReason !== undefined) current.end.stopReason = e.stopReason;
         if (e.timeMs !== undefined) current.end.timeMs = e.timeMs;
       }
@@ -77,13 +91,14 @@ export function inspectCollector(): { run: CheckRun; data: InspectData } {
       if (e.kind === 'subagent_finished' && e.subagentId !== undefined) spawned.delete(e.subagentId);
     },
     chat(c) {
-      if (c.file !== 'chat_history.jsonl') return;
+      if (grok && c.file !== 'chat_history.jsonl') return;
       data.pairing.chat(c);
       data.chatItems++;
-      if (c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined) && !/^<user_info>/.test(c.text ?? '')) data.lastChatPrompt = { line: c.line, text: c.text ?? '' };
+      if (c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined) && !/^<user_info>/.test(c.text ?? '')) data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
     },
     fileEnd(f) {
-      if (f.file !== 'updates.jsonl') return;
+      if (grok ? f.file !== 'updates.jsonl' : logEnded) return;
+      logEnded = true;
       data.pairing.logEnd(f.dead);
       data.liveTurns = f.liveTurns ?? 0;
       dead = f.dead ?? [];

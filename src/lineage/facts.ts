@@ -7,6 +7,8 @@ import type { CheckRun } from '../checks/define.js';
 import { summaryView } from '../formats/grok/summary-view.js';
 import { dirname } from 'node:path';
 import type { FoundSession } from '../read/discover.js';
+import type { Location } from '../model/finding.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
 
 export interface SubagentLink {
   id: string;
@@ -40,10 +42,14 @@ export interface LineageFacts {
   subagents: SubagentLink[];
   /** Lines where a new process picked the session up (from the time analysis). */
   resumes: number[];
+  /** Where the parent link is recorded, when not in summary.json (a Codex rollout's session_meta), and in words. */
+  linkAt?: Location;
+  linkEvidence?: string;
 }
 
 export function lineageObserver(found: FoundSession): { run: CheckRun; facts: LineageFacts } {
-  const facts: LineageFacts = { id: found.id, path: found.display, abs: found.abs, root: found.groupAbs ? dirname(found.groupAbs) : dirname(found.abs), hasSummary: false, subagents: [], resumes: [] };
+  const root = found.rootAbs ?? (found.groupAbs ? dirname(found.groupAbs) : dirname(found.abs));
+  const facts: LineageFacts = { id: found.id, path: found.display, abs: found.abs, root, hasSummary: false, subagents: [], resumes: [] };
   if (found.groupName !== undefined) facts.group = found.groupName;
   const links = new Map<string, SubagentLink>();
   const run: CheckRun = {
@@ -62,6 +68,18 @@ export function lineageObserver(found: FoundSession): { run: CheckRun; facts: Li
         if (s.hidden !== undefined) facts.hidden = s.hidden;
         const src = (value as { source_workspace_dir?: unknown }).source_workspace_dir;
         if (typeof src === 'string') facts.sourceWorkspaceDir = src;
+      }
+      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null) {
+        // Codex / Claude Code: what the session's own records say (no summary.json, so hasSummary stays false).
+        const s = value as SessionIdentity;
+        if (s.id !== undefined && s.id !== found.id) facts.summaryId = s.id;
+        if (s.cwd !== undefined) facts.cwd = s.cwd;
+        if (s.createdAt !== undefined) facts.createdAt = s.createdAt;
+        if (s.kind !== undefined) facts.sessionKind = s.kind;
+        if (s.parentId !== undefined) facts.parentSessionId = s.parentId;
+        if (s.linkAt !== undefined) facts.linkAt = s.linkAt;
+        if (s.linkEvidence !== undefined) facts.linkEvidence = s.linkEvidence;
+        for (const a of s.subagents) if (!links.has(a.id)) links.set(a.id, { id: a.id, file: a.file, ...(a.line !== undefined ? { line: a.line } : {}), ...(a.type !== undefined ? { type: a.type } : {}) });
       }
       if (kind === 'subagent-meta' && typeof value === 'object' && value !== null) {
         const v = value as Record<string, unknown>;

@@ -66,12 +66,14 @@ export function buildGraph(facts: readonly LineageFacts[], relocations: Map<stri
   for (const n of nodes) {
     const kind = n.sessionKind;
     if (kind !== undefined && KIND_EDGE[kind] && n.parentSessionId !== undefined) {
-      add(KIND_EDGE[kind]!, n.parentSessionId, n, `summary.json parent_session_id (session_kind ${kind})`);
+      add(KIND_EDGE[kind]!, n.parentSessionId, n, n.linkEvidence ?? `summary.json parent_session_id (session_kind ${kind})`);
       continue;
     }
     const claim = claimedBy.get(n.id);
     if (kind === 'subagent' || (claim && kind === undefined)) {
       if (claim) add('subagent', claim.parent.id, n, `${claim.file}${claim.line ? `:${claim.line}` : ''} in the parent`);
+      // A Codex sub-agent names its parent itself (parent_thread_id); nothing in the parent lists it.
+      else if (n.linkEvidence !== undefined && n.parentSessionId !== undefined) add('subagent', n.parentSessionId, n, n.linkEvidence);
       else add('subagent', '', n, 'session_kind subagent, but no session under the root lists it in subagents/');
       continue;
     }

@@ -31,7 +31,26 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export type Rail = 'acp' | 'xai' | 'legacy';
+/** Which stream a line belongs to: Grok's ACP and xAI rails (and pre-envelope lines), or the one log of a Codex rollout or a Claude Code transcript. */
+export type Rail = 'acp' | 'xai' | 'legacy' | 'codex' | 'claude';
+
+/** Where an event's time comes from. */
+export type TimeSource = 'agentTimestampMs' | 'envelope' | 'line' | 'none';
+
+/**
+ * An access policy in force from a line on (Codex turn_context approval/sandbox, Claude Code permissionMode), or
+ * one call that runs beyond it (a Claude Bash call with dangerouslyDisableSandbox). `grants` are comparable
+ * capabilities in words: a policy is wider than another when it grants something the other does not.
+ */
+export interface PolicyState {
+  /** The policy as recorded, for messages (e.g. `approval "never", sandbox "danger-full-access"`). */
+  label: string;
+  grants: readonly string[];
+  /** Where the policy sits in the record (JSON Pointer). */
+  pointer: string;
+  /** One call beyond the policy in force, not a new policy. */
+  oneCall?: boolean;
+}
 
 export const TERMINAL_TOOL_STATUSES = ['completed', 'failed'] as const;
 
@@ -41,7 +60,7 @@ export interface SessionEvent {
   byteOffset: number;
   /** Milliseconds since the epoch, and where they came from. */
   timeMs?: number;
-  timeSource: 'agentTimestampMs' | 'envelope' | 'none';
+  timeSource: TimeSource;
   /** `_meta.eventId` as written, its numeric counter and its prefix (the session id that minted it). */
   eventId?: string;
   counter?: number;
@@ -84,6 +103,8 @@ export interface SessionEvent {
   opensTurn?: boolean;
   /** For a rewind marker: how it applied. */
   rewind?: { target: number; turnsBefore: number; outOfRange: boolean };
+  /** An access policy set (or exceeded) by this line. */
+  policy?: PolicyState;
 }
 
 /** Turn-counting class of a log line (Grok's RewindStep: a counted-able user chunk, a rewind, or anything else). */
@@ -113,6 +134,13 @@ export interface ChatItem {
   hasModelId?: boolean;
   /** First characters of the text content. */
   text?: string;
+  /**
+   * This assistant item continues the model response of the assistant item before it (Claude Code writes each
+   * content block of one response as its own line): its calls join the same run of results.
+   */
+  sameResponse?: boolean;
+  /** A result the harness wrote in place of a real one (Codex "aborted", Claude Code's rejection texts). */
+  synthetic?: boolean;
 }
 
 /** Synthetic results that Grok's repair inserts for calls that never ran (conversation.rs:2191-2202). */

@@ -47,6 +47,49 @@ export const SessionReportSchema = z.object({
 
 export const ToolErrorSchema = z.object({ session: z.string(), check: z.string(), message: z.string() });
 
+const SubagentLinkSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int().optional(), status: z.string().optional(), type: z.string().optional(), resumedFrom: z.string().optional() });
+
+/** What the lineage and sandbox checks need from one session (see src/lineage/facts.ts), carried by shard reports. */
+export const LineageFactsSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  abs: z.string(),
+  group: z.string().optional(),
+  root: z.string(),
+  hasSummary: z.boolean(),
+  summaryId: z.string().optional(),
+  cwd: z.string().optional(),
+  createdAt: z.string().optional(),
+  sessionKind: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  forkedAt: z.string().optional(),
+  sandboxProfile: z.string().optional(),
+  hidden: z.boolean().optional(),
+  sourceWorkspaceDir: z.string().optional(),
+  subagents: z.array(SubagentLinkSchema),
+  resumes: z.array(z.number().int()),
+  linkAt: z.object({ file: z.string(), line: z.number().int().optional(), byteOffset: z.number().int().optional(), byteLength: z.number().int().optional(), pointer: z.string().optional() }).optional(),
+  linkEvidence: z.string().optional(),
+});
+
+export const ShardSchema = z
+  .object({
+    index: z.number().int().positive().describe('This shard, 1-based.'),
+    count: z.number().int().positive().describe('How many shards the sessions were split into.'),
+    paths: z.array(z.string()).describe('The paths audited (every shard must name the same).'),
+    options: z.object({
+      command: z.enum(['audit', 'validate']),
+      ignore: z.array(z.string()),
+      severity: z.record(z.string(), z.enum(SEVERITIES)),
+      maxLineBytes: z.number().int().positive().optional(),
+      sandboxConfig: z.array(z.string()),
+      against: z.string().optional(),
+      grokHome: z.string().optional(),
+    }),
+    lineage: z.array(LineageFactsSchema).describe('Lineage facts of this shard\'s sessions: `merge` runs the checks over the whole graph.'),
+  })
+  .describe('Present in the report of `audit --shard k/n`; `merge` combines the shards into the unsharded report.');
+
 export const AuditReportSchema = z
   .object({
     tool: z.object({ name: z.literal('session-audit'), version: z.string() }),
@@ -72,6 +115,7 @@ export const AuditReportSchema = z
       })
       .optional()
       .describe('Present when --baseline was given.'),
+    shard: ShardSchema.optional(),
   })
   .meta({ id: 'AuditReport', description: 'The JSON report of `session-audit audit|validate --format json`.' });
 

@@ -50,6 +50,17 @@ export interface RecordEvent {
   file: string;
   kind: string;
   record: JsonlRecord;
+  /** The record's schema check runs in another thread; its issues arrive with the file's FileEndEvent. */
+  offloaded?: boolean;
+}
+
+/** A schema issue of one JSONL record, found by the offloaded check. */
+export interface RecordIssue {
+  line: number;
+  byteOffset: number;
+  code: string;
+  pointer: string;
+  message: string;
 }
 
 export interface DamageEvent {
@@ -66,6 +77,8 @@ export interface FileEndEvent {
   /** For the authoritative log: the seq ranges rewound off the live branch, and the counted turns left on it. */
   dead?: DeadRanges;
   liveTurns?: number;
+  /** For a file whose records were schema-checked in another thread: the issues, in record order. */
+  schemaIssues?: RecordIssue[];
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { isDead } from '../model/events.js';
 import type { ChatCall, ChatResult, LogCall, PairingCollector, Where } from './collect.js';
+import { GROK_PAIRING, type PairingDialect } from './dialect.js';
 
 export type PairStatus = 'answered' | 'synthetic' | 'duplicate' | 'displaced' | 'unanswered' | 'interrupted' | 'orphan result' | 'rewound' | 'log only';
 
@@ -50,7 +51,8 @@ export interface PairingResult {
   findings: PairFinding[];
 }
 
-export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } = {}): PairingResult {
+export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; dialect?: PairingDialect } = {}): PairingResult {
+  const d = opts.dialect ?? GROK_PAIRING;
   const rows: PairRow[] = [];
   const findings: PairFinding[] = [];
   const odd = new Map<string, ChatResult[]>();
@@ -65,7 +67,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
     if (!first) return [];
     const rest = odd.get(id) ?? [];
     if (rest.some((r) => r.line === first.line && r.byteOffset === first.byteOffset)) return rest;
-    return [{ file: 'chat_history.jsonl', line: first.line, byteOffset: first.byteOffset, id, synthetic: false, placement: 'run', declaredBefore: true }, ...rest];
+    return [{ file: first.file, line: first.line, byteOffset: first.byteOffset, id, synthetic: false, placement: 'run', declaredBefore: true }, ...rest];
   };
   const live = (l: LogCall): boolean => !isDead(c.dead, l.seq);
   /** How did the turn of a call end, per the authoritative log? A later turn means the session went on. */
@@ -90,27 +92,29 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
       if (log.terminal) row.logTerminal = log.terminal;
       if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
     }
-    if (rs.length === 0) classifyUnanswered(call, log, row, findings, turnOutcome(log), c);
+    if (rs.length === 0) classifyUnanswered(call, log, row, findings, turnOutcome(log), c, d);
     else {
       const first = rs[0]!;
       row.result = { file: first.file, line: first.line, byteOffset: first.byteOffset };
       for (const dup of rs.slice(1)) {
         row.status = 'duplicate';
-        findings.push({ code: 'TOOL_DUPLICATE_RESULT', at: dup, key: `${call.id}@${dup.line}`, message: `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. Grok's repair keeps only the last one: the model may see a different outcome than the one that ran` });
+        findings.push({ code: 'TOOL_DUPLICATE_RESULT', at: dup, key: `${call.id}@${dup.line}`, message: `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. ${d.duplicate}` });
       }
       for (const r of rs) {
         if (!r.declaredBefore) {
           findings.push({ code: 'TOOL_RESULT_BEFORE_CALL', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} comes before the assistant item that declares it (${loc(call)})` });
+        } else if (d.placement === 'anywhere') {
+          // Results are joined to calls by id wherever they sit after them.
         } else if (r.placement === 'displaced') {
           if (row.status === 'answered') row.status = 'displaced';
-          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results right after its call; Grok's repair strips such results, so the model would see the call unanswered` });
+          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results right after its call; ${d.displaced}` });
         } else if (r.placement === 'lenient') {
           findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, severity: 'note', message: `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items inside its run: Grok's turn scanner accepts it, its strict repair rule does not` });
         }
         if (r.synthetic) {
           if (row.status === 'answered') row.status = 'synthetic';
           const started = log?.terminal ? `, yet updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}: it did run` : log && log.updates > 0 ? `, yet updates.jsonl shows it started (${loc(log)}) and never finished: it may have run, with its side effects` : ': the tool did not run';
-          findings.push({ code: 'TOOL_SYNTHETIC_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (${call.name}) is the harness's synthetic cancellation text${started}` });
+          findings.push({ code: 'TOOL_SYNTHETIC_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (${call.name}) is ${d.synthetic}${started}` });
         }
       }
       if (log && live(log) && !log.terminal && rs.every((r) => !r.synthetic)) {
@@ -126,7 +130,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean } =
   for (const id of c.firstResults.keys()) {
     if (c.chatCalls.has(id)) continue;
     for (const r of resultsOf(id)) {
-      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in chat_history.jsonl${c.logCalls.has(id) ? ` (updates.jsonl has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: providers reject such a history until Grok's repair strips it` });
+      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${c.logCalls.has(id) ? ` (updates.jsonl has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: ${d.orphan}` });
       rows.push({ id, name: c.logCalls.get(id)?.title ?? '', status: 'orphan result', result: r, mutating: false });
     }
     handled.add(id);
@@ -182,7 +186,7 @@ function interruptedText(id: string, name: string | undefined, mutating: boolean
   return `call ${id} (${name ?? '?'})${chatCall ? ` declared at ${loc(chatCall)}` : ''} has no result: ${how}.${risk}`;
 }
 
-function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector): void {
+function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector, d: PairingDialect): void {
   const ran = log?.terminal ? ` updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the result.` : '';
   const completedByLog = out.ended === 'completed';
   // Without the authoritative log, the conversation itself tells: the model went on talking in that turn.
@@ -190,10 +194,10 @@ function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairR
   if (completedByLog || completedByChat) {
     row.status = 'unanswered';
     const how = completedByLog ? `its turn went on to complete (${out.stop ?? '?'} at ${loc(out.where!)})` : 'the model went on in the same turn as if it had been answered';
-    findings.push({ code: 'TOOL_UNANSWERED_CALL', at: call, key: call.id, message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} Providers reject such a history; Grok's repair would insert a synthetic cancellation` });
+    findings.push({ code: 'TOOL_UNANSWERED_CALL', at: call, key: call.id, message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} ${d.unanswered}` });
     return;
   }
   row.status = 'interrupted';
-  const resumed = log ? out.resumed : c.chatTurnStarts.some((l) => l > call.line);
+  const resumed = log ? out.resumed : c.turnsAfter(call);
   findings.push({ code: 'TOOL_INTERRUPTED_CALL', at: call, key: call.id, message: interruptedText(call.id, call.name, row.mutating, { ...out, resumed }, undefined) + ran });
 }

@@ -52,7 +52,6 @@ export interface TurnEnd extends Where {
 }
 
 const LOG_FILE = 'updates.jsonl';
-const CHAT_FILE = 'chat_history.jsonl';
 const STATUS = ['', 'completed', 'failed'] as const;
 
 /** Interns repeated short strings (tool kinds and names) so each distinct value is stored once. */
@@ -172,6 +171,7 @@ const STARTS_TURN = new Set(['agent_message', 'parent_agent_message', 'unknown',
 
 /** The first result of each call, kept compactly; every other result (and anything odd about the first) as an object. */
 interface FirstResult {
+  file: string;
   line: number;
   byteOffset: number;
   count: number;
@@ -186,6 +186,8 @@ export class PairingCollector {
   readonly firstResults = new Map<string, FirstResult>();
   readonly oddResults: ChatResult[] = [];
   readonly chatTurnStarts: number[] = [];
+  /** Per conversation file, the index of the last chat turn that started in it. */
+  private readonly lastTurnIn = new Map<string, number>();
   /** tool_call_update lines whose id had no tool_call yet. */
   readonly strayUpdates: Array<Where & { id: string; seq: number }> = [];
   readonly turnEnds = new Map<number, TurnEnd>();
@@ -201,6 +203,7 @@ export class PairingCollector {
   private markersSeen = false;
   private open: { ids: Set<string>; state: 'run' | 'lenient' } | undefined;
   private lastCallIdsThisTurn: string[] = [];
+  private chatFile: string | undefined;
 
   private readonly keepDetail: boolean;
 
@@ -232,8 +235,24 @@ export class PairingCollector {
     this.dead = dead ?? [];
   }
 
+  /** A later chat turn started in the call's conversation file: the session went on after it. */
+  turnsAfter(call: ChatCall): boolean {
+    return (this.lastTurnIn.get(call.file) ?? -1) > call.turn;
+  }
+
+  /**
+   * Conversation items in file order. Grok's loader sends only chat_history.jsonl; formats with several
+   * conversation files (a transcript and its sub-agents') send each file's items in one run.
+   */
   chat(c: ChatItem): void {
-    if (c.file !== CHAT_FILE) return;
+    if (c.file !== this.chatFile) {
+      // Each file is its own conversation: a run of results never continues into another file.
+      this.chatFile = c.file;
+      this.open = undefined;
+      this.lastCallIdsThisTurn = [];
+      this.preambleSeen = false;
+      this.markersSeen = false;
+    }
     this.hasChat = true;
     switch (c.type) {
       case 'user': {
@@ -247,21 +266,21 @@ export class PairingCollector {
         if (starts) {
           this.chatTurn++;
           this.chatTurnStarts.push(c.line);
+          this.lastTurnIn.set(c.file, this.chatTurn);
           this.lastCallIdsThisTurn = [];
         }
         this.open = undefined;
         break;
       }
       case 'assistant': {
+        // A further line of the same model response: its calls join the open run; its text does not end the turn.
+        if (c.sameResponse && this.open) {
+          for (const call of c.toolCalls ?? []) this.declare(c, call);
+          for (const call of c.toolCalls ?? []) this.open.ids.add(call.id);
+          break;
+        }
         if (c.toolCalls?.length) {
-          for (const call of c.toolCalls) {
-            if (!call.id || this.chatCalls.has(call.id)) continue;
-            const id = keep(call.id);
-            const row: ChatCall = { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false };
-            if (this.keepDetail && call.args !== undefined) row.args = keep(call.args);
-            this.chatCalls.set(id, row);
-            this.lastCallIdsThisTurn.push(id);
-          }
+          for (const call of c.toolCalls) this.declare(c, call);
           this.open = { ids: new Set(c.toolCalls.map((x) => x.id)), state: 'run' };
         } else {
           for (const id of this.lastCallIdsThisTurn) {
@@ -277,10 +296,10 @@ export class PairingCollector {
         const id = c.toolCallId ?? '';
         const placement = this.open?.ids.has(id) ? this.open.state : 'displaced';
         const declaredBefore = this.chatCalls.has(id);
-        const synthetic = isSyntheticResult(c.text);
+        const synthetic = c.synthetic === true || isSyntheticResult(c.text);
         const first = this.firstResults.get(id);
         if (first) first.count++;
-        else this.firstResults.set(keep(id), { line: c.line, byteOffset: c.byteOffset, count: 1 });
+        else this.firstResults.set(keep(id), { file: c.file, line: c.line, byteOffset: c.byteOffset, count: 1 });
         if (first || placement !== 'run' || !declaredBefore || synthetic) {
           this.oddResults.push({ file: c.file, line: c.line, byteOffset: c.byteOffset, id: keep(id), synthetic, placement, declaredBefore });
         }
@@ -288,10 +307,19 @@ export class PairingCollector {
       }
       case 'reasoning':
       case 'backend_tool_call':
-        if (this.open) this.open.state = 'lenient';
+        if (this.open && !c.sameResponse) this.open.state = 'lenient';
         break;
       default:
         this.open = undefined;
     }
+  }
+
+  private declare(c: ChatItem, call: { id: string; name: string; args?: string }): void {
+    if (!call.id || this.chatCalls.has(call.id)) return;
+    const id = keep(call.id);
+    const row: ChatCall = { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false };
+    if (this.keepDetail && call.args !== undefined) row.args = keep(call.args);
+    this.chatCalls.set(id, row);
+    this.lastCallIdsThisTurn.push(id);
   }
 }

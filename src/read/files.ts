@@ -91,6 +91,31 @@ export function readWholeFile(path: string, maxBytes: number): ReadResult & { by
   return { ...r, bytes: truncated ? Buffer.alloc(0) : Buffer.concat(parts, kept), truncated };
 }
 
+/**
+ * The first `maxBytes` bytes of a regular file (read-only, O_NOFOLLOW, never blocks on a FIFO), for recognising
+ * what a file is during discovery. Throws ReadError like the other readers.
+ */
+export function readHead(path: string, maxBytes: number): Buffer {
+  const fd = openRegular(path);
+  try {
+    const buf = Buffer.allocUnsafe(maxBytes);
+    let n = 0;
+    while (n < maxBytes) {
+      let got: number;
+      try {
+        got = readSync(fd, buf, n, maxBytes - n, null);
+      } catch (e) {
+        throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${n}`);
+      }
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Hash a file without keeping its content. */
 export function hashFile(path: string): ReadResult {
   return streamFile(path, () => {});

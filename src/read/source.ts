@@ -7,7 +7,7 @@ import type { InventoryEntry } from '../model/inventory.js';
 import type { FoundSession } from './discover.js';
 import { ReadError, readChunks, readWholeFile, streamFile } from './files.js';
 import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
-import { lstatEntry, walkTree } from './walk.js';
+import { byteOrder, listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 
 export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -33,8 +33,26 @@ export interface SessionSource {
   readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
 }
 
+/**
+ * The entries of a file session: each member (a file, or a folder taken whole) and nothing else of the directory
+ * that holds it, sorted by path like a walk.
+ */
+export function memberInventory(abs: string, members: readonly string[]): InventoryEntry[] {
+  const out: InventoryEntry[] = [];
+  for (const m of members) {
+    const e = lstatEntry(join(abs, m), m);
+    if (e.readError === 'ENOENT') continue;
+    out.push(e);
+    if (e.type !== 'dir') continue;
+    const listed = listDir(join(abs, m));
+    if (listed.error) e.readError = listed.error;
+    else for (const c of walkTree(join(abs, m), MAX_WALK_DEPTH - 1)) out.push({ ...c, path: `${m}/${c.path}` });
+  }
+  return out.sort((a, b) => byteOrder(a.path, b.path));
+}
+
 export function fsSource(found: FoundSession): SessionSource {
-  const inventory = found.symlinkTarget !== undefined ? [] : walkTree(found.abs);
+  const inventory = found.symlinkTarget !== undefined ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
     if (!(e instanceof ReadError)) throw e;

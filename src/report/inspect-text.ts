@@ -35,9 +35,9 @@ export function renderInspect(r: InspectReport, opts: { color: boolean; width: n
     const t = r.lastTurn;
     out.push(`  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ${t.file}:${t.line}${t.startedAt ? `, ${t.startedAt}` : ''}:`);
     out.push(para(JSON.stringify(t.prompt), '    '));
-    out.push(t.end ? `  ended ${t.end.stopReason ?? '?'} at updates.jsonl:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}` : '  no turn_completed follows it');
+    out.push(t.end ? `  ended ${t.end.stopReason ?? '?'} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}` : '  no turn_completed follows it');
   }
-  if (r.lastChatPrompt) out.push(`  last prompt the model saw: chat_history.jsonl:${r.lastChatPrompt.line} ${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`);
+  if (r.lastChatPrompt) out.push(`  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`);
 
   out.push('', c.bold(`Tool calls in flight (${r.inFlight.length})`));
   if (!r.inFlight.length) out.push('  none');
@@ -54,8 +54,13 @@ export function renderInspect(r: InspectReport, opts: { color: boolean; width: n
 
   const rp = r.replay;
   out.push('', c.bold('What a resume replays'));
-  out.push(para(`The model's history: ${rp.chatItems} item(s) of chat_history.jsonl${rp.danglingCalls ? `, with ${rp.danglingCalls} dangling call(s) that Grok's repair will answer as cancelled` : ''}.`));
-  out.push(para(`The UI replay: ${rp.logLines} line(s) of updates.jsonl, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
+  const grok = (r.session.agent ?? 'Grok') === 'Grok';
+  if (grok) {
+    out.push(para(`The model's history: ${rp.chatItems} item(s) of chat_history.jsonl${rp.danglingCalls ? `, with ${rp.danglingCalls} dangling call(s) that Grok's repair will answer as cancelled` : ''}.`));
+    out.push(para(`The UI replay: ${rp.logLines} line(s) of updates.jsonl, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
+  } else {
+    out.push(para(`The transcript: ${rp.logLines} line(s), ${rp.chatItems} conversation item(s)${rp.danglingCalls ? `, with ${rp.danglingCalls} call(s) that have no result` : ''}, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
+  }
 
   out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
   if (r.warnings.length) {

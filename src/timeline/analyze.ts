@@ -19,11 +19,44 @@ const DUP_WINDOW = 4096;
 
 const BUFFERED = new Set(['model_text', 'thought']);
 
+/**
+ * The last `size` event-id counters seen, with their lines. A ring of insertion order plus a map: evicting the
+ * oldest is O(1) (deleting from the front of a Map and asking it for its first key again is not: V8 skips the
+ * deleted slots on every call).
+ */
+class RecentIds {
+  private readonly lines = new Map<number, number>();
+  private readonly ring: number[] = [];
+  private head = 0;
+  constructor(private readonly size: number) {}
+  get(counter: number): number | undefined {
+    return this.lines.get(counter);
+  }
+  set(counter: number, line: number): void {
+    if (this.lines.has(counter)) {
+      this.lines.set(counter, line);
+      return;
+    }
+    this.lines.set(counter, line);
+    if (this.ring.length < this.size) this.ring.push(counter);
+    else {
+      this.lines.delete(this.ring[this.head]!);
+      this.ring[this.head] = counter;
+      this.head = (this.head + 1) % this.size;
+    }
+  }
+  clear(): void {
+    this.lines.clear();
+    this.ring.length = 0;
+    this.head = 0;
+  }
+}
+
 export class TimeAnalyzer {
   private maxTime?: SessionEvent;
   private prev?: SessionEvent;
   private readonly maxCounter = new Map<string, { counter: number; e: SessionEvent }>();
-  private readonly recent = new Map<string, Map<number, number>>();
+  private readonly recent = new Map<string, RecentIds>();
   private turnsOpened = 0;
   private turnOpen = false;
   private turnCompleted = false;
@@ -35,7 +68,7 @@ export class TimeAnalyzer {
   /** Feed events in emission order. */
   push(e: SessionEvent): void {
     const duplicateLine = e.duplicateLine === true;
-    const reasons: string[] = [];
+    this.reasons = undefined;
     const prev = this.prev;
     // Clock
     if (e.timeMs !== undefined) {
@@ -50,34 +83,37 @@ export class TimeAnalyzer {
     if (e.counter !== undefined && e.eventPrefix !== undefined && !duplicateLine) {
       const p = e.eventPrefix;
       let seen = this.recent.get(p);
-      if (!seen) this.recent.set(p, (seen = new Map()));
+      if (!seen) this.recent.set(p, (seen = new RecentIds(DUP_WINDOW)));
       const max = this.maxCounter.get(p);
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
       const first = max && e.counter < max.counter && !BUFFERED.has(e.kind) ? undefined : seen.get(e.counter);
       if (first !== undefined) this.report({ code: 'TIME_EVENT_ID_DUPLICATE', event: e, firstLine: first });
       else {
         seen.set(e.counter, e.line);
-        if (seen.size > DUP_WINDOW) seen.delete(seen.keys().next().value!);
       }
       if (max && e.counter < max.counter && first === undefined && !BUFFERED.has(e.kind)) {
         this.report({ code: 'TIME_EVENT_ID_REGRESSION', event: e, previous: max.e });
-        reasons.push(`the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that did not re-seed it`);
-        this.maxCounter.set(p, { counter: e.counter, e });
+        this.because(`the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that did not re-seed it`);
+        max.counter = e.counter;
+        max.e = e;
         // A new counter epoch: ids of the old one may come again without being duplicates.
         seen.clear();
         seen.set(e.counter, e.line);
       } else if (!max || e.counter > max.counter) {
         if (max && prev?.counter !== undefined && prev.eventPrefix === p && e.counter - max.counter > RESEED_JUMP && prev.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
-          reasons.push(`the eventId counter jumps from ${max.counter} to ${e.counter} after ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`);
+          this.because(`the eventId counter jumps from ${max.counter} to ${e.counter} after ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`);
         }
-        this.maxCounter.set(p, { counter: e.counter, e });
+        if (max) {
+          max.counter = e.counter;
+          max.e = e;
+        } else this.maxCounter.set(p, { counter: e.counter, e });
       }
     }
     // Session (re)load announcements and turns cut off without an end
-    if (e.tag === 'available_commands_update' && this.turnsOpened > 0) reasons.push('an available_commands_update (sent when a session is loaded) after prompt turns had run');
+    if (e.tag === 'available_commands_update' && this.turnsOpened > 0) this.because('an available_commands_update (sent when a session is loaded) after prompt turns had run');
     if (e.opensTurn) {
       if (this.turnOpen && !this.turnCompleted && prev?.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
-        reasons.push(`the previous turn never completed and this prompt comes ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`);
+        this.because(`the previous turn never completed and this prompt comes ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`);
       }
       this.turnsOpened++;
       this.turnOpen = true;
@@ -85,11 +121,18 @@ export class TimeAnalyzer {
     }
     if (e.kind === 'turn_completed') this.turnCompleted = true;
     if (this.pending && ++this.pending.age > 3) this.flushPending();
-    if (reasons.length) {
+    const reasons = this.reasons as string[] | undefined;
+    if (reasons) {
       if (this.pending) this.pending.fact.reasons.push(...reasons);
       else this.pending = { fact: { code: 'TIME_RESUME_BOUNDARY', event: e, reasons }, age: 0 };
     }
     this.prev = e;
+  }
+
+  /** Evidence of a resume at the current event (allocated only when there is some). */
+  private reasons: string[] | undefined;
+  private because(r: string): void {
+    (this.reasons ??= []).push(r);
   }
 
   private flushPending(): void {

@@ -26,20 +26,31 @@ export interface BuildOptions {
 
 interface FirstPass {
   dead: DeadRanges;
-  lastCheckpointSeq: number;
+  /** Per log file, the seq of its last compaction checkpoint. */
+  lastCheckpointSeq: Map<string, number>;
   resumes: Map<number, string>;
 }
 
 function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
   const artifacts = t.format.classify(t.source.inventory);
-  let lastCheckpointSeq = -1;
+  const lastCheckpointSeq = new Map<string, number>();
   const resumes = new Map<number, string>();
-  const analyzer = new TimeAnalyzer((f) => {
-    if (f.code === 'TIME_RESUME_BOUNDARY') resumes.set(f.event.seq, f.reasons.join('; '));
-  });
+  const newAnalyzer = (): TimeAnalyzer =>
+    new TimeAnalyzer((f) => {
+      if (f.code === 'TIME_RESUME_BOUNDARY') resumes.set(f.event.seq, f.reasons.join('; '));
+    });
+  let analyzer = newAnalyzer();
   const orderer = new EmissionOrderer((e) => analyzer.push(e));
+  // Each log file is its own clock (a Claude Code session streams its sub-agents' transcripts after its own).
+  let file: string | undefined;
   const end = t.format.streamLog(t.source, artifacts, limits, (e) => {
-    if (e.kind === 'compaction_checkpoint') lastCheckpointSeq = e.seq;
+    if (file !== undefined && e.file !== file) {
+      orderer.flush();
+      analyzer.end();
+      analyzer = newAnalyzer();
+    }
+    file = e.file;
+    if (e.kind === 'compaction_checkpoint') lastCheckpointSeq.set(e.file, e.seq);
     orderer.push(e);
   });
   orderer.flush();
@@ -71,7 +82,7 @@ export function buildTimeline(t: TimelineSource, opts: BuildOptions, emit: (e: T
       summary: e.summary,
       text: texts.get(e.seq) ?? e.summary,
       rewound: isDead(fp.dead, e.seq),
-      compacted: e.seq < fp.lastCheckpointSeq,
+      compacted: e.seq < (fp.lastCheckpointSeq.get(e.file) ?? -1),
       displaced: false,
     };
     if (parent !== undefined) ev.parent = parent;

@@ -17,7 +17,9 @@ export interface Displacement {
 }
 
 export class EmissionOrderer {
-  private window: SessionEvent[] = [];
+  /** The window is `buf[head..]`; emitting from the front moves `head` (no shifting of the whole array). */
+  private buf: SessionEvent[] = [];
+  private head = 0;
 
   constructor(
     private readonly emit: (e: SessionEvent) => void,
@@ -32,21 +34,30 @@ export class EmissionOrderer {
       this.emit(e);
       return;
     }
-    let i = this.window.length;
+    const buf = this.buf;
+    let i = buf.length;
     if (BUFFERED.has(e.kind)) {
-      while (i > 0) {
-        const prev = this.window[i - 1]!;
+      while (i > this.head) {
+        const prev = buf[i - 1]!;
         if (prev.eventPrefix !== e.eventPrefix || prev.counter === undefined || prev.counter <= c) break;
         i--;
       }
     }
-    if (i < this.window.length) this.onDisplaced({ event: e, before: this.window[i]! });
-    this.window.splice(i, 0, e);
-    while (this.window.length > this.size) this.emit(this.window.shift()!);
+    if (i < buf.length) {
+      this.onDisplaced({ event: e, before: buf[i]! });
+      buf.splice(i, 0, e);
+    } else buf.push(e);
+    while (buf.length - this.head > this.size) this.emit(buf[this.head++]!);
+    // Drop the emitted prefix now and then, so the array stays about twice the window.
+    if (this.head > this.size) {
+      this.buf = buf.slice(this.head);
+      this.head = 0;
+    }
   }
 
   flush(): void {
-    for (const e of this.window) this.emit(e);
-    this.window = [];
+    for (let k = this.head; k < this.buf.length; k++) this.emit(this.buf[k]!);
+    this.buf = [];
+    this.head = 0;
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
-import { writeLargeSession } from '../helpers/gen-updates.js';
+import { writeLargeSession } from '../../scripts/bench/generate.js';
 
 const probe = fileURLToPath(new URL('../helpers/rss-probe.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));

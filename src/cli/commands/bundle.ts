@@ -3,6 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { escapeText } from '../../report/escape.js';
 import type { Io } from '../io.js';
 import { runBundle } from '../run-bundle.js';
+import { parseFormatHint, withFormatHint } from '../options.js';
 
 type Args = {
   paths: string[];
@@ -13,6 +14,7 @@ type Args = {
   'key-id'?: string;
   'bagging-date'?: string;
   force: boolean;
+  'format-hint'?: string;
 };
 
 export function bundleCommand(io: Io): CommandModule<object, Args> {
@@ -20,8 +22,8 @@ export function bundleCommand(io: Io): CommandModule<object, Args> {
     command: 'bundle <paths..>',
     describe: 'a tamper-evident BagIt evidence bag of sessions: payload byte for byte, manifests, audit report, timelines, custody statement',
     builder: (y: Argv) =>
-      y
-        .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'session directories, cwd groups or sessions roots' })
+      withFormatHint(y)
+        .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'session directories or files, cwd groups or sessions roots' })
         .option('output', { alias: 'o', type: 'string', demandOption: true, describe: 'the bag: FILE.zip, FILE.tar.gz / .tgz, FILE.tar, or a new directory' })
         .option('redact', { type: 'boolean', default: false, describe: 'redact secrets inside the payload for sharing (digests of the originals go in the custody statement)' })
         .option('redact-pattern', { type: 'string', array: true, default: [] as string[], describe: 'an extra regular expression to redact (repeatable; needs --redact)' })
@@ -30,8 +32,10 @@ export function bundleCommand(io: Io): CommandModule<object, Args> {
         .option('bagging-date', { type: 'string', describe: 'Bagging-Date (YYYY-MM-DD; default: SOURCE_DATE_EPOCH, else the latest updated_at of the sessions)' })
         .option('force', { type: 'boolean', default: false, describe: 'replace an existing output bag' }) as unknown as Argv<Args>,
     handler: async (argv) => {
+      const formatHint = parseFormatHint(argv['format-hint']);
       const r = await runBundle({
         paths: argv.paths,
+        ...(formatHint !== undefined ? { formatHint } : {}),
         out: argv.output,
         redact: argv.redact,
         redactPatterns: argv['redact-pattern'],

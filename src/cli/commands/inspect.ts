@@ -7,18 +7,19 @@ import { renderInspect } from '../../report/inspect-text.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
-import { parseFailOn, parseFormat } from '../options.js';
+import { parseFailOn, parseFormat, parseFormatHint, withFormatHint } from '../options.js';
 import { observeSession, oneSession, readUserFile } from '../run-session.js';
+import { formatOf } from '../../formats/registry.js';
 
-type Args = { session: string; format: string; output?: string; 'fail-on': string; 'headless-log'?: string; 'exit-code'?: number; color?: boolean };
+type Args = { session: string; format: string; output?: string; 'fail-on': string; 'headless-log'?: string; 'exit-code'?: number; color?: boolean; 'format-hint'?: string };
 
 export function inspectCommand(io: Io): CommandModule<object, Args> {
   return {
     command: 'inspect <session>',
     describe: 'before resuming an interrupted session: how it stopped, calls in flight, running subagents, the resume command',
     builder: (y: Argv) =>
-      y
-        .positional('session', { type: 'string', demandOption: true, describe: 'one session directory' })
+      withFormatHint(y)
+        .positional('session', { type: 'string', demandOption: true, describe: 'one session (a Grok session directory, a Codex rollout, a Claude Code transcript)' })
         .option('format', { alias: 'f', type: 'string', default: 'text', describe: 'text | json' })
         .option('output', { alias: 'o', type: 'string', describe: 'write the report to FILE' })
         .option('fail-on', { type: 'string', default: 'error', describe: 'exit 1 when an audit finding is at or above: error | warning | note | never' })
@@ -30,11 +31,11 @@ export function inspectCommand(io: Io): CommandModule<object, Args> {
       const failOn = parseFailOn(argv['fail-on']);
       const code = argv['exit-code'];
       if (code !== undefined && (!Number.isInteger(code) || code < 0 || code > 255)) throw new UsageError(`--exit-code ${String(code)}: expected a process exit code, 0 to 255`);
-      const found = oneSession(argv.session);
+      const found = oneSession(argv.session, parseFormatHint(argv['format-hint']));
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, [argv.session]);
       const log = argv['headless-log'];
       const extras = { ...(log !== undefined ? { headlessLog: { path: log, bytes: readUserFile('--headless-log', log) } } : {}), ...(code !== undefined ? { exitCode: code } : {}) };
-      const { run, data } = inspectCollector();
+      const { run, data } = inspectCollector(formatOf(found));
       const result = observeSession(found, { command: 'audit', extras }, [run]);
       const report = buildInspect(found.id, found.display, data, result.findings);
       writeOutput(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderInspect(report, { color: argv.color ?? (output === undefined && io.isTTY), width: io.columns }), output, io.stdout);

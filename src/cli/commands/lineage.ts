@@ -4,17 +4,17 @@ import { lineageView } from '../../lineage/view.js';
 import { LINEAGE_FORMATS, renderLineageDot, renderLineageJson, renderLineageMermaid, renderLineageTable } from '../../report/lineage.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
-import { parseFormat } from '../options.js';
+import { parseFormat, parseFormatHint, withFormatHint } from '../options.js';
 import { auditTree } from '../run-audit.js';
 
-type Args = { paths: string[]; format: string; output?: string; 'sandbox-config': string[]; 'grok-home'?: string };
+type Args = { paths: string[]; format: string; output?: string; 'sandbox-config': string[]; 'grok-home'?: string; 'format-hint'?: string };
 
 export function lineageCommand(io: Io): CommandModule<object, Args> {
   return {
     command: 'lineage <paths..>',
     describe: 'the fork/subagent/worktree graph of a sessions root, with sandbox profiles and widened or dropped edges',
     builder: (y: Argv) =>
-      y
+      withFormatHint(y)
         .positional('paths', { type: 'string', array: true, demandOption: true })
         .option('format', { alias: 'f', type: 'string', default: 'table', describe: LINEAGE_FORMATS.join(' | ') })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE' })
@@ -23,7 +23,8 @@ export function lineageCommand(io: Io): CommandModule<object, Args> {
     handler: (argv) => {
       const format = parseFormat(argv.format, LINEAGE_FORMATS);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const { results, graphs } = auditTree(argv.paths, { command: 'audit' }, { sandboxConfig: argv['sandbox-config'], ...(argv['grok-home'] !== undefined ? { grokHome: argv['grok-home'] } : {}) });
+      const formatHint = parseFormatHint(argv['format-hint']);
+      const { results, graphs } = auditTree(argv.paths, { command: 'audit' }, { sandboxConfig: argv['sandbox-config'], ...(argv['grok-home'] !== undefined ? { grokHome: argv['grok-home'] } : {}), ...(formatHint !== undefined ? { formatHint } : {}) });
       const findings = results.flatMap((r) => r.findings);
       const shown = (root: string): string => results.find((r) => r.session.path && graphs.get(root)?.nodes.some((n) => n.path === r.session.path))?.session.path.split('/').slice(0, -2).join('/') ?? root;
       const views = [...graphs].map(([root, g]) => lineageView(shown(root), g, findings));

@@ -7,11 +7,11 @@ import { NO_ROW_LINES } from '../../report/table.js';
 import { wrapText } from '../../report/wrap.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
-import { parseFormat } from '../options.js';
+import { parseFormat, parseFormatHint, withFormatHint } from '../options.js';
 import { findSessions } from '../run-audit.js';
 import { pairRows } from '../run-session.js';
 
-type Args = { paths: string[]; format: string; output?: string };
+type Args = { paths: string[]; format: string; output?: string; 'format-hint'?: string };
 
 const where = (w: PairRow['call']): string => (w ? `${w.file}:${w.line}` : '');
 
@@ -20,14 +20,14 @@ export function pairsCommand(io: Io): CommandModule<object, Args> {
     command: 'pairs <paths..>',
     describe: 'tool call ↔ result table: where each call was made and answered, and its status',
     builder: (y: Argv) =>
-      y
+      withFormatHint(y)
         .positional('paths', { type: 'string', array: true, demandOption: true })
         .option('format', { alias: 'f', type: 'string', default: 'table', describe: 'table | json' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE' }) as unknown as Argv<Args>,
     handler: (argv) => {
       const format = parseFormat(argv.format, ['table', 'json']);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const sessions = findSessions(argv.paths).map((found) => ({ id: found.id, path: found.display, rows: pairRows(found) }));
+      const sessions = findSessions(argv.paths, parseFormatHint(argv['format-hint'])).map((found) => ({ id: found.id, path: found.display, rows: pairRows(found) }));
       if (format === 'json') {
         writeOutput(`${JSON.stringify({ sessions }, null, 2)}\n`, output, io.stdout);
         return;

@@ -1,10 +1,9 @@
 /** `timeline <session>`: the authoritative timeline, in emission order, with rewinds, compactions and resumes marked. */
 import type { Argv, CommandModule } from 'yargs';
-import { formatFor } from '../../formats/registry.js';
+import { formatOf } from '../../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../read/jsonl.js';
 import { EVENT_KINDS, type EventKind } from '../../model/events.js';
 import { fsSource } from '../../read/source.js';
-import { listDir } from '../../read/walk.js';
 import { summaryView } from '../../formats/grok/summary-view.js';
 import { buildTimeline, type TimelineSource } from '../../timeline/build.js';
 import type { TimelineEvent } from '../../timeline/model.js';
@@ -12,12 +11,12 @@ import { TIMELINE_FORMATS, renderTimelineCsv, renderTimelineJson, renderTimeline
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
-import { parseFormat, parseMaxLineBytes } from '../options.js';
+import { parseFormat, parseFormatHint, parseMaxLineBytes, withFormatHint } from '../options.js';
 import { oneSession } from '../run-session.js';
 import { basename, dirname } from 'node:path';
 import { lstatSync } from "node:fs";
 
-type Args = { session: string; format: string; output?: string; since?: string; until?: string; kind: string[]; prompt?: number; 'include-subagents': boolean; live: boolean; 'max-line-bytes'?: number };
+type Args = { session: string; format: string; output?: string; since?: string; until?: string; kind: string[]; prompt?: number; 'include-subagents': boolean; live: boolean; 'max-line-bytes'?: number; 'format-hint'?: string };
 
 /** What the model saw: live branch, after the last compaction, conversation kinds only. */
 const LIVE_KINDS = new Set<EventKind>(['user_prompt', 'model_text', 'thought', 'tool_call', 'tool_update', 'compaction_checkpoint']);
@@ -32,10 +31,10 @@ function parseTime(flag: string, v: string | undefined): number | undefined {
 export function timelineCommand(io: Io): CommandModule<object, Args> {
   return {
     command: 'timeline <session>',
-    describe: 'the authoritative timeline from updates.jsonl: emission order, rewinds, compactions, resumes, subagents',
+    describe: 'the authoritative timeline (Grok updates.jsonl, a Codex rollout, a Claude Code transcript): emission order, rewinds, compactions, resumes, subagents',
     builder: (y: Argv) =>
-      y
-        .positional('session', { type: 'string', demandOption: true, describe: 'one session directory' })
+      withFormatHint(y)
+        .positional('session', { type: 'string', demandOption: true, describe: 'one session (a Grok session directory, a Codex rollout, a Claude Code transcript)' })
         .option('format', { alias: 'f', type: 'string', default: 'table', describe: TIMELINE_FORMATS.join(' | ') })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE' })
         .option('since', { type: 'string', describe: 'only events at or after this time (ISO 8601 or epoch ms)' })
@@ -52,10 +51,10 @@ export function timelineCommand(io: Io): CommandModule<object, Args> {
       const kinds = new Set(argv.kind.flatMap((k) => k.split(',')).filter(Boolean));
       for (const k of kinds) if (!(EVENT_KINDS as readonly string[]).includes(k)) throw new UsageError(`--kind ${JSON.stringify(k)}: expected one of ${EVENT_KINDS.join(', ')}`);
       if (argv.prompt !== undefined && (!Number.isInteger(argv.prompt) || argv.prompt < 0)) throw new UsageError(`--prompt ${String(argv.prompt)}: expected a prompt turn number (0, 1, …)`);
-      const found = oneSession(argv.session);
+      const found = oneSession(argv.session, parseFormatHint(argv['format-hint']));
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, [argv.session]);
       const limits = { maxLineBytes: parseMaxLineBytes(argv['max-line-bytes']) ?? DEFAULT_MAX_LINE_BYTES };
-      const open = (f: typeof found): TimelineSource => ({ source: fsSource(f), format: formatFor(listDir(f.abs).names) });
+      const open = (f: typeof found): TimelineSource => ({ source: fsSource(f), format: formatOf(f) });
       const root = open(found);
       const cwd = summaryCwd(root);
       const child = argv['include-subagents']

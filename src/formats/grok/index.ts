@@ -2,8 +2,8 @@
 import { dirname, join } from 'node:path';
 import type { FormatModule } from '../types.js';
 import { classify, detect } from './artifacts.js';
-import { loadGrok } from './load.js';
-import { streamUpdatesLog } from './log-stream.js';
+import { LOOKS_LIKE, loadGrok } from './load.js';
+import { looksLikeUpdate, streamUpdatesLog } from './log-stream.js';
 import { eventText } from './normalize.js';
 import { encodeCwdDirname } from './paths.js';
 import { validateGrok } from './validate.js';
@@ -20,6 +20,7 @@ export const grok: FormatModule = {
     return streamUpdatesLog(source, log.path, limits, () => {}, onEvent, () => {});
   },
   eventText,
+  jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
   childSessionDir(parent, parentCwd, childId, childCwd) {
     const cwd = childCwd ?? parentCwd;
     if (!parent.groupAbs || cwd === undefined || childId.includes('/') || childId === '..' || childId === '.') return undefined;

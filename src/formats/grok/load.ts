@@ -26,7 +26,7 @@ const has = (v: unknown, ...keys: string[]): boolean =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && keys.some((k) => k in (v as Obj));
 
 /** What a record of each log looks like, so merged-line recovery never mistakes a nested object for one. */
-const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
+export const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
   chat: (v) => has(v, 'type', 'role'),
   'chat-quarantine': (v) => has(v, 'type', 'role'),
   'chat-prestrip': (v) => has(v, 'type', 'role'),

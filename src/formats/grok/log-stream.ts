@@ -14,7 +14,7 @@ import { RewindFilter } from './rewind.js';
 /** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
 const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
 
-const looksLikeUpdate = (v: unknown): boolean => {
+export const looksLikeUpdate = (v: unknown): boolean => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   return 'method' in o || 'params' in o || ('sessionId' in o && 'update' in o);

@@ -1,5 +1,5 @@
-/** Writes a large, realistic, valid Grok session (updates.jsonl of a given size) for streaming tests and benchmarks. */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+/** Deterministic benchmark data: a large, realistic, valid Grok session of a given size, and roots of many small sessions. */
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A realistic tool output (a source file of about 2 KB), so a session's size is mostly tool results. */
@@ -41,4 +41,22 @@ export function writeLargeSession(root: string, bytes: number): string {
     `${JSON.stringify({ info: { id, cwd: '/home/dev/big' }, session_summary: '', created_at: '2026-08-19T10:00:00Z', updated_at: '2026-08-19T12:00:00Z', num_messages: i, num_chat_messages: 0, current_model_id: 'grok-build', chat_format_version: 1 }, null, 2)}\n`,
   );
   return dir;
+}
+
+/**
+ * A sessions root of `n` small sessions: copies of the clean corpus's subagent session (a real multi-record
+ * session) with their own ids, spread over 10 cwd groups. Returns the root.
+ */
+export function writeManySessions(root: string, n: number, template: string): string {
+  const files = readdirSync(template).filter((f) => f.endsWith('.json') || f.endsWith('.jsonl') || f.endsWith('.txt'));
+  const templateId = template.split('/').pop()!;
+  const content = new Map(files.map((f) => [f, readFileSync(join(template, f), 'utf8')]));
+  for (let i = 0; i < n; i++) {
+    const id = `019b${(i >>> 16).toString(16).padStart(4, '0')}-${(i & 0xffff).toString(16).padStart(4, '0')}-7000-8000-${i.toString(16).padStart(12, '0')}`;
+    const group = `%2Fhome%2Fdev%2Fproj${i % 10}`;
+    const dir = join(root, 'sessions', group, id);
+    mkdirSync(dir, { recursive: true });
+    for (const [f, text] of content) writeFileSync(join(dir, f), text.split(templateId).join(id).split('/home/dev/proj').join(`/home/dev/proj${i % 10}`));
+  }
+  return root;
 }

@@ -1,0 +1,154 @@
+/**
+ * `npm run bench`: generates deterministic data, then measures in ONE run, on the same data, side by side:
+ * the bare baseline (split + JSON.parse), `jq -c .` when jq is present, and session-audit validate / audit
+ * (json, table); over roots of many small sessions, audit with --jobs 1 and 2. Prints a table and writes
+ * reports/bench.json: MB/s, records/s, ratios to the baselines, peak RSS of every process, and the DESIGN §8
+ * targets with whether each holds. It never fails on speed; it reports.
+ *
+ *   npm run bench                        # 100 MB and 1 GB sessions, 1,000 and 10,000-session roots
+ *   npm run bench -- --quick             # 50 MB, 200 and 2,000 sessions (a minute)
+ *   npm run bench -- --sizes 100 --roots 1000,10000 --repeat 3 --dir /var/tmp/sa-bench
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/formats/schema-runtime.js';
+import { writeLargeSession, writeManySessions } from './generate.js';
+
+interface Measure {
+  name: string;
+  seconds: number;
+  peakRssMb: number | null;
+  exit: number | null;
+}
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const sizes = (opt('--sizes') ?? (quick ? '50' : '100,1000')).split(',').map(Number);
+const rootSizes = (opt('--roots') ?? (quick ? '200,2000' : '1000,10000')).split(',').map(Number);
+const repeat = Number(opt('--repeat') ?? '1');
+const dataDir = opt('--dir') ?? join(tmpdir(), 'session-audit-bench');
+const root = packageRoot();
+const dist = (p: string): string => join(root, 'dist', p);
+if (!existsSync(dist('src/cli/main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
+const hasJq = spawnSync('jq', ['--version']).status === 0;
+const hasTime = existsSync('/usr/bin/time');
+const MB = 1024 * 1024;
+
+/** Run a command `repeat` times; keep the fastest. Peak RSS from the process itself (node) or /usr/bin/time. */
+function measure(name: string, cmd: string, argv: string[], opts: { stdoutTo?: string; rssFrom: 'probe' | 'time' | 'none' }): Measure {
+  let best: Measure | undefined;
+  for (let k = 0; k < repeat; k++) {
+    const useTime = opts.rssFrom === 'time' && hasTime;
+    const full = useTime ? ['/usr/bin/time', ['-f', 'MAXRSS_KB %M', cmd, ...argv]] : [cmd, argv];
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(full[0] as string, full[1] as string[], { encoding: 'utf8', maxBuffer: 1024 * MB, stdio: ['ignore', 'ignore', 'pipe'] });
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const m = /MAXRSS_KB (\d+)/.exec(r.stderr ?? '');
+    const cur: Measure = { name, seconds, peakRssMb: m ? Math.round(Number(m[1]) / 102.4) / 10 : null, exit: r.status };
+    if (r.status !== 0) process.stderr.write(`warning: ${name} exited ${r.status}: ${(r.stderr ?? '').slice(0, 400)}\n`);
+    if (!best || cur.seconds < best.seconds) best = cur;
+  }
+  return best!;
+}
+
+const node = process.execPath;
+const probe = dist('scripts/bench/probe.js');
+const bare = dist('scripts/bench/bare.js');
+const round = (x: number, d = 2): number => Math.round(x * 10 ** d) / 10 ** d;
+
+mkdirSync(dataDir, { recursive: true });
+const results: Record<string, unknown>[] = [];
+const targets: Array<{ target: string; want: string; measured: string; met: boolean }> = [];
+const line = (s: string): void => void process.stdout.write(`${s}\n`);
+
+line(`session-audit bench: node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / MB / 1024)} GiB; data in ${dataDir}`);
+for (const size of sizes) {
+  const dir = join(dataDir, `session-${size}mb`);
+  const marker = join(dir, '.complete');
+  if (!existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    line(`generating a ${size} MB session…`);
+    writeLargeSession(dir, size * MB);
+    writeFileSync(marker, '');
+  }
+  const session = join(dir, 'sessions', '%2Fhome%2Fdev%2Fbig', '019a0000-0000-7000-8000-0000000000b1');
+  const file = join(session, 'updates.jsonl');
+  const bytes = statSync(file).size;
+  const counted = JSON.parse(spawnSync(node, [bare, file], { encoding: 'utf8' }).stdout) as { records: number };
+  const runs: Measure[] = [measure('bare split+JSON.parse', node, [bare, file], { rssFrom: 'probe' })];
+  if (hasJq) runs.push(measure('jq -c .', 'jq', ['-c', '.', file], { rssFrom: 'time' }));
+  runs.push(measure('validate --format json', node, [probe, 'validate', session, '--format', 'json'], { rssFrom: 'probe' }));
+  runs.push(measure('audit --format json', node, [probe, 'audit', session, '--format', 'json'], { rssFrom: 'probe' }));
+  runs.push(measure('audit (table)', node, [probe, 'audit', session], { rssFrom: 'probe' }));
+  const base = runs[0]!.seconds;
+  const jq = runs.find((r) => r.name.startsWith('jq'))?.seconds;
+  line(`\n${size} MB session: ${round(bytes / MB, 1)} MB, ${counted.records} records`);
+  line(`  ${'what'.padEnd(26)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(8)} ${'records/s'.padStart(11)} ${'vs bare'.padStart(8)} ${'vs jq'.padStart(7)} ${'peak RSS MB'.padStart(12)}`);
+  const rows = runs.map((r) => {
+    const row = {
+      name: r.name,
+      seconds: round(r.seconds, 3),
+      mbPerSecond: round(bytes / MB / r.seconds, 1),
+      recordsPerSecond: Math.round(counted.records / r.seconds),
+      throughputVsBare: round(base / r.seconds, 3),
+      throughputVsJq: jq ? round(jq / r.seconds, 3) : null,
+      peakRssMb: r.peakRssMb,
+      exit: r.exit,
+    };
+    line(`  ${r.name.padEnd(26)} ${row.seconds.toFixed(2).padStart(8)} ${row.mbPerSecond.toFixed(1).padStart(8)} ${String(row.recordsPerSecond).padStart(11)} ${`${Math.round(row.throughputVsBare * 100)}%`.padStart(8)} ${(row.throughputVsJq === null ? '-' : `${row.throughputVsJq.toFixed(1)}x`).padStart(7)} ${String(row.peakRssMb ?? '-').padStart(12)}`);
+    return row;
+  });
+  results.push({ kind: 'session', sizeMb: size, bytes, records: counted.records, runs: rows });
+  const audit = rows.find((r) => r.name === 'audit --format json')!;
+  targets.push({ target: `audit throughput vs bare baseline (${size} MB)`, want: '>= 50%', measured: `${Math.round(audit.throughputVsBare * 100)}%`, met: audit.throughputVsBare >= 0.5 });
+  if (audit.throughputVsJq !== null) targets.push({ target: `audit throughput vs jq -c . (${size} MB)`, want: '>= 4x', measured: `${audit.throughputVsJq.toFixed(2)}x`, met: audit.throughputVsJq >= 4 });
+  if (size >= 1000) targets.push({ target: `audit peak RSS on the ${size} MB session`, want: '<= 256 MB', measured: `${audit.peakRssMb} MB`, met: (audit.peakRssMb ?? Infinity) <= 256 });
+}
+
+const rootTimes = new Map<number, { j1: number; j2?: number }>();
+const template = join(root, 'corpora', 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003');
+for (const n of rootSizes) {
+  const dir = join(dataDir, `root-${n}`);
+  const marker = join(dir, '.complete');
+  if (!existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    line(`\ngenerating a sessions root of ${n} sessions…`);
+    writeManySessions(dir, n, template);
+    writeFileSync(marker, '');
+  }
+  const sessionsRoot = join(dir, 'sessions');
+  const j1 = measure(`audit ${n} sessions --jobs 1`, node, [probe, 'audit', sessionsRoot, '--format', 'json'], { rssFrom: 'probe' });
+  const j2 = measure(`audit ${n} sessions --jobs 2`, node, [probe, 'audit', sessionsRoot, '--format', 'json', '--jobs', '2'], { rssFrom: 'probe' });
+  rootTimes.set(n, { j1: j1.seconds, j2: j2.seconds });
+  line(`\nroot of ${n} sessions: --jobs 1 ${j1.seconds.toFixed(2)} s (${Math.round(n / j1.seconds)} sessions/s, peak ${j1.peakRssMb} MB); --jobs 2 ${j2.seconds.toFixed(2)} s (${(j1.seconds / j2.seconds).toFixed(2)}x, peak ${j2.peakRssMb} MB)`);
+  results.push({ kind: 'root', sessions: n, runs: [j1, j2].map((r) => ({ name: r.name, seconds: round(r.seconds, 3), sessionsPerSecond: Math.round(n / r.seconds), peakRssMb: r.peakRssMb, exit: r.exit })), speedupJobs2: round(j1.seconds / j2.seconds, 3) });
+}
+const sortedRoots = [...rootTimes.keys()].sort((a, b) => a - b);
+if (sortedRoots.length >= 2) {
+  const small = sortedRoots[0]!;
+  const large = sortedRoots[sortedRoots.length - 1]!;
+  const ratio = rootTimes.get(large)!.j1 / rootTimes.get(small)!.j1;
+  const allowed = (large / small) * 1.1;
+  targets.push({ target: `time of ${large} sessions / time of ${small}`, want: `<= ${round(allowed, 1)}x`, measured: `${ratio.toFixed(2)}x`, met: ratio <= allowed });
+  const t = rootTimes.get(large)!;
+  targets.push({ target: `--jobs 2 speed-up on ${large} sessions`, want: '>= 1.6x', measured: `${(t.j1 / t.j2!).toFixed(2)}x`, met: t.j1 / t.j2! >= 1.6 });
+}
+
+line('\ntargets (DESIGN §8):');
+for (const t of targets) line(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured} (want ${t.want})`);
+const report = {
+  tool: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string,
+  machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGiB: Math.round(totalmem() / MB / 1024), jq: hasJq, timeBinary: hasTime },
+  options: { sizesMb: sizes, roots: rootSizes, repeat },
+  results,
+  targets,
+};
+mkdirSync(join(root, 'reports'), { recursive: true });
+writeFileSync(join(root, 'reports', 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+line('\nwrote reports/bench.json');

@@ -1,0 +1,111 @@
+/**
+ * Large JSONL logs are schema-checked in a second thread: a worker reads the same file with a reader configured
+ * exactly like the loader's (same record shape, same line cap), validates every record, and hands the issues
+ * back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and
+ * runs every other check. If the worker saw a different file (it grew in between) or failed, the records are
+ * validated here instead: the result never depends on the second thread.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { FormatModule } from '../formats/types.js';
+import { packageRoot } from '../formats/schema-runtime.js';
+import type { FileEndEvent, RecordIssue } from '../model/session.js';
+import { JsonlScanner, type JsonlRecord } from '../read/jsonl.js';
+import type { SessionSource } from '../read/source.js';
+
+/** Logs at least this large are worth a thread (its start-up is a fraction of a second). */
+export const OFFLOAD_MIN_BYTES = 16 * 1024 * 1024;
+const minBytes = (): number => Number(process.env.SESSION_AUDIT_OFFLOAD_MIN_BYTES ?? OFFLOAD_MIN_BYTES);
+
+export interface OffloadOutcome {
+  records: number;
+  bytes: number;
+  issues: RecordIssue[];
+}
+
+/** Validate every record of a scanner's output: the one routine both threads run. */
+export function recordValidator(format: FormatModule, kind: string, issues: RecordIssue[]): (r: JsonlRecord) => void {
+  return (r) => {
+    for (const i of format.validate(kind, r.value)) issues.push({ line: r.line, byteOffset: r.byteOffset, code: i.code, pointer: i.pointer, message: i.message });
+  };
+}
+
+function workerScript(): string | undefined {
+  const here = fileURLToPath(new URL('./schema-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const built = join(packageRoot(), 'dist', 'src', 'checks', 'schema-worker.js');
+  return existsSync(built) ? built : undefined;
+}
+
+export class SchemaOffload {
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+
+  private constructor(
+    script: string,
+    abs: string,
+    private readonly rel: string,
+    private readonly kind: string,
+    format: string,
+    maxLineBytes: number,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(script, { workerData: { abs, kind, format, maxLineBytes, flag: this.flag, port: port2 }, transferList: [port2] });
+    this.worker.unref();
+  }
+
+  /** Start a worker for this log when it is large and the format can describe its records; else undefined. */
+  static start(source: SessionSource, format: FormatModule, rel: string, kind: string, maxLineBytes: number): SchemaOffload | undefined {
+    if (!isMainThread || process.env.SESSION_AUDIT_NO_OFFLOAD) return undefined;
+    const entry = source.entry(rel);
+    if (!entry || entry.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
+    const script = workerScript();
+    if (!script) return undefined;
+    return new SchemaOffload(script, join(source.found.abs, rel), rel, kind, format.name, maxLineBytes);
+  }
+
+  /**
+   * The issues, once the worker is done (blocking). Undefined when the worker failed, took too long, or read a
+   * different file than the loader did (compared by record count and bytes).
+   */
+  finish(end: FileEndEvent): OffloadOutcome | undefined {
+    const deadline = Date.now() + 120_000 + (end.stats?.bytes ?? 0) / 10_000;
+    let msg: { message: OffloadOutcome & { error?: string } } | undefined;
+    while (!(msg = receiveMessageOnPort(this.port) as typeof msg)) {
+      if (Date.now() > deadline) break;
+      Atomics.wait(this.flag, 0, 0, 200);
+      if (Atomics.load(this.flag, 0) === 2) {
+        msg = receiveMessageOnPort(this.port) as typeof msg;
+        break;
+      }
+    }
+    void this.worker.terminate();
+    this.port.close();
+    const out = msg?.message;
+    if (!out || out.error !== undefined || !end.stats || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
+    return out;
+  }
+
+  cancel(): void {
+    void this.worker.terminate();
+    this.port.close();
+  }
+
+  /** The same validation in this thread, for when the worker's answer cannot be used. */
+  static inline(source: SessionSource, format: FormatModule, rel: string, kind: string, maxLineBytes: number): RecordIssue[] {
+    const issues: RecordIssue[] = [];
+    const shape = format.jsonlShape?.(kind);
+    source.streamJsonl(rel, { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) }, recordValidator(format, kind, issues), () => {});
+    return issues;
+  }
+
+  describe(): string {
+    return `${this.rel} (${this.kind})`;
+  }
+}
+
+export { JsonlScanner };

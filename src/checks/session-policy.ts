@@ -1,0 +1,55 @@
+/**
+ * SANDBOX_WIDENED / SANDBOX_CHANGED inside one session: the access policy each turn runs under (Codex turn_context
+ * approval/sandbox/permission profile, Claude Code permissionMode), compared with the one the session started
+ * with, and single calls that run beyond it (dangerouslyDisableSandbox). Works on the normalized events' `policy`;
+ * the codes belong to the root `sandbox` check in the catalog (same meaning, one entry each).
+ */
+import type { PolicyState, SessionEvent } from '../model/events.js';
+import { defineCheck } from './define.js';
+import { sandbox } from './sandbox.js';
+
+const at = (e: SessionEvent, p: PolicyState) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset, pointer: p.pointer });
+const same = (a: PolicyState, b: PolicyState): boolean => a.label === b.label && a.grants.join('\u0000') === b.grants.join('\u0000');
+
+export const sessionPolicy = defineCheck({
+  id: 'session-policy',
+  validate: false,
+  formats: ['codex', 'claude'],
+  codes: { SANDBOX_WIDENED: sandbox.codes.SANDBOX_WIDENED, SANDBOX_CHANGED: sandbox.codes.SANDBOX_CHANGED },
+  create(ctx) {
+    /** Per log file (a sub-agent's transcript has its own): the starting policy, the current one, the gains reported. */
+    const files = new Map<string, { start: PolicyState; startLine: number; current: PolicyState; currentLine: number; reported: Set<string> }>();
+    return {
+      event(e) {
+        const p = e.policy;
+        if (!p) return;
+        if (p.oneCall) {
+          ctx.emit('SANDBOX_WIDENED', at(e, p), `${p.label}: this call runs with more access than any policy of the session (${p.grants.join('; ')})`, { key: e.toolCallId ?? String(e.line) });
+          return;
+        }
+        const f = files.get(e.file);
+        if (!f) {
+          files.set(e.file, { start: p, startLine: e.line, current: p, currentLine: e.line, reported: new Set() });
+          return;
+        }
+        if (same(p, f.current)) return;
+        const gains = p.grants.filter((g) => !f.start.grants.includes(g));
+        const fresh = gains.filter((g) => !f.reported.has(g));
+        if (fresh.length) {
+          for (const g of fresh) f.reported.add(g);
+          ctx.emit('SANDBOX_WIDENED', at(e, p), `runs under ${p.label}, wider than ${f.start.label} the session started with (line ${f.startLine}): ${fresh.join('; ')}`, { key: p.label });
+        } else if (!gains.length) {
+          const losses = f.current.grants.filter((g) => !p.grants.includes(g));
+          ctx.emit(
+            'SANDBOX_CHANGED',
+            at(e, p),
+            `runs under ${p.label}, changed from ${f.current.label} (line ${f.currentLine})${losses.length ? `; no longer: ${losses.join('; ')}` : ''}; not wider than the session started with`,
+            { key: `${p.label}@${e.line}`, severity: 'note' },
+          );
+        }
+        f.current = p;
+        f.currentLine = e.line;
+      },
+    };
+  },
+});

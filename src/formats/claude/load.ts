@@ -1,0 +1,103 @@
+/**
+ * The Claude Code loader: sub-agent metadata documents first, then the session's transcript, then each sub-agent
+ * transcript, streamed (records, events, conversation items, damage), then the session's identity.
+ */
+import { basename } from 'node:path';
+import type { SessionSource } from '../../read/source.js';
+import type { Damage, JsonlRecord } from '../../read/jsonl.js';
+import { byteOrder } from '../../read/walk.js';
+import type { ChatItem, SessionEvent } from '../../model/events.js';
+import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
+import { IDENTITY_KIND } from '../../model/identity.js';
+import type { LoadLimits } from '../types.js';
+import { parseDoc } from '../grok/load.js';
+import { isTranscriptRecord } from './artifacts.js';
+import { ClaudeNormalizer } from './normalize.js';
+
+const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
+const MAX_DOC_BYTES = 16 * 1024 * 1024;
+
+/** What merged-line recovery may take for a record: a transcript record, never a nested object. */
+export const looksLikeTranscriptRecord = (v: unknown): boolean => isTranscriptRecord(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { type?: unknown }).type === 'string' && ('uuid' in v || 'sessionId' in v));
+
+export interface TranscriptHandlers {
+  record?(file: string, kind: string, r: JsonlRecord): void;
+  event(e: SessionEvent, r: JsonlRecord): void;
+  chat?(c: ChatItem): void;
+  damage?(file: string, kind: string, d: Damage): void;
+  fileEnd?(f: FileEndEvent): void;
+}
+
+/** The transcripts of a session in load order: the session's own, then its sub-agents'. */
+export function transcripts(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>): Artifact[] {
+  const regular = [...artifacts.values()].filter((a) => (a.kind === 'transcript' || a.kind === 'subagent') && source.entry(a.path)?.type === 'file');
+  return regular.sort((a, b) => (a.kind === b.kind ? byteOrder(a.path, b.path) : a.kind === 'transcript' ? -1 : 1));
+}
+
+/** Stream every transcript; the FileEndEvent returned is the first's (the session's transcript, with its abandoned branches). */
+export function streamTranscripts(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, h: TranscriptHandlers): { end?: FileEndEvent; normalizer: ClaudeNormalizer } {
+  const n = new ClaudeNormalizer();
+  let first: FileEndEvent | undefined;
+  for (const a of transcripts(source, artifacts)) {
+    n.begin(a.path, a.kind === 'transcript');
+    let lastDamaged = 0;
+    const r = source.streamJsonl(
+      a.path,
+      { looksLikeRecord: looksLikeTranscriptRecord, maxLineBytes: limits.maxLineBytes },
+      (record) => {
+        h.record?.(a.path, a.kind, record);
+        const step = n.push(record);
+        h.event(step.event, record);
+        for (const c of step.chats) h.chat?.(c);
+      },
+      (damage) => {
+        if (UNPARSEABLE.has(damage.code) && damage.line !== lastDamaged && damage.count === undefined) {
+          lastDamaged = damage.line;
+          n.skip();
+        }
+        h.damage?.(a.path, a.kind, damage);
+      },
+    );
+    n.endFile();
+    // The session's transcript comes first: its live branch is known when it ends.
+    const end: FileEndEvent = r.ok ? { file: a.path, kind: a.kind, stats: r.value } : { file: a.path, kind: a.kind, error: r.error };
+    end.dead = n.deadRanges();
+    end.liveTurns = n.liveTurns;
+    h.fileEnd?.(end);
+    first ??= end;
+  }
+  return first ? { end: first, normalizer: n } : { normalizer: n };
+}
+
+export function loadClaude(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
+  for (const a of artifacts.values()) {
+    if (a.role !== 'json' || source.entry(a.path)?.type !== 'file') continue;
+    const r = source.readFile(a.path, MAX_DOC_BYTES);
+    const size = source.entry(a.path)?.size ?? 0;
+    if (!r.ok) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'unreadable', detail: r.error } });
+    else if (r.value.truncated) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed` } });
+    else sink.doc(parseDoc(a.path, a.kind, r.value.bytes, size));
+  }
+  const { normalizer } = streamTranscripts(source, artifacts, limits, {
+    record: (file, kind, record) => sink.record({ file, kind, record }),
+    event: (e) => sink.event(e),
+    chat: (c) => sink.chat(c),
+    damage: (file, kind, damage) => sink.damage({ file, kind, damage }),
+    fileEnd: (f) => sink.fileEnd(f),
+  });
+  const identity = normalizer.identity;
+  for (const a of transcripts(source, artifacts)) {
+    if (a.kind !== 'subagent') continue;
+    const agent = basename(a.path).replace(/^agent-/, '').replace(/\.jsonl$/, '');
+    const known = identity.subagents.find((s) => s.id === agent);
+    if (!known) identity.subagents.push({ id: agent, file: a.path });
+  }
+  identity.subagents.sort((x, y) => byteOrder(x.id, y.id));
+  const main = transcripts(source, artifacts)[0];
+  if (main) sink.doc({ file: main.path, kind: IDENTITY_KIND, size: source.entry(main.path)?.size ?? 0, value: identity });
+  source.hashUnread();
+}
+
+export function streamClaudeLog(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, onEvent: (e: SessionEvent, r: JsonlRecord) => void): FileEndEvent | undefined {
+  return streamTranscripts(source, artifacts, limits, { event: onEvent }).end;
+}
