@@ -16,6 +16,7 @@ import type { SessionSource } from './read/source.js';
 import { byteOrder } from './read/walk.js';
 import { DEFAULT_MAX_LINE_BYTES } from './read/jsonl.js';
 import { SchemaOffload } from './checks/schema-offload.js';
+import { opaque } from './read/discover.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -130,7 +131,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Large logs are schema-checked in a second thread while this one loads them (see checks/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
-  if (found.symlinkTarget === undefined && runs.some((r) => r.check.id === 'schema')) {
+  if (!opaque(found) && runs.some((r) => r.check.id === 'schema')) {
     for (const a of artifacts.values()) {
       if (a.role !== 'jsonl' && a.role !== 'quarantine') continue;
       const o = SchemaOffload.start(source, format, a.path, a.kind, maxLineBytes);
@@ -156,7 +157,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     },
   };
   try {
-    if (found.symlinkTarget === undefined) format.load(source, artifacts, sink, { maxLineBytes });
+    if (!opaque(found)) format.load(source, artifacts, sink, { maxLineBytes });
   } finally {
     for (const o of offloads.values()) o.cancel();
   }

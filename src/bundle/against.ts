@@ -37,6 +37,8 @@ export interface CapturedFile {
 export interface CapturedSessionFiles {
   id: string;
   bagDir: string;
+  /** The session's path as the capture's command line named it. */
+  path?: string;
   files: CapturedFile[];
 }
 
@@ -47,7 +49,7 @@ interface StatementLike {
 /** The sessions and original file digests a session-audit bag recorded; undefined for other bags. */
 export function capturedSessions(c: BagContents, statement: StatementLike | undefined): CapturedSessionFiles[] | undefined {
   const p = statement?.predicate;
-  const sessions = Array.isArray(p?.sessions) ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown }>) : undefined;
+  const sessions = Array.isArray(p?.sessions) ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown }>) : undefined;
   if (!sessions) return undefined;
   const recorded = new Map<string, { sha256: string; size: number }>();
   for (const f of Array.isArray(p?.files) ? (p.files as Array<Record<string, unknown>>) : []) {
@@ -64,7 +66,7 @@ export function capturedSessions(c: BagContents, statement: StatementLike | unde
       files.push({ rel: name.slice(prefix.length), member: name, ...orig });
     }
     files.sort((a, b) => byteOrder(a.rel, b.rel));
-    out.push({ id: s.id, bagDir: s.bagDir, files });
+    out.push({ id: s.id, bagDir: s.bagDir, ...(typeof s.path === 'string' ? { path: s.path } : {}), files });
   }
   return out;
 }
@@ -135,20 +137,61 @@ export interface AgainstInput {
   sessions: readonly CapturedSessionFiles[];
   redacted: boolean;
   live: readonly FoundSession[];
-  /** The whole content of a bag member (read again from the bag on demand). */
-  member: (name: string) => Promise<Buffer | undefined>;
+  /** The whole content of some bag members (read again from the bag, once for all of them). */
+  members: (names: readonly string[]) => Promise<Map<string, Buffer>>;
 }
 
 const LIVE_READ_LIMIT = 256 * 1024 * 1024;
 
+/** Path components two paths share at their ends (how alike two places of one session id are). */
+function commonSuffix(a: string, b: string): number {
+  const x = a.split('/').filter(Boolean);
+  const y = b.split('/').filter(Boolean);
+  let n = 0;
+  while (n < x.length && n < y.length && x[x.length - 1 - n] === y[y.length - 1 - n]) n++;
+  return n;
+}
+
+/**
+ * The live session a captured one corresponds to: same id; among several copies of one id, the one in the same
+ * cwd group whose path ends most like the captured path. Each live session is matched at most once.
+ */
+function matchLive(s: CapturedSessionFiles, live: readonly FoundSession[], taken: Set<FoundSession>): FoundSession | undefined {
+  const group = s.bagDir.split('/')[0];
+  let best: FoundSession | undefined;
+  let bestScore = -1;
+  for (const f of live) {
+    if (f.id !== s.id || taken.has(f)) continue;
+    const score = (f.groupName === group ? 1000 : 0) + (s.path !== undefined ? commonSuffix(s.path, f.display) : 0);
+    if (score > bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  if (best) taken.add(best);
+  return best;
+}
+
+type Emit = (code: BundleCode, location: Location, message: string, opts?: { severity?: Severity; key?: string }) => void;
+
+/** A comparison that needs the captured bytes, done once every needed member has been read. */
+interface Deferred {
+  f: CapturedFile;
+  src: SessionSource;
+  live: LiveDigest;
+  emit: Emit;
+  how: 'rewritable' | 'shrank' | 'rewritten';
+  what: string;
+}
+
 /** Compare every captured session with its live counterpart; findings go to `out`. */
 export async function compareWithLive(input: AgainstInput, out: Finding[]): Promise<{ compared: number }> {
-  const liveById = new Map<string, FoundSession>();
-  for (const f of input.live) if (!liveById.has(f.id)) liveById.set(f.id, f);
+  const taken = new Set<FoundSession>();
+  const deferred: Deferred[] = [];
   let compared = 0;
   for (const s of input.sessions) {
-    const found = liveById.get(s.id);
-    const emitAt = (sessionPath: string) => (code: BundleCode, location: Location, message: string, opts: { severity?: Severity; key?: string } = {}): void => {
+    const found = matchLive(s, input.live, taken);
+    const emitAt = (sessionPath: string): Emit => (code, location, message, opts = {}) => {
       out.push(standaloneFinding('bundle', code, opts.severity ?? BUNDLE_CODES[code].severity, s.id, sessionPath, location, message, opts.key));
     };
     if (!found) {
@@ -178,48 +221,44 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
       if (live.sha256 === f.sha256 && live.size === f.size) continue;
       const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
       if (policy === 'append-only' && grewFrom) continue;
-      if (policy === 'rewritable') {
-        emit('BUNDLE_FILE_CHANGED', { file: f.rel }, await describeChange(input, f, src, live));
-        continue;
-      }
       const what = policy === 'append-only' ? 'an append-only log' : 'an evidence file Grok never rewrites';
-      if (live.size < f.size) {
-        const diff = await differenceAt(input, f, src);
-        emit('BUNDLE_NOT_APPEND_ONLY', { file: f.rel, ...(diff ? { line: diff.line } : {}) }, `${what} shrank from ${f.size} to ${live.size} bytes${diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : ''}`);
-        continue;
-      }
-      const diff = await differenceAt(input, f, src);
-      const where = diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : input.redacted ? '; the capture is redacted, so the differing line cannot be shown' : '';
-      emit('BUNDLE_NOT_APPEND_ONLY', { file: f.rel, ...(diff ? { line: diff.line } : {}) }, `${what} no longer starts with the ${f.size} captured bytes (live file: ${live.size} bytes)${where}`);
+      deferred.push({ f, src, live, emit, how: policy === 'rewritable' ? 'rewritable' : live.size < f.size ? 'shrank' : 'rewritten', what });
     }
     const added = src.inventory.filter((e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'));
     for (const e of added) {
       emit('BUNDLE_FILE_CHANGED', { file: e.path }, `new since the capture (${e.type === 'file' ? `${e.size} bytes` : `a ${e.type}`})`, { key: 'new' });
     }
   }
+  const bytes = input.redacted || !deferred.length ? new Map<string, Buffer>() : await input.members(deferred.map((d) => d.f.member));
+  const captured = (f: CapturedFile): Buffer | undefined => {
+    const b = bytes.get(f.member);
+    return b && createHash('sha256').update(b).digest('hex') === f.sha256 ? b : undefined;
+  };
+  for (const d of deferred) {
+    const before = captured(d.f);
+    if (d.how === 'rewritable') {
+      d.emit('BUNDLE_FILE_CHANGED', { file: d.f.rel }, describeChange(input.redacted, d.f, before, d.src, d.live));
+      continue;
+    }
+    const diff = differenceAt(before, d.f, d.src);
+    const at = diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : input.redacted ? '; the capture is redacted, so the differing line cannot be shown' : '';
+    const msg = d.how === 'shrank' ? `${d.what} shrank from ${d.f.size} to ${d.live.size} bytes${at}` : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`;
+    d.emit('BUNDLE_NOT_APPEND_ONLY', { file: d.f.rel, ...(diff ? { line: diff.line } : {}) }, msg);
+  }
   return { compared };
 }
 
-/** The captured bytes of a file, only when the bag holds them unredacted. */
-async function capturedBytes(input: AgainstInput, f: CapturedFile): Promise<Buffer | undefined> {
-  if (input.redacted) return undefined;
-  const b = await input.member(f.member);
-  return b && createHash('sha256').update(b).digest('hex') === f.sha256 ? b : undefined;
-}
-
-async function differenceAt(input: AgainstInput, f: CapturedFile, src: SessionSource): Promise<ReturnType<typeof firstDifference>> {
-  const before = await capturedBytes(input, f);
+function differenceAt(before: Buffer | undefined, f: CapturedFile, src: SessionSource): ReturnType<typeof firstDifference> {
   if (!before) return undefined;
   const now = src.readFile(f.rel, LIVE_READ_LIMIT);
   if (!now.ok) return undefined;
-  return firstDifference(before, now.value.bytes.subarray(0, Math.max(before.length + 1, 0)));
+  return firstDifference(before, now.value.bytes.subarray(0, before.length + 1));
 }
 
-async function describeChange(input: AgainstInput, f: CapturedFile, src: SessionSource, live: LiveDigest): Promise<string> {
+function describeChange(redacted: boolean, f: CapturedFile, before: Buffer | undefined, src: SessionSource, live: LiveDigest): string {
   const sizes = `${f.size} → ${live.size} bytes`;
-  const before = await capturedBytes(input, f);
   const now = before ? src.readFile(f.rel, LIVE_READ_LIMIT) : undefined;
-  if (!before || !now?.ok || now.value.truncated) return `changed since the capture (${sizes}${input.redacted ? '; the capture is redacted, contents not compared' : ''})`;
+  if (!before || !now?.ok || now.value.truncated) return `changed since the capture (${sizes}${redacted ? '; the capture is redacted, contents not compared' : ''})`;
   const after = now.value.bytes;
   if (f.rel.endsWith('.json')) {
     const keys = changedKeys(before, after);

@@ -17,14 +17,23 @@ export function pae(payloadType: string, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${body.length} `), body]);
 }
 
+/** OpenSSL's words for a key it cannot read are not the user's: say what was expected. */
+function readKey<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new Error(`not a PEM-encoded ${what} (make one with: openssl genpkey -algorithm ed25519 -out key.pem; openssl pkey -in key.pem -pubout -out key.pub.pem)`);
+  }
+}
+
 export function privateKeyFromPem(pem: string): KeyObject {
-  const key = createPrivateKey(pem);
+  const key = readKey('Ed25519 private key', () => createPrivateKey(pem));
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 private key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
   return key;
 }
 
 export function publicKeyFromPem(pem: string): KeyObject {
-  const key = createPublicKey(pem);
+  const key = readKey('Ed25519 public key', () => createPublicKey(pem));
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 public key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
   return key;
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, openSync, readSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { createGunzip, createInflateRaw } from 'node:zlib';
-import { streamFile } from '../read/files.js';
+import { readEvidenceFile, streamFile } from '../read/files.js';
 import { walkTree } from '../read/walk.js';
 import { unsafePath } from './bagit.js';
 
@@ -358,11 +358,28 @@ export async function readBag(path: string, isDir: boolean): Promise<BagContents
   return readTar(path, false);
 }
 
-/** The whole content of one member (re-reading the bag), to show how a file differs from a live one. */
-export async function readMember(path: string, isDir: boolean, name: string): Promise<Buffer | undefined> {
-  keepWhole = new Set([name]);
+/** The whole content of some members, to show how files differ from live ones: one pass over an archive, direct reads in a directory. */
+export async function readMembers(path: string, isDir: boolean, names: readonly string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (isDir) {
+    for (const name of new Set(names)) {
+      if (unsafePath(name)) continue;
+      try {
+        out.set(name, readEvidenceFile(join(path, name), Number.MAX_SAFE_INTEGER));
+      } catch {
+        /* missing or unreadable: nothing to compare */
+      }
+    }
+    return out;
+  }
+  keepWhole = new Set(names);
   try {
-    return (await readBag(path, isDir)).members.get(name)?.bytes;
+    const c = await readBag(path, false);
+    for (const n of names) {
+      const b = c.members.get(n)?.bytes;
+      if (b) out.set(n, b);
+    }
+    return out;
   } finally {
     keepWhole = new Set();
   }

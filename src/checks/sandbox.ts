@@ -45,7 +45,9 @@ export const sandbox = defineRootCheck({
       const from = e.parent.sandboxProfile;
       const to = e.child.sandboxProfile;
       const edge = `${e.kind} of ${e.parent.id}`;
-      if (from !== undefined && to === undefined) {
+      // A child whose summary.json cannot be read has an unknown profile, not a dropped one (that is reported
+      // as the unreadable summary itself; subagent init writes it in place, so a crash can leave it torn).
+      if (from !== undefined && to === undefined && e.child.hasSummary) {
         dropped.add(e.child);
         ctx.emit(e.child, 'SANDBOX_DROPPED', LOC, `${edge}, which ran under ${JSON.stringify(from)}, records no sandbox profile: a resume would run under --sandbox / GROK_SANDBOX / config / off instead`, { key: e.parentId });
         continue;

@@ -62,6 +62,10 @@ export const sessionFiles = defineCheck({
       },
       end() {
         const found = session.found;
+        if (found.unreachable !== undefined) {
+          ctx.emit('SESSION_UNREADABLE', { file: '' }, `a directory in the tree could not be opened: ${found.unreachable}; its evidence is not audited`, { severity: 'error' });
+          return;
+        }
         if (found.symlinkTarget !== undefined) {
           const target = JSON.stringify(found.symlinkTarget || '(unreadable link)');
           if (found.members) ctx.emit('SESSION_SYMLINK', { file: found.members[0] ?? '' }, `the session file is a symlink to ${target}; not followed, so this session is not audited`, { severity: 'error' });
@@ -90,7 +94,7 @@ export const sessionFiles = defineCheck({
             continue;
           }
           if (e.type === 'fifo' || e.type === 'socket' || e.type === 'block-device' || e.type === 'char-device' || e.type === 'unknown') {
-            ctx.emit('SESSION_UNREADABLE', { file: e.path }, e.readError && e.type === 'unknown' ? `cannot stat (${e.readError})` : `${describeType(e)}: never opened, not audited`);
+            ctx.emit('SESSION_UNREADABLE', { file: e.path }, e.readError && e.type === 'unknown' ? (e.path.includes('\ufffd') ? 'its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by name: not audited' : `cannot stat (${e.readError})`) : `${describeType(e)}: never opened, not audited`);
             continue;
           }
           if (e.readError !== undefined) {

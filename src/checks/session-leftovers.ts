@@ -45,11 +45,12 @@ export const sessionLeftovers = defineCheck({
         held.get(file)?.damaged.push(damage.line);
       },
       end() {
+        const byPath = new Map(session.inventory.map((x) => [x.path, x]));
         for (const e of session.inventory) {
           const a = session.artifacts.get(e.path);
           if (a?.role !== 'temp' || e.type !== 'file') continue;
           const target = tempTarget(e.path);
-          const t = target !== undefined ? session.inventory.find((x) => x.path === target) : undefined;
+          const t = target !== undefined ? byPath.get(target) : undefined;
           const compare =
             target === undefined
               ? ''

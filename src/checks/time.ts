@@ -1,11 +1,12 @@
 /** TIME_*: the authoritative log in emission order — clocks, event-id counters, resumes, and lines written late. */
 import type { SessionEvent } from '../model/events.js';
+import { isoTime } from '../model/safe-values.js';
 import { TimeAnalyzer } from '../timeline/analyze.js';
 import { EmissionOrderer } from '../timeline/order.js';
 import { defineCheck } from './define.js';
 
 const at = (e: SessionEvent) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset });
-const when = (e: SessionEvent): string => (e.timeMs === undefined ? '?' : new Date(e.timeMs).toISOString());
+const when = (e: SessionEvent): string => isoTime(e.timeMs) ?? '?';
 
 export const time = defineCheck({
   id: 'time',

@@ -1,5 +1,6 @@
 /** XREF_MESSAGE_COUNT and XREF_TIME_ORDER: summary.json's counters and clocks against the authoritative log. */
 import { isFork, parseTime, summaryView, type SummaryView } from '../formats/grok/summary-view.js';
+import { isoTime } from '../model/safe-values.js';
 import { defineCheck } from './define.js';
 
 /** Damage after which a line the agent may have counted no longer parses. */
@@ -104,7 +105,7 @@ export const xrefCounts = defineCheck({
           ctx.emit('XREF_TIME_ORDER', { file: 'summary.json', pointer: '/last_active_at' }, `last_active_at ${summary.lastActiveAt} is before created_at ${summary.createdAt} in a session that is not a fork (only forks inherit an earlier last_active_at)`);
         }
         if (early) {
-          ctx.emit('XREF_TIME_ORDER', { file: 'updates.jsonl', line: early.line, byteOffset: early.byteOffset }, `the line is stamped ${new Date(early.t).toISOString()}, before the session's created_at ${summary.createdAt}: a clock change, an import, or a line from another session`);
+          ctx.emit('XREF_TIME_ORDER', { file: 'updates.jsonl', line: early.line, byteOffset: early.byteOffset }, `the line is stamped ${isoTime(early.t) ?? String(early.t)}, before the session's created_at ${summary.createdAt}: a clock change, an import, or a line from another session`);
         }
       },
     };

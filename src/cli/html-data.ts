@@ -11,12 +11,13 @@ import { buildTimeline } from '../timeline/build.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { findSessions } from './run-audit.js';
 import { pairRows } from './run-session.js';
+import { opaque } from '../read/discover.js';
 
 /** Events kept per session: the page stays usable; the JSONL timeline has them all. */
 export const HTML_TIMELINE_CAP = 5000;
 
 function sessionExtras(found: FoundSession, maxLineBytes: number): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> {
-  if (found.symlinkTarget !== undefined) return {};
+  if (opaque(found)) return {};
   const source = fsSource(found);
   const format = formatOf(found);
   const grok = format.name === 'grok';

@@ -47,13 +47,13 @@ export function withReportOptions<T>(y: Argv<T>, formats: readonly string[]) {
 
 export function parseJobs(v: number | undefined): number {
   if (v === undefined) return 1;
-  if (!Number.isInteger(v) || v < 1 || v > 256) throw new UsageError(`--jobs ${String(v)}: expected a whole number from 1 to 256`);
+  if (!Number.isInteger(v) || v < 1 || v > 256) throw new UsageError(`--jobs ${Number.isNaN(v) ? 'is not a number' : String(v)}: expected a whole number from 1 to 256`);
   return v;
 }
 
 export function parseMaxLineBytes(v: number | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (!Number.isInteger(v) || v < 1) throw new UsageError(`--max-line-bytes ${String(v)}: expected a positive whole number of bytes`);
+  if (!Number.isInteger(v) || v < 1) throw new UsageError(`--max-line-bytes ${Number.isNaN(v) ? 'is not a number' : String(v)}: expected a positive whole number of bytes (e.g. 67108864)`);
   return v;
 }
 

@@ -1,5 +1,6 @@
 /** The I/O glue of audit/validate: find sessions under the given paths, open them read-only, audit each. */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { auditSession, buildReport, runRootChecks, type AuditOptions, type SessionResult } from '../audit.js';
 import type { CapturedSession } from '../checks/define-root.js';
@@ -15,6 +16,7 @@ import { loadProfileBook } from '../sandbox/config.js';
 import { ProfileBook } from '../sandbox/profiles.js';
 import { readUserFileText } from './user-files.js';
 import { auditInWorkers } from './audit-pool.js';
+import { opaque } from '../read/discover.js';
 
 /** The identity of a found session on disk: its directory, or for a file session the file it is shown by. */
 export const sessionKey = (s: FoundSession): string => (s.members ? `${s.abs}\u0000${s.display.split('/').pop() ?? ''}\u0000${s.members.join('\u0000')}` : s.abs);
@@ -62,7 +64,7 @@ export function auditOne(found: FoundSession, options: AuditOptions): { result: 
   const source = fsSource(found);
   const result = auditSession(source, formatOf(found), options, [observer.run]);
   observer.facts.resumes = result.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
-  return found.symlinkTarget === undefined ? { result, facts: observer.facts } : { result };
+  return !opaque(found) ? { result, facts: observer.facts } : { result };
 }
 
 export interface RunOptions {
@@ -183,6 +185,15 @@ export function finishMerged(results: SessionResult[], facts: LineageFacts[], op
 
 /** What the root checks need, read (and validated) before any session is audited. */
 function prepareTree(tree: TreeOptions): { profiles: ProfileBook; earlier?: Map<string, CapturedSession> } {
+  if (tree.grokHome !== undefined) {
+    let isDir = false;
+    try {
+      isDir = statSync(tree.grokHome).isDirectory();
+    } catch {
+      /* reported below */
+    }
+    if (!isDir) throw new UsageError(`--grok-home ${tree.grokHome}: no such directory (give the grok home that holds relocations/, e.g. ~/.grok)`);
+  }
   const profiles = profileBook(tree.sandboxConfig);
   return tree.against !== undefined ? { profiles, earlier: captured(tree.against) } : { profiles };
 }

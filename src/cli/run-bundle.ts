@@ -25,6 +25,7 @@ import { checkOutputPath } from './output.js';
 import { runAudit } from './run-audit.js';
 import { findSessions } from './run-audit.js';
 import { readUserFileText } from './user-files.js';
+import { opaque } from '../read/discover.js';
 
 export interface BundleRequest {
   paths: readonly string[];
@@ -109,7 +110,7 @@ function latestUpdate(sources: readonly SessionSource[]): string {
 function timelineOf(src: SessionSource): Buffer | undefined {
   const format = sessionFormat(src.found);
   // A Grok session without updates.jsonl has no timeline; a file session's log is the session itself.
-  if (src.found.symlinkTarget !== undefined || (format.name === 'grok' && !src.entry('updates.jsonl'))) return undefined;
+  if (opaque(src.found) || (format.name === 'grok' && !src.entry('updates.jsonl'))) return undefined;
   const events: TimelineEvent[] = [];
   buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => events.push(e));
   if (format.name !== 'grok' && events.length === 0) return undefined;

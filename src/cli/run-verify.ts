@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { buildReport, standaloneFinding, type SessionResult } from '../audit.js';
 import { capturedSessions, compareWithLive } from '../bundle/against.js';
 import { publicKeyFromPem } from '../bundle/dsse.js';
-import { readBag, readMember, type BagContents } from '../bundle/read.js';
+import { readBag, readMembers, type BagContents } from '../bundle/read.js';
 import { verifyBag } from '../bundle/verify.js';
 import type { Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
@@ -68,7 +68,7 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
       const sessions = capturedSessions(contents, v.statement);
       if (!sessions) throw new UsageError(`--against: ${req.bag} has no readable custody statement naming its sessions (was it made by session-audit bundle?)`);
       const againstFindings: Finding[] = [];
-      compared = (await compareWithLive({ contents, sessions, redacted: v.redacted, live, member: (name) => readMember(req.bag, isDir, name) }, againstFindings)).compared;
+      compared = (await compareWithLive({ contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) }, againstFindings)).compared;
       if (compared === 0) throw new UsageError(`--against ${req.against!}: none of the bag's sessions (${sessions.map((s) => s.id).join(', ')}) is there`);
       const byPath = new Map<string, Finding[]>();
       for (const f of againstFindings) byPath.set(f.sessionPath, [...(byPath.get(f.sessionPath) ?? []), f]);

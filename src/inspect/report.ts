@@ -3,6 +3,7 @@
  * inspect collector gathered and the audit's findings.
  */
 import type { Finding } from '../model/finding.js';
+import { isoTime } from '../model/safe-values.js';
 import { classifyPairs, type PairRow } from '../pairing/classify.js';
 import type { InspectData } from './collect.js';
 import { shellQuote as quote } from '../formats/shared/shell.js';
@@ -23,7 +24,7 @@ export interface InspectReport {
   findings: { error: number; warning: number; note: number; list: Finding[] };
 }
 
-const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
+const iso = isoTime;
 
 /** POSIX shell quoting. */
 export const shellQuote = quote;

@@ -25,6 +25,8 @@ export interface FoundSession {
   groupAbs?: string;
   /** Set when the entry is a symlink to a directory (or a session file) that we recorded and did not follow. */
   symlinkTarget?: string;
+  /** Set when the directory cannot be opened by name (e.g. its name is not valid UTF-8): reported, not audited. */
+  unreachable?: string;
   /** The format that recognised the session, or the one `--format-hint` forced. */
   format?: string;
   /**
@@ -73,6 +75,9 @@ export interface Detectors {
   /** A file given as an argument that nothing recognised: the session `--format-hint` makes of it, or undefined. */
   force(name: string): FileSessionHit | undefined;
 }
+
+/** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */
+export const opaque = (f: FoundSession): boolean => f.symlinkTarget !== undefined || f.unreachable !== undefined;
 
 export const MAX_DISCOVERY_DEPTH = 6;
 const SKIP_DIRS = new Set(['node_modules', '.git']);
@@ -196,6 +201,11 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
         continue;
       }
       if (t === 'dir') visit(childAbs, childDisplay, depth + 1, { name: basename(abs), abs, display });
+      // A name that is not valid UTF-8 arrives decoded with U+FFFD and cannot be opened again by that name:
+      // it is reported as an unreachable directory, never skipped in silence.
+      else if (t === 'unknown' && name.includes('\ufffd')) {
+        found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, unreachable: 'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy to audit it' });
+      }
     }
   };
   visit(rootAbs, arg, 0);

@@ -8,6 +8,7 @@ import type { FoundSession } from './discover.js';
 import { ReadError, readChunks, readWholeFile, streamFile } from './files.js';
 import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
 import { byteOrder, listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
+import { opaque } from './discover.js';
 
 export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -52,7 +53,7 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 }
 
 export function fsSource(found: FoundSession): SessionSource {
-  const inventory = found.symlinkTarget !== undefined ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
+  const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
     if (!(e instanceof ReadError)) throw e;

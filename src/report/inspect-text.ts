@@ -33,9 +33,9 @@ export function renderInspect(r: InspectReport, opts: { color: boolean; width: n
   out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.red.bold(STATE[r.state]) : STATE[r.state]}`);
   if (r.lastTurn) {
     const t = r.lastTurn;
-    out.push(`  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ${t.file}:${t.line}${t.startedAt ? `, ${t.startedAt}` : ''}:`);
+    out.push(`  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ${e(t.file)}:${t.line}${t.startedAt ? `, ${e(t.startedAt)}` : ''}:`);
     out.push(para(JSON.stringify(t.prompt), '    '));
-    out.push(t.end ? `  ended ${t.end.stopReason ?? '?'} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}` : '  no turn_completed follows it');
+    out.push(t.end ? `  ended ${e(t.end.stopReason ?? '?')} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${e(t.end.at)}` : ''}` : '  no turn_completed follows it');
   }
   if (r.lastChatPrompt) out.push(`  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`);
 
@@ -43,10 +43,10 @@ export function renderInspect(r: InspectReport, opts: { color: boolean; width: n
   if (!r.inFlight.length) out.push('  none');
   for (const p of r.inFlight) {
     const tag = p.mutating ? c.red('MAY MUTATE') : c.green('read-only');
-    out.push(`  ${tag}  ${e(p.name || '?')} ${c.dim(`(${e(p.id)}${p.kind ? `, ${p.kind}` : ''})`)}  ${p.status}`);
+    out.push(`  ${tag}  ${e(p.name || '?')} ${c.dim(`(${e(p.id)}${p.kind ? `, ${e(p.kind)}` : ''})`)}  ${e(p.status)}`);
     if (p.args) out.push(para(`arguments: ${p.args}`, '      '));
     const where = [p.call && `called at ${formatLocation(p.call)}`, p.logCall && `logged at ${formatLocation(p.logCall)}`].filter(Boolean).join(', ');
-    if (where) out.push(`      ${where}`);
+    if (where) out.push(`      ${e(where)}`);
   }
   out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
   if (!r.subagentsRunning.length) out.push('  none');

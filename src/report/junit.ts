@@ -6,12 +6,19 @@
 import { SEVERITY_RANK, type Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import type { FailOn } from '../audit.js';
+import { escapeText } from './escape.js';
 
-/** XML 1.0 text: escape markup, and make characters XML cannot hold (controls, lone surrogates) visible. */
+/**
+ * XML 1.0 text: markup escaped; control characters (C0 but newline and tab, DEL, C1), bidi and invisible format
+ * characters, and what XML cannot hold (lone surrogates, U+FFFE/U+FFFF) shown as visible escapes.
+ */
 export function xmlText(s: string): string {
   return s
+    .split('\n')
+    .map((line) => escapeText(line))
+    .join('\n')
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 }
 
 const loc = (f: Finding): string => {

@@ -24,12 +24,12 @@ export function renderLineageTable(views: readonly LineageView[]): string {
     walk(v.trees, (n, prefix) => {
       const edge = n.edgeSandbox === 'widened' ? ' ▲WIDENED' : n.edgeSandbox === 'dropped' ? ' ▼DROPPED' : '';
       t.push([
-        `${prefix}${short(n.id)}`,
-        n.edge && n.edge !== n.kind ? `${n.kind} (${n.edge})` : n.kind,
+        `${prefix}${escapeText(short(n.id))}`,
+        escapeText(n.edge && n.edge !== n.kind ? `${n.kind} (${n.edge})` : n.kind),
         escapeText(n.cwd ?? ''),
-        (n.created ?? '').slice(0, 16).replace('T', ' '),
+        escapeText((n.created ?? '').slice(0, 16).replace('T', ' ')),
         escapeText(n.profile ?? '(none)') + edge,
-        [...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'), ...(n.resumes ? [`resumed ×${n.resumes}`] : [])].join(', '),
+        escapeText([...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'), ...(n.resumes ? [`resumed ×${n.resumes}`] : [])].join(', ')),
       ]);
     });
     out.push(t.toString(), '');
@@ -78,12 +78,13 @@ export function renderLineageMermaid(views: readonly LineageView[]): string {
     if (!m) ids.set(id, (m = `s${ids.size}`));
     return m;
   };
-  const esc = (s: string): string => s.replace(/["<>]/g, '');
+  // Mermaid labels: no quotes, markup, pipes or brackets that end a label; control characters made visible.
+  const esc = (s: string): string => escapeText(s).replace(/["<>|[\]{}()#;`]/g, '');
   let link = 0;
   const red: number[] = [];
   for (const v of views) {
     lines.push(`  subgraph ${mid(`root:${v.root}`)}["${esc(v.root)}"]`);
-    for (const n of allNodes(v)) lines.push(`    ${mid(n.id)}["${short(n.id)}<br/>${esc(n.kind)}<br/>${esc(n.profile ?? '(no profile)')}"]`);
+    for (const n of allNodes(v)) lines.push(`    ${mid(n.id)}["${esc(short(n.id))}<br/>${esc(n.kind)}<br/>${esc(n.profile ?? '(no profile)')}"]`);
     for (const e of v.edges) {
       const label = e.sandbox === 'same' ? e.kind : `${e.kind}: ${e.sandbox}`;
       lines.push(`    ${mid(e.from)} -->|${esc(label)}| ${mid(e.to)}`);

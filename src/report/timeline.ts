@@ -23,7 +23,7 @@ export function renderTimelineTable(events: readonly TimelineEvent[], width: num
     t.push([e.time ? e.time.replace('T', ' ').replace('Z', '') : '', e.promptIndex ?? '', e.kind, String(e.line), flags(e), what]);
   }
   const legend = 'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered chunk), * a new process picked the session up';
-  const resumes = events.filter((e) => e.resume).map((e) => `* line ${e.line}${e.depth ? ` (subagent ${e.session})` : ''}: ${escapeText(e.resume!)}`);
+  const resumes = events.filter((e) => e.resume).map((e) => `* line ${e.line}${e.depth ? ` (subagent ${escapeText(e.session)})` : ''}: ${escapeText(e.resume!)}`);
   return `${t.toString()}\n${legend}\n${resumes.length ? `${resumes.join('\n')}\n` : ''}${events.length} event(s).\n`;
 }
 
@@ -36,7 +36,12 @@ const CSV_COLUMNS = ['session', 'depth', 'parent', 'file', 'line', 'byteOffset',
 /** RFC 4180 quoting; cells that a spreadsheet would run as a formula get a leading apostrophe. */
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  let s = String(v);
+  // Control characters and bidi overrides are shown as escapes (a spreadsheet or a terminal would act on them);
+  // newlines inside a cell stay (quoted), as RFC 4180 allows.
+  let s = String(v)
+    .split('\n')
+    .map((part) => escapeText(part))
+    .join('\n');
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -5,6 +5,7 @@
  * decide about earlier ones (rewinds, the last compaction); the second emits.
  */
 import type { FormatModule, LoadLimits } from '../formats/types.js';
+import { isoTime } from '../model/safe-values.js';
 import { isDead, type DeadRanges, type SessionEvent } from '../model/events.js';
 import type { SessionSource } from '../read/source.js';
 import type { JsonlRecord } from '../read/jsonl.js';
@@ -73,7 +74,7 @@ export function buildTimeline(t: TimelineSource, opts: BuildOptions, emit: (e: T
       file: e.file,
       line: e.line,
       byteOffset: e.byteOffset,
-      time: e.timeMs === undefined ? null : new Date(e.timeMs).toISOString(),
+      time: isoTime(e.timeMs) ?? null,
       timeMs: e.timeMs ?? null,
       timeSource: e.timeSource,
       rail: e.rail,

@@ -6,6 +6,7 @@
  * response). Whatever else has a uuid is a branch a rewind abandoned.
  */
 import type { JsonlRecord } from '../../read/jsonl.js';
+import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, EventKind, PolicyState, SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';
 import { blankEvent, clip, isObj, isoMs, str, toRanges, type Obj } from '../shared/events.js';
@@ -96,7 +97,7 @@ export class ClaudeNormalizer {
       e.summary = 'not an object';
       return { event: e, chats };
     }
-    const ms = isoMs(v.timestamp);
+    const ms = validTimeMs(isoMs(v.timestamp));
     if (ms !== undefined) {
       e.timeMs = ms;
       e.timeSource = 'line';

@@ -4,6 +4,7 @@
  * function_call / custom_tool_call / local_shell_call / tool_search_call ↔ their outputs by `call_id`.
  */
 import type { JsonlRecord } from '../../read/jsonl.js';
+import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, EventKind, SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';
 import { blankEvent, clip, isObj, isoMs, num, str, toRanges, type Obj } from '../shared/events.js';
@@ -52,8 +53,8 @@ function callTitle(p: Obj): string {
 function callArgs(p: Obj): string {
   if (p.type === 'function_call') return str(p.arguments) ?? '';
   if (p.type === 'custom_tool_call') return str(p.input) ?? '';
-  if (p.type === 'local_shell_call') return JSON.stringify(p.action ?? {});
-  return JSON.stringify(p);
+  if (p.type === 'local_shell_call') return showJson(p.action ?? {});
+  return showJson(p);
 }
 
 export interface CodexStep {
@@ -85,7 +86,7 @@ export class CodexNormalizer {
       e.summary = 'not an object';
       return { event: e, chats };
     }
-    const ms = isoMs(v.timestamp);
+    const ms = validTimeMs(isoMs(v.timestamp));
     if (ms !== undefined) {
       e.timeMs = ms;
       e.timeSource = 'line';
@@ -194,7 +195,7 @@ export class CodexNormalizer {
       e.kind = 'tool_call';
       e.toolTitle = 'web_search';
       e.toolStatus = str(p.status);
-      e.summary = clip(`web search ${JSON.stringify(p.action ?? {})}`);
+      e.summary = clip(`web search ${showJson(p.action ?? {})}`);
       chat({ type: 'backend_tool_call', text: e.summary });
       return;
     }
@@ -286,6 +287,6 @@ export function codexEventText(e: SessionEvent, r: JsonlRecord): string {
     case 'event_msg/agent_reasoning':
       return str(p.text) ?? e.summary;
     default:
-      return JSON.stringify(p);
+      return showJson(p);
   }
 }

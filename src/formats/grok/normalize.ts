@@ -3,6 +3,7 @@
  * chat_history.jsonl record. Tolerant: a record of the wrong shape still becomes an event (kind `unknown`).
  */
 import type { JsonlRecord } from '../../read/jsonl.js';
+import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, ChatItemType, EventKind, Rail, SessionEvent, TurnStep } from '../../model/events.js';
 import { XAI_METHOD } from './models/updates.js';
 
@@ -190,9 +191,9 @@ export function normalizeUpdate(file: string, r: JsonlRecord): SessionEvent {
   if ('params' in v || 'method' in v) {
     params = v.params;
     rail = v.method === XAI_METHOD ? 'xai' : 'acp';
-    const ts = num(v.timestamp);
+    const ts = validTimeMs(num(v.timestamp) === undefined ? undefined : num(v.timestamp)! * 1000);
     if (ts !== undefined) {
-      base.timeMs = ts * 1000;
+      base.timeMs = ts;
       base.timeSource = 'envelope';
     }
   } else {
@@ -207,7 +208,7 @@ export function normalizeUpdate(file: string, r: JsonlRecord): SessionEvent {
   base.sessionId = str(params.sessionId);
   const meta = params._meta;
   if (isObj(meta)) {
-    const ms = num(meta.agentTimestampMs);
+    const ms = validTimeMs(num(meta.agentTimestampMs));
     if (ms !== undefined) {
       base.timeMs = ms;
       base.timeSource = 'agentTimestampMs';
@@ -368,19 +369,19 @@ export function eventText(e: SessionEvent, r: JsonlRecord): string {
     case 'tool_call_update': {
       const parts: string[] = [];
       if (typeof u.title === 'string') parts.push(u.title);
-      if (u.rawInput !== undefined) parts.push(`input: ${JSON.stringify(u.rawInput)}`);
+      if (u.rawInput !== undefined) parts.push(`input: ${showJson(u.rawInput)}`);
       if (Array.isArray(u.content)) {
         for (const c of u.content) {
           if (isObj(c) && c.type === 'content') parts.push(contentText(c.content));
           else if (isObj(c) && c.type === 'diff') parts.push(`diff ${str(c.path) ?? ''}`);
         }
       }
-      if (u.rawOutput !== undefined && !Array.isArray(u.content)) parts.push(`output: ${JSON.stringify(u.rawOutput)}`);
+      if (u.rawOutput !== undefined && !Array.isArray(u.content)) parts.push(`output: ${showJson(u.rawOutput)}`);
       return parts.join('\n');
     }
     default: {
       const { sessionUpdate: _tag, ...rest } = u;
-      return Object.keys(rest).length ? JSON.stringify(rest) : e.summary;
+      return Object.keys(rest).length ? showJson(rest) : e.summary;
     }
   }
 }
