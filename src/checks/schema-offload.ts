@@ -40,7 +40,8 @@ function workerScript(): string | undefined {
 }
 
 export class SchemaOffload {
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: 1 done, 2 failed; [1]: chunks read so far (the worker's heartbeat). */
+  private readonly flag = new Int32Array(new SharedArrayBuffer(8));
   private readonly port: MessagePort;
   private readonly worker: Worker;
 
@@ -54,7 +55,8 @@ export class SchemaOffload {
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(script, { workerData: { abs, kind, format, maxLineBytes, flag: this.flag, port: port2 }, transferList: [port2] });
+    // A small young generation: the worker's garbage is short-lived parse output, and its peak adds to the process's.
+    this.worker = new Worker(script, { workerData: { abs, kind, format, maxLineBytes, flag: this.flag, port: port2 }, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.worker.unref();
   }
 
@@ -73,10 +75,18 @@ export class SchemaOffload {
    * different file than the loader did (compared by record count and bytes).
    */
   finish(end: FileEndEvent): OffloadOutcome | undefined {
-    const deadline = Date.now() + 120_000 + (end.stats?.bytes ?? 0) / 10_000;
+    // A worker that stops making progress for this long (it died, e.g. out of memory, before it could say so) is
+    // given up on; the records are then validated here.
+    const STALL_MS = 15_000;
+    let beat = Atomics.load(this.flag, 1);
+    let lastBeat = Date.now();
     let msg: { message: OffloadOutcome & { error?: string } } | undefined;
     while (!(msg = receiveMessageOnPort(this.port) as typeof msg)) {
-      if (Date.now() > deadline) break;
+      const now = Atomics.load(this.flag, 1);
+      if (now !== beat) {
+        beat = now;
+        lastBeat = Date.now();
+      } else if (Date.now() - lastBeat > STALL_MS) break;
       Atomics.wait(this.flag, 0, 0, 200);
       if (Atomics.load(this.flag, 0) === 2) {
         msg = receiveMessageOnPort(this.port) as typeof msg;

@@ -23,7 +23,14 @@ try {
     () => {},
     { looksLikeRecord: shape, maxLineBytes },
   );
-  streamFile(abs, (chunk) => scanner.push(chunk), { reuse: true });
+  streamFile(
+    abs,
+    (chunk) => {
+      scanner.push(chunk);
+      Atomics.add(flag, 1, 1);
+    },
+    { reuse: true },
+  );
   const stats = scanner.end();
   port.postMessage({ records, bytes: stats.bytes, issues });
 } catch (e) {

@@ -71,7 +71,7 @@ export const toolPairing = defineCheck({
         // A history rebuilt from updates.jsonl has the log's calls by construction, and its dead branches too.
         rebuilt = c.hasChat && [...c.chatCalls.values()].every((x) => /[\s`/]/.test(x.name)) && c.chatCalls.size > 0;
         const dialect = ctx.format.pairing;
-        for (const f of classifyPairs(c, { rebuilt, ...(dialect ? { dialect } : {}) }).findings) ctx.emit(f.code, f.at, f.message, { key: f.key, ...(f.severity ? { severity: f.severity } : {}) });
+        for (const f of classifyPairs(c, { rebuilt, rows: false, ...(dialect ? { dialect } : {}) }).findings) ctx.emit(f.code, f.at, f.message, { key: f.key, ...(f.severity ? { severity: f.severity } : {}) });
       },
     };
   },

@@ -19,6 +19,9 @@ export interface WorkerOut {
   error?: string;
 }
 
+/** Sessions sent per message: enough to hide the round trip, few enough to keep both threads busy to the end. */
+const batchSize = (total: number, jobs: number): number => Math.max(1, Math.min(64, Math.floor(total / (jobs * 8))));
+
 /** The compiled worker script (tests run the TypeScript sources; the worker always runs from dist/). */
 function workerPath(): string {
   const here = fileURLToPath(new URL('./audit-worker.js', import.meta.url));
@@ -39,21 +42,25 @@ export async function auditInWorkers(found: readonly FoundSession[], options: Au
       workers.map(
         (w) =>
           new Promise<void>((resolveWorker, reject) => {
+            const size = batchSize(found.length, jobs);
             const send = (): void => {
               if (next >= found.length) {
                 resolveWorker();
                 return;
               }
-              const i = next++;
-              w.postMessage({ i, found: found[i] });
+              const batch = [];
+              for (let k = 0; k < size && next < found.length; k++, next++) batch.push({ i: next, found: found[next] });
+              w.postMessage(batch);
             };
-            w.on('message', (m: WorkerOut) => {
-              if (m.error !== undefined) {
-                reject(new Error(`worker failed on ${found[m.i]?.display ?? m.i}: ${m.error}`));
-                return;
+            w.on('message', (batch: WorkerOut[]) => {
+              for (const m of batch) {
+                if (m.error !== undefined) {
+                  reject(new Error(`worker failed on ${found[m.i]?.display ?? m.i}: ${m.error}`));
+                  return;
+                }
+                out[m.i] = m.facts ? { result: m.result!, facts: m.facts } : { result: m.result! };
+                progress?.(++done, found.length);
               }
-              out[m.i] = m.facts ? { result: m.result!, facts: m.facts } : { result: m.result! };
-              progress?.(++done, found.length);
               send();
             });
             w.on('error', reject);

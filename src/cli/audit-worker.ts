@@ -6,13 +6,14 @@ import { auditOne } from './run-audit.js';
 import type { WorkerOut } from './audit-pool.js';
 
 const { options } = workerData as { options: AuditOptions };
-parentPort!.on('message', (m: { i: number; found: FoundSession }) => {
-  let msg: WorkerOut;
-  try {
-    const r = auditOne(m.found, options);
-    msg = r.facts ? { i: m.i, result: r.result, facts: r.facts } : { i: m.i, result: r.result };
-  } catch (e) {
-    msg = { i: m.i, error: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
-  }
-  parentPort!.postMessage(msg);
+parentPort!.on('message', (batch: Array<{ i: number; found: FoundSession }>) => {
+  const out: WorkerOut[] = batch.map((m) => {
+    try {
+      const r = auditOne(m.found, options);
+      return r.facts ? { i: m.i, result: r.result, facts: r.facts } : { i: m.i, result: r.result };
+    } catch (e) {
+      return { i: m.i, error: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
+    }
+  });
+  parentPort!.postMessage(out);
 });

@@ -51,9 +51,15 @@ export interface PairingResult {
   findings: PairFinding[];
 }
 
-export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; dialect?: PairingDialect } = {}): PairingResult {
+/**
+ * `rows: false` (the audit): only the findings are wanted, so no row is kept and memory stays at the size of the
+ * collector's compact tables, not of one object per call.
+ */
+export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; dialect?: PairingDialect; rows?: boolean } = {}): PairingResult {
   const d = opts.dialect ?? GROK_PAIRING;
-  const rows: PairRow[] = [];
+  const keepRows = opts.rows !== false;
+  const kept: PairRow[] = [];
+  const rows = { push: (r: PairRow): void => void (keepRows && kept.push(r)) };
   const findings: PairFinding[] = [];
   const odd = new Map<string, ChatResult[]>();
   for (const r of c.oddResults) {
@@ -70,11 +76,12 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
     return [{ file: first.file, line: first.line, byteOffset: first.byteOffset, id, synthetic: false, placement: 'run', declaredBefore: true }, ...rest];
   };
   const live = (l: LogCall): boolean => !isDead(c.dead, l.seq);
+  const lastTurnStart = c.turnStarts.reduce((m, t) => (t > m ? t : m), -Infinity);
   /** How did the turn of a call end, per the authoritative log? A later turn means the session went on. */
   const turnOutcome = (l: LogCall | undefined): TurnOutcome => {
     if (!l) return { ended: 'open', resumed: false };
     const end = c.turnEnds.get(l.turnKey);
-    const resumed = c.turnStarts.some((t) => t > l.seq);
+    const resumed = lastTurnStart > l.seq;
     if (!end) return { ended: 'open', resumed };
     return { ended: end.stopReason === 'cancelled' ? 'cancelled' : 'completed', where: end, stop: end.stopReason, resumed };
   };
@@ -141,7 +148,8 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
     findings.push({ code: 'TOOL_UPDATE_WITHOUT_CALL', at: u, key: `${u.id}@${u.line}`, message: later ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})` : `tool_call_update for ${u.id} has no tool_call in updates.jsonl` });
   }
 
-  for (const log of [...c.logCalls.values()].sort((a, b) => a.seq - b.seq)) {
+  // The table is in log order (seq ascending): one view at a time, none kept unless it makes a row.
+  for (const log of c.logCalls.values()) {
     if (handled.has(log.id)) continue;
     const row: PairRow = { id: log.id, name: log.title ?? '', status: 'log only', logCall: { file: log.file, line: log.line, byteOffset: log.byteOffset }, mutating: isMutating(log.title, log.kind) };
     if (log.kind !== undefined) row.kind = log.kind;
@@ -169,8 +177,8 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
   }
   // Rows in the order the calls happened: by their line in the authoritative log, else in the conversation.
   const order = (r: PairRow): number => r.logCall?.line ?? Number.MAX_SAFE_INTEGER;
-  rows.sort((a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0));
-  return { rows, findings };
+  kept.sort((a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0));
+  return { rows: kept, findings };
 }
 
 interface TurnOutcome {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { noteBytesRead } from './memory.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
@@ -25,6 +26,11 @@ export interface ReadResult {
 }
 
 function openRegular(path: string): number {
+  return openRegularSized(path).fd;
+}
+
+/** Open for reading; the size from fstat sizes the read buffer (a small file does not cost a 1 MiB allocation). */
+function openRegularSized(path: string): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -37,18 +43,32 @@ function openRegular(path: string): number {
     closeSync(fd);
     throw new ReadError('ENOTREG', 'is not a regular file');
   }
-  return fd;
+  return { fd, size: st.size };
 }
+
+/** One read buffer shared by the `reuse` streams that are not nested in each other. */
+let sharedBuf: Buffer | undefined;
+let sharedInUse = false;
 
 /**
  * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize = CHUNK, reuse = false }: { chunkSize?: number; reuse?: boolean } = {}): ReadResult {
-  const fd = openRegular(path);
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false }: { chunkSize?: number; reuse?: boolean } = {}): ReadResult {
+  const { fd, size: statSize } = openRegularSized(path);
   const hash = createHash('sha256');
   let size = 0;
-  const shared = reuse ? Buffer.allocUnsafe(chunkSize) : undefined;
+  // Reads of about the file's size (it may still grow: then more reads of that size), at most maxChunk.
+  const chunkSize = Math.min(maxChunk, Math.max(4096, statSize + 1));
+  let shared: Buffer | undefined;
+  let ownsShared = false;
+  if (reuse) {
+    if (!sharedInUse && maxChunk === CHUNK) {
+      sharedBuf ??= Buffer.allocUnsafe(CHUNK);
+      shared = sharedBuf.subarray(0, chunkSize);
+      sharedInUse = ownsShared = true;
+    } else shared = Buffer.allocUnsafe(chunkSize);
+  }
   try {
     for (;;) {
       const buf = shared ?? Buffer.allocUnsafe(chunkSize);
@@ -63,9 +83,11 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
       hash.update(chunk);
       size += n;
       onChunk(chunk);
+      noteBytesRead(n);
     }
   } finally {
     closeSync(fd);
+    if (ownsShared) sharedInUse = false;
   }
   return { sha256: hash.digest('hex'), size };
 }
