@@ -117,17 +117,25 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   }
 
   for (const run of observers) runs.push({ check: { id: 'observer', validate: true, codes: {}, create: () => run }, run, failed: false });
+  const fail = (r: (typeof runs)[number], e: unknown): void => {
+    r.failed = true;
+    toolErrors.push(toolError(info.id, r.check.id, e));
+  };
   const guard = (fn: (r: CheckRun) => void): void => {
     for (const r of runs) {
       if (r.failed) continue;
       try {
         fn(r.run);
       } catch (e) {
-        r.failed = true;
-        toolErrors.push(toolError(info.id, r.check.id, e));
+        fail(r, e);
       }
     }
   };
+  // The per-record hooks run millions of times: each is dispatched to the checks that have it, without a closure.
+  const hooked = <K extends 'record' | 'event' | 'chat'>(k: K) => runs.filter((r) => r.run[k] !== undefined);
+  const onRecord = hooked('record');
+  const onEvent = hooked('event');
+  const onChat = hooked('chat');
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Large logs are schema-checked in a second thread while this one loads them (see checks/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
@@ -141,11 +149,36 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   const sink: LoadSink = {
     doc: (d) => guard((r) => r.doc?.(d)),
     record: (d) => {
-      if (offloads.has(d.file)) d.offloaded = true;
-      guard((r) => r.record?.(d));
+      if (offloads.size > 0 && offloads.has(d.file)) d.offloaded = true;
+      for (const r of onRecord) {
+        if (r.failed) continue;
+        try {
+          r.run.record!(d);
+        } catch (e) {
+          fail(r, e);
+        }
+      }
     },
-    event: (d) => guard((r) => r.event?.(d)),
-    chat: (d) => guard((r) => r.chat?.(d)),
+    event: (d) => {
+      for (const r of onEvent) {
+        if (r.failed) continue;
+        try {
+          r.run.event!(d);
+        } catch (e) {
+          fail(r, e);
+        }
+      }
+    },
+    chat: (d) => {
+      for (const r of onChat) {
+        if (r.failed) continue;
+        try {
+          r.run.chat!(d);
+        } catch (e) {
+          fail(r, e);
+        }
+      }
+    },
     damage: (d) => guard((r) => r.damage?.(d)),
     fileEnd: (d) => {
       const o = offloads.get(d.file);

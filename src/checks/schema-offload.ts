@@ -1,8 +1,9 @@
 /**
  * Large JSONL logs are schema-checked in a second thread: a worker reads the same file with a reader configured
  * exactly like the loader's (same record shape, same line cap), validates every record, and hands the issues
- * back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and
- * runs every other check. If the worker saw a different file (it grew in between) or failed, the records are
+ * back when the main thread reaches the end of the file, with its sha256 of the bytes. The main thread, meanwhile,
+ * parses, normalizes and runs every other check, without hashing the log: the worker's hash is adopted when both
+ * reads saw the same file version (device, inode, size, mtime and ctime in ns, at open and at close). If the worker saw a different file (it grew in between) or failed, the records are
  * validated here instead: the result never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
@@ -23,6 +24,10 @@ export interface OffloadOutcome {
   records: number;
   bytes: number;
   issues: RecordIssue[];
+  /** The worker's sha256 of the bytes it read, their count, and the file's stamps at its open and close. */
+  sha256: string;
+  size: number;
+  stamps: [string, string];
 }
 
 /** Validate every record of a scanner's output: the one routine both threads run. */
@@ -46,6 +51,7 @@ export class SchemaOffload {
   private readonly worker: Worker;
 
   private constructor(
+    private readonly source: SessionSource,
     script: string,
     abs: string,
     private readonly rel: string,
@@ -67,7 +73,9 @@ export class SchemaOffload {
     if (!entry || entry.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
     const script = workerScript();
     if (!script) return undefined;
-    return new SchemaOffload(script, join(source.found.abs, rel), rel, kind, format.name, maxLineBytes);
+    // The loader's read of this log skips hashing: the worker hashes it (adopted in finish, or read again).
+    source.deferHash(rel);
+    return new SchemaOffload(source, script, join(source.found.abs, rel), rel, kind, format.name, maxLineBytes);
   }
 
   /**
@@ -97,6 +105,9 @@ export class SchemaOffload {
     this.port.close();
     const out = msg?.message;
     if (!out || out.error !== undefined || !end.stats || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
+    // The worker read the very bytes the loader read (same stamps at both opens and closes): its hash stands for
+    // the loader's, and its issues are those of these records. Otherwise both are redone in this thread.
+    if (!this.source.adoptHash(this.rel, out.sha256, out.size, out.stamps)) return undefined;
     return out;
   }
 

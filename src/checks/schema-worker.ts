@@ -1,4 +1,7 @@
-/** The second thread of schema-offload.ts: read one log like the loader does, validate every record, send the issues back. */
+/**
+ * The second thread of schema-offload.ts: read one log like the loader does, validate every record, hash the
+ * bytes, and send the issues, the hash and the file's stamps back.
+ */
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { FORMATS } from '../formats/registry.js';
 import type { RecordIssue } from '../model/session.js';
@@ -23,16 +26,16 @@ try {
     () => {},
     { looksLikeRecord: shape, maxLineBytes },
   );
-  streamFile(
+  const read = streamFile(
     abs,
     (chunk) => {
       scanner.push(chunk);
       Atomics.add(flag, 1, 1);
     },
-    { reuse: true },
+    { reuse: true, stamp: true },
   );
   const stats = scanner.end();
-  port.postMessage({ records, bytes: stats.bytes, issues });
+  port.postMessage({ records, bytes: stats.bytes, issues, sha256: read.sha256, size: read.size, stamps: read.stamps });
 } catch (e) {
   done = 2;
   port.postMessage({ records: -1, bytes: -1, issues: [], error: e instanceof Error ? e.message : String(e) });

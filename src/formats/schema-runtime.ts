@@ -42,15 +42,17 @@ function instance(): Ajv2020 {
   return ajv;
 }
 
-type Precompiled = Record<string, ValidateFunction> & { __keys: Record<string, string> };
-let precompiled: Precompiled | null | undefined;
+/** dist/validators/index.json: for each schema key, its module in dist/validators/ and the export's name. */
+type PrecompiledIndex = Record<string, [string, string]>;
+let precompiled: { dir: string; index: PrecompiledIndex } | null | undefined;
+const modules = new Map<string, Record<string, ValidateFunction> | null>();
 
-/** dist/validators.cjs, written by the build from the same schemas (undefined when it is not there). */
-function standalone(): Precompiled | null {
+/** The build's precompiled validators (null when they are not there, or SESSION_AUDIT_COMPILE_SCHEMAS is set). */
+function standalone(): { dir: string; index: PrecompiledIndex } | null {
   if (precompiled === undefined) {
-    const path = join(packageRoot(), 'dist', 'validators.cjs');
+    const dir = join(packageRoot(), 'dist', 'validators');
     try {
-      precompiled = existsSync(path) && !process.env.SESSION_AUDIT_COMPILE_SCHEMAS ? (load(path) as Precompiled) : null;
+      precompiled = !process.env.SESSION_AUDIT_COMPILE_SCHEMAS && existsSync(join(dir, 'index.json')) ? { dir, index: JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as PrecompiledIndex } : null;
     } catch {
       precompiled = null;
     }
@@ -58,15 +60,30 @@ function standalone(): Precompiled | null {
   return precompiled;
 }
 
+function precompiledValidator(key: string): ValidateFunction | undefined {
+  const pre = standalone();
+  const at = pre?.index[key];
+  if (!pre || !at) return undefined;
+  const [file, name] = at;
+  let mod = modules.get(file);
+  if (mod === undefined) {
+    try {
+      mod = load(join(pre.dir, file)) as Record<string, ValidateFunction>;
+    } catch {
+      mod = null;
+    }
+    modules.set(file, mod);
+  }
+  return mod?.[name];
+}
+
 /** Validator for a schema file (relative to schemas/), or one of its `$defs` entries. */
 export function validator(file: string, def?: string): ValidateFunction {
   const key = def ? `${file}#/$defs/${def}` : file;
   let v = cache.get(key);
   if (v) return v;
-  const pre = standalone();
-  const name = pre?.__keys[key];
-  if (pre && name !== undefined && pre[name]) {
-    v = pre[name]!;
+  v = precompiledValidator(key);
+  if (v) {
     cache.set(key, v);
     return v;
   }

@@ -1,7 +1,8 @@
 /**
  * Read-only file access: the only place that opens input files. Every open is O_RDONLY|O_NOFOLLOW|O_NONBLOCK
  * and is checked with fstat to be a regular file, so a symlink or FIFO swapped in after the walk is never
- * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file.
+ * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file (a log whose
+ * hash a second thread computes while reading it too is the one exception: see checks/schema-offload.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
@@ -46,6 +47,26 @@ function openRegularSized(path: string): { fd: number; size: number } {
   return { fd, size: st.size };
 }
 
+/**
+ * What identifies one version of a file: device, inode, size and the nanosecond modification and change times.
+ * Two reads that each see the same stamp at open and at close read the same bytes (ctime cannot be set back by
+ * a writer), which lets a second thread's hash of a file stand for this thread's read of it.
+ */
+export function fileStamp(fd: number): string {
+  const st = fstatSync(fd, { bigint: true });
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+export interface StreamOptions {
+  chunkSize?: number;
+  /** One buffer serves every read (the consumer must copy what it keeps). */
+  reuse?: boolean;
+  /** Hash the bytes (default). Without it `sha256` is empty: only for a caller that gets the hash elsewhere. */
+  hash?: boolean;
+  /** Take the file's stamp at open and at close (`stamps`). */
+  stamp?: boolean;
+}
+
 /** One read buffer shared by the `reuse` streams that are not nested in each other. */
 let sharedBuf: Buffer | undefined;
 let sharedInUse = false;
@@ -54,9 +75,19 @@ let sharedInUse = false;
  * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false }: { chunkSize?: number; reuse?: boolean } = {}): ReadResult {
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, hash: hashing = true, stamp = false }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
   const { fd, size: statSize } = openRegularSized(path);
-  const hash = createHash('sha256');
+  const hash = hashing ? createHash('sha256') : undefined;
+  let opened = '';
+  let stamps: [string, string] | undefined;
+  if (stamp) {
+    try {
+      opened = fileStamp(fd);
+    } catch (e) {
+      closeSync(fd);
+      throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
+    }
+  }
   let size = 0;
   // Reads of about the file's size (it may still grow: then more reads of that size), at most maxChunk.
   const chunkSize = Math.min(maxChunk, Math.max(4096, statSize + 1));
@@ -80,16 +111,17 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
       }
       if (n === 0) break;
       const chunk = n === chunkSize ? buf : buf.subarray(0, n);
-      hash.update(chunk);
+      hash?.update(chunk);
       size += n;
       onChunk(chunk);
       noteBytesRead(n);
     }
+    if (stamp) stamps = [opened, fileStamp(fd)];
   } finally {
     closeSync(fd);
     if (ownsShared) sharedInUse = false;
   }
-  return { sha256: hash.digest('hex'), size };
+  return { sha256: hash ? hash.digest('hex') : '', size, ...(stamps ? { stamps } : {}) };
 }
 
 /**

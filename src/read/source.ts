@@ -21,6 +21,13 @@ export interface SessionSource {
   streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void): ReadOutcome<JsonlStats>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
+  /**
+   * The next streamJsonl of `rel` skips hashing (another reader is hashing the file) and records the file's stamp
+   * at open and close; `adoptHash` then accepts that reader's hash only when its stamps are the same. A file whose
+   * hash is not adopted keeps none until `hashUnread` reads it again.
+   */
+  deferHash(rel: string): void;
+  adoptHash(rel: string, sha256: string, size: number, stamps: readonly [string, string]): boolean;
   /** The raw bytes of a regular file, pulled chunk by chunk (for copying evidence into a bundle). */
   rawChunks(rel: string): AsyncGenerator<Buffer>;
   /** Stream a regular file's raw bytes synchronously; returns its hash and size. */
@@ -55,6 +62,8 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 export function fsSource(found: FoundSession): SessionSource {
   const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
+  const deferredHashes = new Set<string>();
+  const stamps = new Map<string, [string, string]>();
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
     if (!(e instanceof ReadError)) throw e;
     if (entry) entry.readError = e.reason;
@@ -86,14 +95,29 @@ export function fsSource(found: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       const scanner = new JsonlScanner(onRecord, onDamage, options);
+      const deferred = deferredHashes.delete(rel);
       try {
-        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true });
-        entry.sha256 = r.sha256;
+        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, hash: !deferred, stamp: deferred });
+        if (deferred) {
+          stamps.set(rel, r.stamps!);
+          delete entry.sha256;
+        } else entry.sha256 = r.sha256;
         entry.size = r.size;
       } catch (e) {
         return fail(entry, e);
       }
       return { ok: true, value: scanner.end() };
+    },
+    deferHash(rel) {
+      deferredHashes.add(rel);
+    },
+    adoptHash(rel, sha256, size, theirs) {
+      const entry = byPath.get(rel);
+      const ours = stamps.get(rel);
+      stamps.delete(rel);
+      if (!entry || !ours || ours[0] !== theirs[0] || ours[1] !== theirs[1] || ours[0] !== ours[1] || entry.size !== size || !/^[0-9a-f]{64}$/.test(sha256)) return false;
+      entry.sha256 = sha256;
+      return true;
     },
     hashUnread() {
       for (const entry of inventory) {

@@ -4,6 +4,7 @@
  * timeline command, so both tell the same story.
  */
 import type { SessionEvent } from '../model/events.js';
+import { RecentIds } from './recent-ids.js';
 
 export type TimeFact =
   | { code: 'TIME_BACKWARDS'; event: SessionEvent; previous: SessionEvent; deltaMs: number }
@@ -19,44 +20,15 @@ const DUP_WINDOW = 4096;
 
 const BUFFERED = new Set(['model_text', 'thought']);
 
-/**
- * The last `size` event-id counters seen, with their lines. A ring of insertion order plus a map: evicting the
- * oldest is O(1) (deleting from the front of a Map and asking it for its first key again is not: V8 skips the
- * deleted slots on every call).
- */
-class RecentIds {
-  private readonly lines = new Map<number, number>();
-  private readonly ring: number[] = [];
-  private head = 0;
-  constructor(private readonly size: number) {}
-  get(counter: number): number | undefined {
-    return this.lines.get(counter);
-  }
-  set(counter: number, line: number): void {
-    if (this.lines.has(counter)) {
-      this.lines.set(counter, line);
-      return;
-    }
-    this.lines.set(counter, line);
-    if (this.ring.length < this.size) this.ring.push(counter);
-    else {
-      this.lines.delete(this.ring[this.head]!);
-      this.ring[this.head] = counter;
-      this.head = (this.head + 1) % this.size;
-    }
-  }
-  clear(): void {
-    this.lines.clear();
-    this.ring.length = 0;
-    this.head = 0;
-  }
-}
-
 export class TimeAnalyzer {
   private maxTime?: SessionEvent;
   private prev?: SessionEvent;
   private readonly maxCounter = new Map<string, { counter: number; e: SessionEvent }>();
   private readonly recent = new Map<string, RecentIds>();
+  /** The prefix of the previous event and its window (consecutive events almost always share one). */
+  private lastPrefix?: string;
+  private lastSeen?: RecentIds;
+  private lastMax?: { counter: number; e: SessionEvent };
   private turnsOpened = 0;
   private turnOpen = false;
   private turnCompleted = false;
@@ -82,11 +54,22 @@ export class TimeAnalyzer {
     // Event-id counters, per prefix (forks keep the source's prefix on copied lines)
     if (e.counter !== undefined && e.eventPrefix !== undefined && !duplicateLine) {
       const p = e.eventPrefix;
-      let seen = this.recent.get(p);
-      if (!seen) this.recent.set(p, (seen = new RecentIds(DUP_WINDOW)));
-      const max = this.maxCounter.get(p);
+      let seen: RecentIds | undefined;
+      let max: { counter: number; e: SessionEvent } | undefined;
+      if (p === this.lastPrefix) {
+        seen = this.lastSeen!;
+        max = this.lastMax;
+      } else {
+        seen = this.recent.get(p);
+        if (!seen) this.recent.set(p, (seen = new RecentIds(DUP_WINDOW)));
+        max = this.maxCounter.get(p);
+        this.lastPrefix = p;
+        this.lastSeen = seen;
+        this.lastMax = max;
+      }
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
-      const first = max && e.counter < max.counter && !BUFFERED.has(e.kind) ? undefined : seen.get(e.counter);
+      // Every counter remembered is at most the highest one, so a new highest needs no look-up.
+      const first = max && e.counter < max.counter && !BUFFERED.has(e.kind) ? undefined : max && e.counter > max.counter ? undefined : seen.get(e.counter);
       if (first !== undefined) this.report({ code: 'TIME_EVENT_ID_DUPLICATE', event: e, firstLine: first });
       else {
         seen.set(e.counter, e.line);
@@ -106,7 +89,10 @@ export class TimeAnalyzer {
         if (max) {
           max.counter = e.counter;
           max.e = e;
-        } else this.maxCounter.set(p, { counter: e.counter, e });
+        } else {
+          this.maxCounter.set(p, (max = { counter: e.counter, e }));
+          this.lastMax = max;
+        }
       }
     }
     // Session (re)load announcements and turns cut off without an end

@@ -88,12 +88,27 @@ function contentText(c: unknown): string {
   return `[${str(c.type) ?? 'content'}]`;
 }
 
-/** Parse `"<session-id>-<counter>"`. */
+/** The prefix of the last id split: consecutive ids share it, and one string object keeps lookups by it cheap. */
+let lastPrefix = '';
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/** Parse `"<session-id>-<counter>"` (what `/^(.*)-(\d+)$/` accepts, without a regex per event). */
 export function splitEventId(id: string): { prefix: string; counter: number } | undefined {
-  const m = /^(.*)-(\d+)$/.exec(id);
-  if (!m) return undefined;
-  const counter = Number(m[2]);
-  return Number.isSafeInteger(counter) ? { prefix: m[1]!, counter } : undefined;
+  const dash = id.lastIndexOf('-');
+  if (dash < 0 || dash === id.length - 1) return undefined;
+  for (let i = dash + 1; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  let prefix: string;
+  if (dash === lastPrefix.length && id.startsWith(lastPrefix)) prefix = lastPrefix;
+  else {
+    prefix = id.slice(0, dash);
+    if (LINE_BREAK.test(prefix)) return undefined;
+    lastPrefix = prefix;
+  }
+  const counter = Number(id.slice(dash + 1));
+  return Number.isSafeInteger(counter) ? { prefix, counter } : undefined;
 }
 
 const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
