@@ -184,7 +184,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
       const o = offloads.get(d.file);
       if (o) {
         offloads.delete(d.file);
-        d.schemaIssues = o.finish(d)?.issues ?? SchemaOffload.inline(source, format, d.file, d.kind, maxLineBytes);
+        d.schemaIssues = o.finish(d)?.issues ?? SchemaOffload.inline(source, format, d, maxLineBytes);
       }
       guard((r) => r.fileEnd?.(d));
     },

@@ -116,11 +116,14 @@ export class SchemaOffload {
     this.port.close();
   }
 
-  /** The same validation in this thread, for when the worker's answer cannot be used. */
-  static inline(source: SessionSource, format: FormatModule, rel: string, kind: string, maxLineBytes: number): RecordIssue[] {
+  /**
+   * The same validation in this thread, for when the worker's answer cannot be used: over the bytes the loader
+   * read and no further (a log still being appended to has grown since), hashing them for the inventory.
+   */
+  static inline(source: SessionSource, format: FormatModule, end: FileEndEvent, maxLineBytes: number): RecordIssue[] {
     const issues: RecordIssue[] = [];
-    const shape = format.jsonlShape?.(kind);
-    source.streamJsonl(rel, { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) }, recordValidator(format, kind, issues), () => {});
+    const shape = format.jsonlShape?.(end.kind);
+    source.streamJsonl(end.file, { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) }, recordValidator(format, end.kind, issues), () => {}, end.stats?.bytes);
     return issues;
   }
 

@@ -65,6 +65,8 @@ export interface StreamOptions {
   hash?: boolean;
   /** Take the file's stamp at open and at close (`stamps`). */
   stamp?: boolean;
+  /** Read at most this many bytes (the prefix an earlier read saw, when the file may have grown since). */
+  limit?: number;
 }
 
 /** One read buffer shared by the `reuse` streams that are not nested in each other. */
@@ -75,7 +77,7 @@ let sharedInUse = false;
  * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, hash: hashing = true, stamp = false }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, hash: hashing = true, stamp = false, limit = Infinity }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
   const { fd, size: statSize } = openRegularSized(path);
   const hash = hashing ? createHash('sha256') : undefined;
   let opened = '';
@@ -105,12 +107,12 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
       const buf = shared ?? Buffer.allocUnsafe(chunkSize);
       let n: number;
       try {
-        n = readSync(fd, buf, 0, chunkSize, null);
+        n = size >= limit ? 0 : readSync(fd, buf, 0, Math.min(chunkSize, limit - size), null);
       } catch (e) {
         throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${size}`);
       }
       if (n === 0) break;
-      const chunk = n === chunkSize ? buf : buf.subarray(0, n);
+      const chunk = n === buf.length ? buf : buf.subarray(0, n);
       hash?.update(chunk);
       size += n;
       onChunk(chunk);

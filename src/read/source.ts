@@ -18,7 +18,8 @@ export interface SessionSource {
   readonly inventory: readonly InventoryEntry[];
   entry(rel: string): InventoryEntry | undefined;
   readFile(rel: string, maxBytes: number): ReadOutcome<{ bytes: Buffer; truncated: boolean }>;
-  streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void): ReadOutcome<JsonlStats>;
+  /** Stream a JSONL file through the tolerant reader; `limit`: only its first `limit` bytes. */
+  streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void, limit?: number): ReadOutcome<JsonlStats>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**
@@ -91,13 +92,13 @@ export function fsSource(found: FoundSession): SessionSource {
         return fail(entry, e);
       }
     },
-    streamJsonl(rel, options, onRecord, onDamage) {
+    streamJsonl(rel, options, onRecord, onDamage, limit) {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       const scanner = new JsonlScanner(onRecord, onDamage, options);
       const deferred = deferredHashes.delete(rel);
       try {
-        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, hash: !deferred, stamp: deferred });
+        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, hash: !deferred, stamp: deferred, ...(limit !== undefined ? { limit } : {}) });
         if (deferred) {
           stamps.set(rel, r.stamps!);
           delete entry.sha256;

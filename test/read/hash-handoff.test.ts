@@ -72,3 +72,16 @@ test('without deferral every read hashes as before', () => {
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
 });
+
+test('a read limited to the bytes an earlier read saw ignores what was appended since, in records and in hash', () => {
+  const { abs, file } = session(lines);
+  const src = fsSource({ abs, display: abs, id: 'x' });
+  appendFileSync(file, '{"a":3}\n{"a":');
+  const values: unknown[] = [];
+  const damage: string[] = [];
+  const r = src.streamJsonl('updates.jsonl', {}, (rec) => values.push(rec.value), (d) => damage.push(d.code), Buffer.byteLength(lines));
+  expect(r.ok && r.value.bytes).toBe(Buffer.byteLength(lines));
+  expect(values).toEqual([{ a: 1 }, { a: 2 }]);
+  expect(damage).toEqual([]);
+  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
+});
