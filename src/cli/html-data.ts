@@ -36,8 +36,8 @@ function sessionExtras(found: FoundSession, maxLineBytes: number): Pick<HtmlSess
   return out;
 }
 
-export function htmlInput(paths: readonly string[], report: AuditReport, graphs: ReadonlyMap<string, LineageGraph>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): HtmlInput {
-  const found = new Map(findSessions(paths).map((f) => [f.display, f]));
+export function htmlInput(paths: readonly string[], report: AuditReport, graphs: ReadonlyMap<string, LineageGraph>, maxLineBytes = DEFAULT_MAX_LINE_BYTES, formatHint?: string): HtmlInput {
+  const found = new Map(findSessions(paths, formatHint).map((f) => [f.display, f]));
   const sessions: HtmlSession[] = report.sessions.map((s) => {
     const f = found.get(s.path);
     return { id: s.id, path: s.path, format: s.format, ...(f ? sessionExtras(f, maxLineBytes) : {}) };

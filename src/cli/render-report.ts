@@ -19,6 +19,8 @@ export interface RenderContext {
   graphs: ReadonlyMap<string, LineageGraph>;
   color: boolean;
   width: number;
+  /** --format-hint, so the HTML report finds the same sessions the audit read. */
+  formatHint?: string;
 }
 
 /** Lines about the baseline, for the formats that have no field for it. */
@@ -39,7 +41,7 @@ export function renderReport(c: RenderContext): string {
     case 'markdown':
       return renderMarkdown(c.report, c.failOn, baselineLines(c.report));
     case 'html':
-      return renderHtml(htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes));
+      return renderHtml(htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint));
     default: {
       const text = renderTable(c.report, { color: c.color, width: c.width });
       const extra = baselineLines(c.report);

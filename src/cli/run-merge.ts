@@ -19,6 +19,8 @@ export interface Merged {
   options: AuditOptions;
   paths: string[];
   graphs: Map<string, LineageGraph>;
+  /** --format-hint of the shards. */
+  formatHint?: string;
 }
 
 function readShard(path: string): AuditReport & { shard: Shard } {
@@ -72,5 +74,5 @@ export function mergeShards(files: readonly string[]): Merged {
   const facts = shards.flatMap(({ report }) => report.shard.lineage.map((f) => ({ ...f }))).sort((a, b) => byteOrder(a.path, b.path));
   const tree = { sandboxConfig: o.sandboxConfig, ...(o.against !== undefined ? { against: o.against } : {}), ...(o.grokHome !== undefined ? { grokHome: o.grokHome } : {}) };
   const { graphs } = finishMerged(results, facts, options, tree);
-  return { report: buildReport(results, options), options, paths: first.paths, graphs };
+  return { report: buildReport(results, options), options, paths: first.paths, graphs, ...(o.formatHint !== undefined ? { formatHint: o.formatHint } : {}) };
 }

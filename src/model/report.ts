@@ -85,6 +85,7 @@ export const ShardSchema = z
       sandboxConfig: z.array(z.string()),
       against: z.string().optional(),
       grokHome: z.string().optional(),
+      formatHint: z.string().optional().describe('--format-hint, when the sessions were read as one agent\'s only.'),
     }),
     lineage: z.array(LineageFactsSchema).describe('Lineage facts of this shard\'s sessions: `merge` runs the checks over the whole graph.'),
   })

@@ -132,6 +132,12 @@ describe('discovery of Codex sessions', () => {
     expect(report.sessions.map((s) => s.format)).toEqual(['codex']);
     expect([...new Set(report.findings.map((x) => x.code))].sort()).toEqual(['CODEX_FIRST_LINE_NOT_META', 'SCHEMA_VIOLATION']);
     expect((await cli(['audit', f, '--format-hint', 'gemini'])).stderr).toMatch(/--format-hint "gemini": expected one of grok, codex, claude/);
+    // The HTML report looks the sessions up again for their timelines: with the same hint.
+    const html = await cli(['audit', f, '--format-hint', 'codex', '--format', 'html', '--fail-on', 'never']);
+    expect(html.stderr).toBe('');
+    expect(html.code).toBe(0);
+    expect(html.stdout).toMatch(/^<!DOCTYPE html>/i);
+    expect(html.stdout).toContain('<details class="files"><summary>Files (1)');
   });
 
   test('a rollout whose first line is torn is still found by its name, and a hint restricts the formats looked for', async () => {

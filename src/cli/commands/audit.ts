@@ -71,13 +71,13 @@ export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModu
           shard: {
             ...shard,
             paths: argv.paths,
-            options: { command, ignore: [...ignore].sort(), severity: Object.fromEntries([...severity].sort(([a], [b]) => (a < b ? -1 : 1))), ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), sandboxConfig, ...(tree.against !== undefined ? { against: tree.against } : {}), ...(tree.grokHome !== undefined ? { grokHome: tree.grokHome } : {}) },
+            options: { command, ignore: [...ignore].sort(), severity: Object.fromEntries([...severity].sort(([a], [b]) => (a < b ? -1 : 1))), ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), sandboxConfig, ...(tree.against !== undefined ? { against: tree.against } : {}), ...(tree.grokHome !== undefined ? { grokHome: tree.grokHome } : {}), ...(formatHint !== undefined ? { formatHint } : {}) },
             lineage: audited.facts,
           },
         };
       }
       if (baseline) report = applyBaseline(report, baseline, baselinePath!);
-      const text = renderReport({ format, report, options, failOn, paths: argv.paths, graphs: audited.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns });
+      const text = renderReport({ format, report, options, failOn, paths: argv.paths, graphs: audited.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(formatHint !== undefined ? { formatHint } : {}) });
       writeOutput(text, output, io.stdout);
       io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
       for (const e of report.toolErrors) io.stderr(`session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in session-audit; please report it.\n`);

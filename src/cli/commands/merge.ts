@@ -36,7 +36,7 @@ export function mergeCommand(io: Io): CommandModule<object, Args> {
         if (typeof entries === 'string') throw new UsageError(`--baseline ${argv.baseline}: ${entries}`);
         report = applyBaseline(report, entries, argv.baseline);
       }
-      const text = renderReport({ format, report, options: merged.options, failOn, paths: merged.paths, graphs: merged.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns });
+      const text = renderReport({ format, report, options: merged.options, failOn, paths: merged.paths, graphs: merged.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(merged.formatHint !== undefined ? { formatHint: merged.formatHint } : {}) });
       writeOutput(text, output, io.stdout);
       io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
     },
