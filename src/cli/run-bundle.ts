@@ -87,9 +87,13 @@ function loadSignKey(path: string): KeyObject {
   }
 }
 
-/** The latest `updated_at` date among the sessions' summaries: the default Bagging-Date (reproducible). */
-function latestUpdate(sources: readonly SessionSource[]): string {
-  let best = '';
+/**
+ * The default Bagging-Date (reproducible, from the evidence): the latest `updated_at` among the sessions' summaries
+ * and the latest event time of their timelines (Codex and Claude Code sessions have no summary); 1970-01-01 when
+ * nothing carries a time.
+ */
+function latestUpdate(sources: readonly SessionSource[], latestEventMs: number): string {
+  let best = Number.isFinite(latestEventMs) ? new Date(latestEventMs).toISOString().slice(0, 10) : '';
   for (const src of sources) {
     const r = src.readFile('summary.json', 16 * 1024 * 1024);
     if (!r.ok) continue;
@@ -107,14 +111,19 @@ function latestUpdate(sources: readonly SessionSource[]): string {
   return best || '1970-01-01';
 }
 
-function timelineOf(src: SessionSource): Buffer | undefined {
+/** The session's timeline as JSONL, and the latest time an event of it carries (-Infinity: none). */
+function timelineOf(src: SessionSource): { bytes: Buffer; latestMs: number } | undefined {
   const format = sessionFormat(src.found);
   // A Grok session without updates.jsonl has no timeline; a file session's log is the session itself.
   if (opaque(src.found) || (format.name === 'grok' && !src.entry('updates.jsonl'))) return undefined;
   const events: TimelineEvent[] = [];
-  buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => events.push(e));
+  let latestMs = -Infinity;
+  buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => {
+    events.push(e);
+    if (e.timeMs !== null && e.timeMs > latestMs) latestMs = e.timeMs;
+  });
   if (format.name !== 'grok' && events.length === 0) return undefined;
-  return Buffer.from(renderTimelineJsonl(events), 'utf8');
+  return { bytes: Buffer.from(renderTimelineJsonl(events), 'utf8'), latestMs };
 }
 
 const inside = (child: string, parent: string): boolean => {
@@ -155,15 +164,18 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
 
   const report = runAudit(req.paths, { command: 'audit' }, req.formatHint !== undefined ? { formatHint: req.formatHint } : {});
   const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
+  let latestEventMs = -Infinity;
   for (const s of sessions) {
     const t = timelineOf(s.source);
-    if (t) tagFiles.set(`timelines/${s.bagDir}.jsonl`, t);
+    if (!t) continue;
+    tagFiles.set(`timelines/${s.bagDir}.jsonl`, t.bytes);
+    latestEventMs = Math.max(latestEventMs, t.latestMs);
   }
   const r: Redactor | undefined = req.redact ? redactor(custom) : undefined;
   const bag = buildBag({
     sources: [...req.paths].sort(byteOrder),
     sessions,
-    baggingDate: explicitDate ?? latestUpdate(sessions.map((s) => s.source)),
+    baggingDate: explicitDate ?? latestUpdate(sessions.map((s) => s.source), latestEventMs),
     ...(r ? { redactor: r, customPatterns: custom } : {}),
     ...(signKey ? { signKey } : {}),
     ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),

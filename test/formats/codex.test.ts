@@ -115,6 +115,23 @@ describe.skipIf(!present)('real Codex rollouts (../shared/external/codex)', () =
     expect(readdirSync(join(out, 'timelines', 'codex'))).toEqual(['019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl']);
     expect((await cli(['verify', out])).code).toBe(0);
   });
+
+  test('without --bagging-date the bag is dated by the latest event of the rollouts (they have no summary)', async () => {
+    const out = join(scratch, 'bag-dated');
+    const r = await cli(['bundle', join(CORPORA, 'codex', 'clean', 'sessions'), '-o', out]);
+    expect(r.code).toBe(0);
+    const root = join(CORPORA, 'codex', 'clean', 'sessions');
+    const rollouts = readdirSync(root, { recursive: true }).map(String).filter((p) => p.endsWith('.jsonl'));
+    expect(rollouts.length).toBeGreaterThan(1);
+    const times = rollouts.flatMap((p) =>
+      readFileSync(join(root, p), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { timestamp: string }).timestamp),
+    );
+    const latest = times.sort().at(-1)!.slice(0, 10);
+    expect(readFileSync(join(out, 'bag-info.txt'), 'utf8')).toContain(`Bagging-Date: ${latest}\n`);
+  });
 });
 
 describe('discovery of Codex sessions', () => {
