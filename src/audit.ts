@@ -65,7 +65,6 @@ export function selectChecks(options: AuditOptions): readonly Check[] {
   return options.command === 'validate' ? all.filter((c) => c.validate) : all;
 }
 
-/** Audit one session: load it through its format and run the checks over the events. */
 /**
  * Audit one session: load it through its format and run the checks over the events. `observers` see the same
  * events as the checks (commands that need more than findings, like inspect and pairs, collect through them).
@@ -121,21 +120,23 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     r.failed = true;
     toolErrors.push(toolError(info.id, r.check.id, e));
   };
-  const guard = (fn: (r: CheckRun) => void): void => {
-    for (const r of runs) {
-      if (r.failed) continue;
-      try {
-        fn(r.run);
-      } catch (e) {
-        fail(r, e);
+  /**
+   * Deliver one hook to the checks that have it; a check that throws is reported and skipped from then on. The
+   * per-record hooks run millions of times: the list is filtered once, and no closure is made per call.
+   */
+  const dispatcher = <K extends keyof CheckRun>(k: K): ((d: Parameters<NonNullable<CheckRun[K]>>[0]) => void) => {
+    const list = runs.filter((r) => r.run[k] !== undefined);
+    return (d) => {
+      for (const r of list) {
+        if (r.failed) continue;
+        try {
+          (r.run[k] as (x: typeof d) => void).call(r.run, d);
+        } catch (e) {
+          fail(r, e);
+        }
       }
-    }
+    };
   };
-  // The per-record hooks run millions of times: each is dispatched to the checks that have it, without a closure.
-  const hooked = <K extends 'record' | 'event' | 'chat'>(k: K) => runs.filter((r) => r.run[k] !== undefined);
-  const onRecord = hooked('record');
-  const onEvent = hooked('event');
-  const onChat = hooked('chat');
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Large logs are schema-checked in a second thread while this one loads them (see checks/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
@@ -146,47 +147,24 @@ export function auditSession(source: SessionSource, format: FormatModule, option
       if (o) offloads.set(a.path, o);
     }
   }
+  const onRecord = dispatcher('record');
+  const onFileEnd = dispatcher('fileEnd');
   const sink: LoadSink = {
-    doc: (d) => guard((r) => r.doc?.(d)),
+    doc: dispatcher('doc'),
     record: (d) => {
       if (offloads.size > 0 && offloads.has(d.file)) d.offloaded = true;
-      for (const r of onRecord) {
-        if (r.failed) continue;
-        try {
-          r.run.record!(d);
-        } catch (e) {
-          fail(r, e);
-        }
-      }
+      onRecord(d);
     },
-    event: (d) => {
-      for (const r of onEvent) {
-        if (r.failed) continue;
-        try {
-          r.run.event!(d);
-        } catch (e) {
-          fail(r, e);
-        }
-      }
-    },
-    chat: (d) => {
-      for (const r of onChat) {
-        if (r.failed) continue;
-        try {
-          r.run.chat!(d);
-        } catch (e) {
-          fail(r, e);
-        }
-      }
-    },
-    damage: (d) => guard((r) => r.damage?.(d)),
+    event: dispatcher('event'),
+    chat: dispatcher('chat'),
+    damage: dispatcher('damage'),
     fileEnd: (d) => {
       const o = offloads.get(d.file);
       if (o) {
         offloads.delete(d.file);
         d.schemaIssues = o.finish(d)?.issues ?? SchemaOffload.inline(source, format, d, maxLineBytes);
       }
-      guard((r) => r.fileEnd?.(d));
+      onFileEnd(d);
     },
   };
   try {
@@ -194,7 +172,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   } finally {
     for (const o of offloads.values()) o.cancel();
   }
-  guard((r) => r.end?.());
+  dispatcher('end')(undefined);
 
   for (const [k, slot] of perKey) {
     if (slot.n <= cap || !slot.last) continue;
