@@ -101,6 +101,8 @@ export class LogCallTable {
     const i = this.ids.length;
     const id = keep(e.toolCallId);
     this.index.set(id, i);
+    this.lastId = id;
+    this.lastIndex = i;
     this.ids.push(id);
     this.line.push(e.line);
     this.offset.push(e.byteOffset);
@@ -118,10 +120,20 @@ export class LogCallTable {
     return i;
   }
 
+  /** The call added or updated last: its updates usually follow it directly (no look-up in a map of every id). */
+  private lastId: string | undefined;
+  private lastIndex = -1;
+
   /** An update for an existing call; false when the id has no tool_call yet. */
   update(e: SessionEvent & { toolCallId: string }): boolean {
-    const i = this.index.get(e.toolCallId);
-    if (i === undefined) return false;
+    let i: number | undefined;
+    if (e.toolCallId === this.lastId) i = this.lastIndex;
+    else {
+      i = this.index.get(e.toolCallId);
+      if (i === undefined) return false;
+      this.lastId = e.toolCallId;
+      this.lastIndex = i;
+    }
     this.updates[i]!++;
     if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
     if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined) this.kind[i] = this.interner.get(e.toolKind);

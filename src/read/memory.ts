@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 const MB = 1024 * 1024;
 const EVERY_BYTES = 32 * MB;
 /** Collect when the heap holds this much more than it did after the last collection (live data grows too). */
-const SLACK = 48 * MB;
+const SLACK = 24 * MB;
 
 let gc: (() => void) | undefined | null;
 let sinceCheck = 0;
