@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { isUtf8 } from 'node:buffer';
-import { firstInvalidUtf8, trailingObjectStart } from '../../src/read/jsonl.js';
+import { firstInvalidUtf8, trailingObjectStart } from '../../src/read/json-bytes.js';
 import { codes, scan } from '../helpers/scan.js';
 
 const A = '{"type":"user","n":1}';

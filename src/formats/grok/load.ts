@@ -4,7 +4,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../../read/source.js';
-import { firstInvalidUtf8, type Damage, type JsonlRecord } from '../../read/jsonl.js';
+import { firstInvalidUtf8 } from '../../read/json-bytes.js';
+import type { Damage, JsonlRecord } from '../../read/jsonl.js';
 import { normalizeChat } from './normalize.js';
 import { streamUpdatesLog } from './log-stream.js';
 import type { Artifact, DocEvent, LoadSink } from '../../model/session.js';
