@@ -2,13 +2,8 @@
 import { checkIdsFor, type AuditOptions, type FailOn } from '../audit.js';
 import type { LineageGraph } from '../lineage/graph.js';
 import type { AuditReport } from '../model/report.js';
-import { renderHtml } from '../report/html.js';
 import { renderJson } from '../report/json.js';
-import { renderJunit } from '../report/junit.js';
-import { renderMarkdown } from '../report/markdown.js';
-import { renderSarif } from '../report/sarif.js';
 import { renderTable } from '../report/table.js';
-import { htmlInput } from './html-data.js';
 
 export interface RenderContext {
   format: string;
@@ -30,18 +25,21 @@ export function baselineLines(report: AuditReport): string[] {
   return [`Baseline ${b.path}: ${b.suppressed} known finding${b.suppressed === 1 ? '' : 's'} suppressed; ${b.absent.length} baseline entr${b.absent.length === 1 ? 'y' : 'ies'} no longer occur${b.absent.length === 1 ? 's' : ''}.`];
 }
 
-export function renderReport(c: RenderContext): string {
+/** Render the report; the renderers other than JSON and the table are loaded when asked for. */
+export async function renderReport(c: RenderContext): Promise<string> {
   switch (c.format) {
     case 'json':
       return renderJson(c.report);
     case 'sarif':
-      return renderSarif(c.report, { notes: baselineLines(c.report) });
+      return (await import('../report/sarif.js')).renderSarif(c.report, { notes: baselineLines(c.report) });
     case 'junit':
-      return renderJunit(c.report, c.failOn, (format) => checkIdsFor(c.options, format));
+      return (await import('../report/junit.js')).renderJunit(c.report, c.failOn, (format) => checkIdsFor(c.options, format));
     case 'markdown':
-      return renderMarkdown(c.report, c.failOn, baselineLines(c.report));
-    case 'html':
+      return (await import('../report/markdown.js')).renderMarkdown(c.report, c.failOn, baselineLines(c.report));
+    case 'html': {
+      const [{ renderHtml }, { htmlInput }] = await Promise.all([import('../report/html.js'), import('./html-data.js')]);
       return renderHtml(htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint));
+    }
     default: {
       const text = renderTable(c.report, { color: c.color, width: c.width });
       const extra = baselineLines(c.report);

@@ -77,7 +77,7 @@ export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModu
         };
       }
       if (baseline) report = applyBaseline(report, baseline, baselinePath!);
-      const text = renderReport({ format, report, options, failOn, paths: argv.paths, graphs: audited.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(formatHint !== undefined ? { formatHint } : {}) });
+      const text = await renderReport({ format, report, options, failOn, paths: argv.paths, graphs: audited.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(formatHint !== undefined ? { formatHint } : {}) });
       writeOutput(text, output, io.stdout);
       io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
       for (const e of report.toolErrors) io.stderr(`session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in session-audit; please report it.\n`);

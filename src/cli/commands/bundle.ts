@@ -2,7 +2,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { escapeText } from '../../report/escape.js';
 import type { Io } from '../io.js';
-import { runBundle } from '../run-bundle.js';
 import { parseFormatHint, withFormatHint } from '../options.js';
 
 type Args = {
@@ -33,6 +32,8 @@ export function bundleCommand(io: Io): CommandModule<object, Args> {
         .option('force', { type: 'boolean', default: false, describe: 'replace an existing output bag' }) as unknown as Argv<Args>,
     handler: async (argv) => {
       const formatHint = parseFormatHint(argv['format-hint']);
+      // Loaded on use: the bag writer is not part of every command's start-up.
+      const { runBundle } = await import('../run-bundle.js');
       const r = await runBundle({
         paths: argv.paths,
         ...(formatHint !== undefined ? { formatHint } : {}),

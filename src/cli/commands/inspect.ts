@@ -1,9 +1,6 @@
 /** `inspect <session>`: the report to read before resuming an interrupted session. */
 import type { Argv, CommandModule } from 'yargs';
 import { fails } from '../../audit.js';
-import { buildInspect } from '../../inspect/report.js';
-import { inspectCollector } from '../../inspect/collect.js';
-import { renderInspect } from '../../report/inspect-text.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
@@ -26,7 +23,7 @@ export function inspectCommand(io: Io): CommandModule<object, Args> {
         .option('headless-log', { type: 'string', describe: 'what `grok -p --output-format streaming-json|json` printed for this run, to cross-check' })
         .option('exit-code', { type: 'number', describe: 'the exit code of that `grok -p` run (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 1 error)' })
         .option('color', { type: 'boolean', describe: 'force colour on or off' }) as unknown as Argv<Args>,
-    handler: (argv) => {
+    handler: async (argv) => {
       const format = parseFormat(argv.format, ['text', 'json']);
       const failOn = parseFailOn(argv['fail-on']);
       const code = argv['exit-code'];
@@ -35,6 +32,7 @@ export function inspectCommand(io: Io): CommandModule<object, Args> {
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, [argv.session]);
       const log = argv['headless-log'];
       const extras = { ...(log !== undefined ? { headlessLog: { path: log, bytes: readUserFile('--headless-log', log) } } : {}), ...(code !== undefined ? { exitCode: code } : {}) };
+      const [{ buildInspect }, { inspectCollector }, { renderInspect }] = await Promise.all([import('../../inspect/report.js'), import('../../inspect/collect.js'), import('../../report/inspect-text.js')]);
       const { run, data } = inspectCollector(formatOf(found));
       const result = observeSession(found, { command: 'audit', extras }, [run]);
       const report = buildInspect(found.id, found.display, data, result.findings);

@@ -8,7 +8,6 @@ import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
 import { parseFailOn, parseFormat } from '../options.js';
 import { renderReport } from '../render-report.js';
-import { mergeShards } from '../run-merge.js';
 import { readUserFile } from '../user-files.js';
 
 type Args = { reports: string[]; format: string; output?: string; 'fail-on': string; baseline?: string; color?: boolean };
@@ -25,10 +24,11 @@ export function mergeCommand(io: Io): CommandModule<object, Args> {
         .option('fail-on', { type: 'string', default: 'error', describe: 'exit 1 when a finding is at or above: error | warning | note | never' })
         .option('baseline', { type: 'string', describe: 'an earlier JSON report: suppress the findings it already holds' })
         .option('color', { type: 'boolean', describe: 'force colour on or off' }) as unknown as Argv<Args>,
-    handler: (argv) => {
+    handler: async (argv) => {
       const format = parseFormat(argv.format, REPORT_FORMATS);
       const failOn = parseFailOn(argv['fail-on']);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, []);
+      const { mergeShards } = await import('../run-merge.js');
       const merged = mergeShards(argv.reports);
       let report = merged.report;
       if (argv.baseline !== undefined) {
@@ -36,7 +36,7 @@ export function mergeCommand(io: Io): CommandModule<object, Args> {
         if (typeof entries === 'string') throw new UsageError(`--baseline ${argv.baseline}: ${entries}`);
         report = applyBaseline(report, entries, argv.baseline);
       }
-      const text = renderReport({ format, report, options: merged.options, failOn, paths: merged.paths, graphs: merged.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(merged.formatHint !== undefined ? { formatHint: merged.formatHint } : {}) });
+      const text = await renderReport({ format, report, options: merged.options, failOn, paths: merged.paths, graphs: merged.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(merged.formatHint !== undefined ? { formatHint: merged.formatHint } : {}) });
       writeOutput(text, output, io.stdout);
       io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
     },

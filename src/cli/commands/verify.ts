@@ -8,7 +8,6 @@ import { EXIT } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkOutputPath, writeOutput } from '../output.js';
 import { parseFailOn, parseFormat } from '../options.js';
-import { runVerify } from '../run-verify.js';
 
 const FORMATS = ['table', 'json'] as const;
 
@@ -32,6 +31,7 @@ export function verifyCommand(io: Io): CommandModule<object, Args> {
       const failOn = parseFailOn(argv['fail-on']);
       const inputs = [argv.bag, ...(argv.against !== undefined ? [argv.against] : [])];
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, inputs);
+      const { runVerify } = await import('../run-verify.js');
       const { report, contents } = await runVerify({ bag: argv.bag, ...(argv.key !== undefined ? { key: argv.key } : {}), ...(argv.against !== undefined ? { against: argv.against } : {}) });
       let text: string;
       if (format === 'json') text = renderJson(report);
