@@ -1,10 +1,12 @@
 /**
- * Large JSONL logs are schema-checked in a second thread: a worker reads the same file with a reader configured
- * exactly like the loader's (same record shape, same line cap), validates every record, and hands the issues
- * back when the main thread reaches the end of the file, with its sha256 of the bytes. The main thread, meanwhile,
- * parses, normalizes and runs every other check, without hashing the log: the worker's hash is adopted when both
- * reads saw the same file version (device, inode, size, mtime and ctime in ns, at open and at close). If the worker saw a different file (it grew in between) or failed, the records are
- * validated here instead: the result never depends on the second thread.
+ * Large JSONL logs are schema-checked in a second thread: the loader reads the log into a ring of shared buffers
+ * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
+ * loader's (same record shape, same line cap), validates every record, hashes the bytes, and hands the issues and
+ * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes
+ * and runs every other check without hashing. The file is read from disk once, and the hash and the issues are
+ * those of exactly the bytes the events came from. If the worker failed or stalled, the records are validated and
+ * hashed here instead, from a second read compared with the first by the file's stamps: the result never
+ * depends on the second thread.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { packageRoot } from '../formats/schema-runtime.js';
 import type { FileEndEvent, RecordIssue } from '../model/session.js';
 import { JsonlScanner, type JsonlRecord } from '../read/jsonl.js';
 import type { SessionSource } from '../read/source.js';
+import { ChunkRing } from '../read/chunk-ring.js';
 
 /** Logs at least this large are worth a thread (its start-up is a fraction of a second). */
 export const OFFLOAD_MIN_BYTES = 16 * 1024 * 1024;
@@ -24,10 +27,9 @@ export interface OffloadOutcome {
   records: number;
   bytes: number;
   issues: RecordIssue[];
-  /** The worker's sha256 of the bytes it read, their count, and the file's stamps at its open and close. */
+  /** The worker's sha256 of the bytes it consumed, and their count. */
   sha256: string;
   size: number;
-  stamps: [string, string];
 }
 
 /** Validate every record of a scanner's output: the one routine both threads run. */
@@ -53,16 +55,16 @@ export class SchemaOffload {
   private constructor(
     private readonly source: SessionSource,
     script: string,
-    abs: string,
     private readonly rel: string,
     private readonly kind: string,
     format: string,
     maxLineBytes: number,
+    private readonly ring: ChunkRing,
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     // A small young generation: the worker's garbage is short-lived parse output, and its peak adds to the process's.
-    this.worker = new Worker(script, { workerData: { abs, kind, format, maxLineBytes, flag: this.flag, port: port2 }, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    this.worker = new Worker(script, { workerData: { ring: ring.shared, kind, format, maxLineBytes, flag: this.flag, port: port2 }, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.worker.unref();
   }
 
@@ -73,9 +75,10 @@ export class SchemaOffload {
     if (!entry || entry.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
     const script = workerScript();
     if (!script) return undefined;
-    // The loader's read of this log skips hashing: the worker hashes it (adopted in finish, or read again).
-    source.deferHash(rel);
-    return new SchemaOffload(source, script, join(source.found.abs, rel), rel, kind, format.name, maxLineBytes);
+    const ring = ChunkRing.create();
+    // The loader's read of this log goes through the ring; the worker hashes it (adopted in finish).
+    source.shareRead(rel, ring);
+    return new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes, ring);
   }
 
   /**
@@ -105,13 +108,13 @@ export class SchemaOffload {
     this.port.close();
     const out = msg?.message;
     if (!out || out.error !== undefined || !end.stats || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
-    // The worker read the very bytes the loader read (same stamps at both opens and closes): its hash stands for
-    // the loader's, and its issues are those of these records. Otherwise both are redone in this thread.
-    if (!this.source.adoptHash(this.rel, out.sha256, out.size, out.stamps)) return undefined;
+    // The worker consumed every byte the loader read, through the ring: its hash is the hash of what was parsed.
+    if (!this.source.adoptHash(this.rel, out.sha256, out.size)) return undefined;
     return out;
   }
 
   cancel(): void {
+    this.ring.abandon();
     void this.worker.terminate();
     this.port.close();
   }

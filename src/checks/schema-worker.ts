@@ -1,15 +1,17 @@
 /**
- * The second thread of schema-offload.ts: read one log like the loader does, validate every record, hash the
- * bytes, and send the issues, the hash and the file's stamps back.
+ * The second thread of schema-offload.ts: consume the log's bytes from the loader's ring of shared buffers with a
+ * reader configured like the loader's, validate every record, hash the bytes, and send the issues and the hash back.
  */
+import { createHash } from 'node:crypto';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { FORMATS } from '../formats/registry.js';
 import type { RecordIssue } from '../model/session.js';
-import { streamFile } from '../read/files.js';
+import { ChunkRing } from '../read/chunk-ring.js';
 import { JsonlScanner } from '../read/jsonl.js';
 import { recordValidator } from './schema-offload.js';
 
-const { abs, kind, format, maxLineBytes, flag, port } = workerData as { abs: string; kind: string; format: string; maxLineBytes: number; flag: Int32Array; port: MessagePort };
+const { ring: shared, kind, format, maxLineBytes, flag, port } = workerData as { ring: SharedArrayBuffer; kind: string; format: string; maxLineBytes: number; flag: Int32Array; port: MessagePort };
+const ring = ChunkRing.attach(shared);
 let done = 1;
 try {
   const fm = FORMATS.find((f) => f.name === format);
@@ -26,18 +28,20 @@ try {
     () => {},
     { looksLikeRecord: shape, maxLineBytes },
   );
-  const read = streamFile(
-    abs,
-    (chunk) => {
-      scanner.push(chunk);
-      Atomics.add(flag, 1, 1);
-    },
-    { reuse: true, stamp: true },
-  );
+  const hash = createHash('sha256');
+  let size = 0;
+  for (let chunk = ring.next(); chunk; chunk = ring.next()) {
+    hash.update(chunk);
+    size += chunk.length;
+    scanner.push(chunk);
+    ring.release();
+    Atomics.add(flag, 1, 1);
+  }
   const stats = scanner.end();
-  port.postMessage({ records, bytes: stats.bytes, issues, sha256: read.sha256, size: read.size, stamps: read.stamps });
+  port.postMessage({ records, bytes: stats.bytes, issues, sha256: hash.digest('hex'), size });
 } catch (e) {
   done = 2;
+  ring.leave();
   port.postMessage({ records: -1, bytes: -1, issues: [], error: e instanceof Error ? e.message : String(e) });
 } finally {
   Atomics.store(flag, 0, done);

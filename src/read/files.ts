@@ -1,13 +1,14 @@
 /**
  * Read-only file access: the only place that opens input files. Every open is O_RDONLY|O_NOFOLLOW|O_NONBLOCK
  * and is checked with fstat to be a regular file, so a symlink or FIFO swapped in after the walk is never
- * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file (a log whose
- * hash a second thread computes while reading it too is the one exception: see checks/schema-offload.ts).
+ * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file (a large log
+ * shared with the schema thread is hashed there, from the same buffers: see checks/schema-offload.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { noteBytesRead } from './memory.js';
+import { RING_SLOT_BYTES, type ChunkRing } from './chunk-ring.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
@@ -48,21 +49,28 @@ function openRegularSized(path: string): { fd: number; size: number } {
 }
 
 /**
- * What identifies one version of a file: device, inode, size and the nanosecond modification and change times.
- * Two reads that each see the same stamp at open and at close read the same bytes (ctime cannot be set back by
- * a writer), which lets a second thread's hash of a file stand for this thread's read of it.
+ * What identifies one version of a file, as far as the file system says: device, inode, size and the nanosecond
+ * modification and change times. Two reads that see different stamps certainly read different versions; equal
+ * stamps are strong evidence but not proof (a writer through a shared mapping, or a coarse-grained file system,
+ * can change bytes without changing them), so a stamp never stands in for a hash of the bytes actually parsed.
  */
 export function fileStamp(fd: number): string {
   const st = fstatSync(fd, { bigint: true });
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
+function stampOrThrow(fd: number): string {
+  try {
+    return fileStamp(fd);
+  } catch (e) {
+    throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
+  }
+}
+
 export interface StreamOptions {
   chunkSize?: number;
   /** One buffer serves every read (the consumer must copy what it keeps). */
   reuse?: boolean;
-  /** Hash the bytes (default). Without it `sha256` is empty: only for a caller that gets the hash elsewhere. */
-  hash?: boolean;
   /** Take the file's stamp at open and at close (`stamps`). */
   stamp?: boolean;
   /** Read at most this many bytes (the prefix an earlier read saw, when the file may have grown since). */
@@ -77,17 +85,17 @@ let sharedInUse = false;
  * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, hash: hashing = true, stamp = false, limit = Infinity }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
+export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
   const { fd, size: statSize } = openRegularSized(path);
-  const hash = hashing ? createHash('sha256') : undefined;
+  const hash = createHash('sha256');
   let opened = '';
   let stamps: [string, string] | undefined;
   if (stamp) {
     try {
-      opened = fileStamp(fd);
+      opened = stampOrThrow(fd);
     } catch (e) {
       closeSync(fd);
-      throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
+      throw e;
     }
   }
   let size = 0;
@@ -113,17 +121,56 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
       }
       if (n === 0) break;
       const chunk = n === buf.length ? buf : buf.subarray(0, n);
-      hash?.update(chunk);
+      hash.update(chunk);
       size += n;
       onChunk(chunk);
       noteBytesRead(n);
     }
-    if (stamp) stamps = [opened, fileStamp(fd)];
+    if (stamp) stamps = [opened, stampOrThrow(fd)];
   } finally {
     closeSync(fd);
     if (ownsShared) sharedInUse = false;
   }
-  return { sha256: hash ? hash.digest('hex') : '', size, ...(stamps ? { stamps } : {}) };
+  return { sha256: hash.digest('hex'), size, ...(stamps ? { stamps } : {}) };
+}
+
+/**
+ * Stream a file through `onChunk`, reading it into the slots of `ring` so that another thread consumes the very
+ * same bytes (and hashes them: nothing is hashed here). If the consumer goes away, the rest is read into a private
+ * buffer and `shared` is false. The file's stamps at open and close are returned for the caller's fallback.
+ */
+export function streamFileShared(path: string, ring: ChunkRing, onChunk: (chunk: Buffer) => void): { size: number; shared: boolean; stamps: [string, string] } {
+  const { fd } = openRegularSized(path);
+  let size = 0;
+  let shared = true;
+  let finished = false;
+  let own: Buffer | undefined;
+  try {
+    const opened = stampOrThrow(fd);
+    for (;;) {
+      const slot = shared ? ring.slot() : undefined;
+      if (shared && !slot) shared = false;
+      const buf = slot ?? (own ??= Buffer.allocUnsafe(RING_SLOT_BYTES));
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${size}`);
+      }
+      if (n === 0) break;
+      if (slot) ring.publish(n);
+      size += n;
+      onChunk(buf.subarray(0, n));
+      noteBytesRead(n);
+    }
+    const stamps: [string, string] = [opened, stampOrThrow(fd)];
+    finished = true;
+    return { size, shared, stamps };
+  } finally {
+    closeSync(fd);
+    if (finished && shared) ring.close();
+    else ring.abandon();
+  }
 }
 
 /**

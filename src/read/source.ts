@@ -5,7 +5,8 @@
 import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { FoundSession } from './discover.js';
-import { ReadError, readChunks, readWholeFile, streamFile } from './files.js';
+import { ReadError, readChunks, readWholeFile, streamFile, streamFileShared } from './files.js';
+import type { ChunkRing } from './chunk-ring.js';
 import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
 import { byteOrder, listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 import { opaque } from './discover.js';
@@ -23,12 +24,14 @@ export interface SessionSource {
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**
-   * The next streamJsonl of `rel` skips hashing (another reader is hashing the file) and records the file's stamp
-   * at open and close; `adoptHash` then accepts that reader's hash only when its stamps are the same. A file whose
-   * hash is not adopted keeps none until `hashUnread` reads it again.
+   * The next streamJsonl of `rel` reads the file into `ring`, where another thread consumes (and hashes) the same
+   * bytes; nothing is hashed here. `adoptHash` then records that thread's hash, which is accepted only if every
+   * byte went through the ring. A later read of the same file (the fallback when the other thread failed) is
+   * compared with this one by the file's stamps: if the file changed in between, it is left without a hash and
+   * marked as changed during the audit.
    */
-  deferHash(rel: string): void;
-  adoptHash(rel: string, sha256: string, size: number, stamps: readonly [string, string]): boolean;
+  shareRead(rel: string, ring: ChunkRing): void;
+  adoptHash(rel: string, sha256: string, size: number): boolean;
   /** The raw bytes of a regular file, pulled chunk by chunk (for copying evidence into a bundle). */
   rawChunks(rel: string): AsyncGenerator<Buffer>;
   /** Stream a regular file's raw bytes synchronously; returns its hash and size. */
@@ -63,8 +66,9 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 export function fsSource(found: FoundSession): SessionSource {
   const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
-  const deferredHashes = new Set<string>();
-  const stamps = new Map<string, [string, string]>();
+  const rings = new Map<string, ChunkRing>();
+  /** Reads made through a ring whose hash is not settled yet. */
+  const sharedReads = new Map<string, { size: number; shared: boolean; stamps: [string, string] }>();
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
     if (!(e instanceof ReadError)) throw e;
     if (entry) entry.readError = e.reason;
@@ -96,27 +100,43 @@ export function fsSource(found: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       const scanner = new JsonlScanner(onRecord, onDamage, options);
-      const deferred = deferredHashes.delete(rel);
+      const ring = rings.get(rel);
+      rings.delete(rel);
+      const earlier = sharedReads.get(rel);
       try {
-        const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, hash: !deferred, stamp: deferred, ...(limit !== undefined ? { limit } : {}) });
-        if (deferred) {
-          stamps.set(rel, r.stamps!);
+        if (ring) {
+          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk));
+          sharedReads.set(rel, r);
           delete entry.sha256;
-        } else entry.sha256 = r.sha256;
-        entry.size = r.size;
+          entry.size = r.size;
+        } else {
+          const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, stamp: earlier !== undefined, ...(limit !== undefined ? { limit } : {}) });
+          entry.size = r.size;
+          if (!earlier) entry.sha256 = r.sha256;
+          else {
+            sharedReads.delete(rel);
+            const [a, b] = earlier.stamps;
+            const [c, d] = r.stamps!;
+            if (a === b && b === c && c === d && r.size === earlier.size) entry.sha256 = r.sha256;
+            else {
+              delete entry.sha256;
+              entry.readError = 'changed while being audited: not hashed, as a hash of it would not be that of the bytes the audit parsed';
+            }
+          }
+        }
       } catch (e) {
         return fail(entry, e);
       }
       return { ok: true, value: scanner.end() };
     },
-    deferHash(rel) {
-      deferredHashes.add(rel);
+    shareRead(rel, ring) {
+      rings.set(rel, ring);
     },
-    adoptHash(rel, sha256, size, theirs) {
+    adoptHash(rel, sha256, size) {
       const entry = byPath.get(rel);
-      const ours = stamps.get(rel);
-      stamps.delete(rel);
-      if (!entry || !ours || ours[0] !== theirs[0] || ours[1] !== theirs[1] || ours[0] !== ours[1] || entry.size !== size || !/^[0-9a-f]{64}$/.test(sha256)) return false;
+      const read = sharedReads.get(rel);
+      if (!entry || !read || !read.shared || read.size !== size || !/^[0-9a-f]{64}$/.test(sha256)) return false;
+      sharedReads.delete(rel);
       entry.sha256 = sha256;
       return true;
     },

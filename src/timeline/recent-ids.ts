@@ -1,14 +1,13 @@
 /**
  * The last `size` event-id counters seen, each with the line it was seen on: the window in which a repeated
  * counter is reported as a duplicate. Called once per event of logs with millions of them, so it allocates
- * nothing per call: an open-addressing table of typed arrays (linear probing, Fibonacci hashing so strided
+ * nothing per call: an open-addressing table in one typed array (linear probing, Fibonacci hashing so strided
  * counters spread, deletion by backward shift) plus a ring of insertion order for evicting the oldest.
  * The table starts small and doubles up to twice the window, so a log with many id prefixes stays small.
  */
 export class RecentIds {
-  private keys: Float64Array;
-  private lines: Float64Array;
-  private used: Uint8Array;
+  /** Pairs (counter, line + 1) by slot; a slot is empty when its second number is 0. One array per window. */
+  private table: Float64Array;
   private mask: number;
   private shift: number;
   private count = 0;
@@ -16,11 +15,9 @@ export class RecentIds {
   private head = 0;
 
   constructor(private readonly size: number) {
-    this.keys = new Float64Array(16);
-    this.lines = new Float64Array(16);
-    this.used = new Uint8Array(16);
-    this.mask = 15;
-    this.shift = 28;
+    this.table = new Float64Array(2 * 8);
+    this.mask = 7;
+    this.shift = 29;
   }
 
   private home(counter: number): number {
@@ -29,10 +26,12 @@ export class RecentIds {
     return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
   }
 
+  /** The slot holding `counter`, or -1 - (the empty slot where it would go). */
   private slot(counter: number): number {
+    const t = this.table;
     let i = this.home(counter);
-    while (this.used[i] === 1) {
-      if (this.keys[i] === counter) return i;
+    while (t[2 * i + 1] !== 0) {
+      if (t[2 * i] === counter) return i;
       i = (i + 1) & this.mask;
     }
     return -1 - i;
@@ -40,13 +39,13 @@ export class RecentIds {
 
   get(counter: number): number | undefined {
     const i = this.slot(counter);
-    return i >= 0 ? this.lines[i] : undefined;
+    return i >= 0 ? this.table[2 * i + 1]! - 1 : undefined;
   }
 
   set(counter: number, line: number): void {
     let i = this.slot(counter);
     if (i >= 0) {
-      this.lines[i] = line;
+      this.table[2 * i + 1] = line + 1;
       return;
     }
     if (this.ring.length < this.size) this.ring.push(counter);
@@ -56,58 +55,55 @@ export class RecentIds {
       this.head = (this.head + 1) % this.size;
       i = this.slot(counter);
     }
-    if ((this.count + 1) * 2 > this.keys.length) {
+    if ((this.count + 1) * 2 > this.mask + 1) {
       this.grow();
       i = this.slot(counter);
     }
     i = -1 - i;
-    this.used[i] = 1;
-    this.keys[i] = counter;
-    this.lines[i] = line;
+    this.table[2 * i] = counter;
+    this.table[2 * i + 1] = line + 1;
     this.count++;
   }
 
   clear(): void {
-    this.used.fill(0);
+    this.table.fill(0);
     this.count = 0;
     this.ring.length = 0;
     this.head = 0;
   }
 
   private remove(counter: number): void {
+    const t = this.table;
     let i = this.slot(counter);
     if (i < 0) return;
     // Backward shift: move later members of the probe run into the hole when their home allows it.
     let j = i;
     for (;;) {
       j = (j + 1) & this.mask;
-      if (this.used[j] === 0) break;
-      const k = this.home(this.keys[j]!);
+      if (t[2 * j + 1] === 0) break;
+      const k = this.home(t[2 * j]!);
       const movable = i <= j ? k <= i || k > j : k <= i && k > j;
       if (movable) {
-        this.keys[i] = this.keys[j]!;
-        this.lines[i] = this.lines[j]!;
+        t[2 * i] = t[2 * j]!;
+        t[2 * i + 1] = t[2 * j + 1]!;
         i = j;
       }
     }
-    this.used[i] = 0;
+    t[2 * i + 1] = 0;
     this.count--;
   }
 
   private grow(): void {
-    const { keys, lines, used } = this;
-    const cap = keys.length * 2;
-    this.keys = new Float64Array(cap);
-    this.lines = new Float64Array(cap);
-    this.used = new Uint8Array(cap);
+    const old = this.table;
+    const cap = (this.mask + 1) * 2;
+    this.table = new Float64Array(2 * cap);
     this.mask = cap - 1;
     this.shift--;
-    for (let s = 0; s < used.length; s++) {
-      if (used[s] !== 1) continue;
-      const i = -1 - this.slot(keys[s]!);
-      this.used[i] = 1;
-      this.keys[i] = keys[s]!;
-      this.lines[i] = lines[s]!;
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] === 0) continue;
+      const i = -1 - this.slot(old[s]!);
+      this.table[2 * i] = old[s]!;
+      this.table[2 * i + 1] = old[s + 1]!;
     }
   }
 }

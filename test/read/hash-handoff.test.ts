@@ -1,13 +1,15 @@
 /**
- * The hash hand-off of a log checked in a second thread: the loader's read skips hashing, and the other reader's
- * hash is adopted only when both saw the same file version; otherwise the file is hashed again by hashUnread.
+ * The hash hand-off of a log checked in a second thread: the loader reads the log into a ring of shared buffers,
+ * the consumer hashes exactly those bytes, and its hash is adopted only if every byte went through the ring.
+ * Otherwise the file is read again, and if it changed in between it is left without a hash and marked.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
-import { streamFile } from '../../src/read/files.js';
+import { ChunkRing, RING_SLOT_BYTES, RING_SLOTS } from '../../src/read/chunk-ring.js';
 import { fsSource } from '../../src/read/source.js';
 
 const dirs: string[] = [];
@@ -15,73 +17,132 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function session(content: string): { abs: string; file: string } {
+function session(content: string | Buffer): { abs: string; file: string } {
   const abs = mkdtempSync(join(tmpdir(), 'sa-hash-'));
   dirs.push(abs);
   writeFileSync(join(abs, 'updates.jsonl'), content);
   return { abs, file: join(abs, 'updates.jsonl') };
 }
 
-const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+const sha = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex');
 const lines = '{"a":1}\n{"a":2}\n';
 
-test('a deferred read keeps no hash; the other reader\'s hash of the same version is adopted', () => {
-  const { abs, file } = session(lines);
+/** A consumer in another thread that hashes what the ring carries (what the schema worker does, minus the schema). */
+function hashingConsumer(ring: ChunkRing): Promise<{ sha256: string; size: number }> {
+  const code = `
+    const { workerData, parentPort } = require('node:worker_threads');
+    const { createHash } = require('node:crypto');
+    const ctrl = new Int32Array(workerData, 0, 4 + ${RING_SLOTS});
+    const data = Buffer.from(workerData, (4 + ${RING_SLOTS}) * 4, ${RING_SLOTS} * ${RING_SLOT_BYTES});
+    const h = createHash('sha256');
+    let size = 0;
+    for (;;) {
+      const consumed = Atomics.load(ctrl, 1);
+      const written = Atomics.load(ctrl, 0);
+      if (written > consumed) {
+        const i = consumed % ${RING_SLOTS};
+        const chunk = data.subarray(i * ${RING_SLOT_BYTES}, i * ${RING_SLOT_BYTES} + Atomics.load(ctrl, 4 + i));
+        h.update(chunk);
+        size += chunk.length;
+        Atomics.add(ctrl, 1, 1);
+        Atomics.notify(ctrl, 1);
+        continue;
+      }
+      if (Atomics.load(ctrl, 2) !== 0) break;
+      Atomics.wait(ctrl, 0, written, 50);
+    }
+    parentPort.postMessage({ sha256: h.digest('hex'), size });`;
+  const w = new Worker(code, { eval: true, workerData: ring.shared });
+  return new Promise((resolve, reject) => {
+    w.once('message', (m) => {
+      void w.terminate();
+      resolve(m as { sha256: string; size: number });
+    });
+    w.once('error', reject);
+  });
+}
+
+test('a log read through the ring keeps no hash of its own; the consumer\'s hash of the same bytes is adopted', async () => {
+  // Larger than the whole ring, so the reader has to wait for the consumer to free slots.
+  const big = Buffer.from(`${'{"k":"'.padEnd(1000, 'x')}"}\n`.repeat(RING_SLOTS * 1500));
+  const { abs } = session(big);
   const src = fsSource({ abs, display: abs, id: 'x' });
-  src.deferHash('updates.jsonl');
+  const ring = ChunkRing.create();
+  const consumer = hashingConsumer(ring);
+  src.shareRead('updates.jsonl', ring);
   let records = 0;
   expect(src.streamJsonl('updates.jsonl', {}, () => records++, () => {}).ok).toBe(true);
-  expect(records).toBe(2);
+  expect(records).toBe(RING_SLOTS * 1500);
   expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
-  const theirs = streamFile(file, () => {}, { stamp: true });
-  expect(theirs.sha256).toBe(sha(lines));
-  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size, theirs.stamps!)).toBe(true);
-  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
+  const theirs = await consumer;
+  expect(theirs).toEqual({ sha256: sha(big), size: big.length });
+  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size)).toBe(true);
+  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(big));
 });
 
-test('a file that changed between the two reads is not adopted, and hashUnread hashes what is there now', () => {
+test('a read that did not go whole through the ring is not adopted; a re-read of an unchanged file hashes it', () => {
+  const { abs } = session(lines);
+  const src = fsSource({ abs, display: abs, id: 'x' });
+  const ring = ChunkRing.create();
+  ring.leave(); // the consumer is gone before the read starts
+  src.shareRead('updates.jsonl', ring);
+  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
+  expect(src.adoptHash('updates.jsonl', sha(lines), Buffer.byteLength(lines))).toBe(false);
+  expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
+  src.streamJsonl('updates.jsonl', {}, () => {}, () => {}, Buffer.byteLength(lines));
+  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
+  expect(src.entry('updates.jsonl')!.readError).toBeUndefined();
+});
+
+test('a file that changed between the shared read and the re-read is left without a hash and marked', () => {
   const { abs, file } = session(lines);
   const src = fsSource({ abs, display: abs, id: 'x' });
-  src.deferHash('updates.jsonl');
+  const ring = ChunkRing.create();
+  ring.leave();
+  src.shareRead('updates.jsonl', ring);
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   appendFileSync(file, '{"a":3}\n');
-  const theirs = streamFile(file, () => {}, { stamp: true });
-  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size, theirs.stamps!)).toBe(false);
+  const values: unknown[] = [];
+  src.streamJsonl('updates.jsonl', {}, (r) => values.push(r.value), () => {}, Buffer.byteLength(lines));
+  // Only the bytes the first read saw are read again...
+  expect(values).toEqual([{ a: 1 }, { a: 2 }]);
+  // ...but the file is not the version that was parsed: no hash that could be mistaken for that version's.
   expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
+  expect(src.entry('updates.jsonl')!.readError).toMatch(/changed while being audited/);
   src.hashUnread();
-  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(`${lines}{"a":3}\n`));
+  expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
 });
 
-test('a hash that is not a sha256, or stamps from another file, are refused', () => {
-  const { abs, file } = session(lines);
-  const other = session(lines);
+test('a hash that is not a sha256, or of another size, is refused', async () => {
+  const { abs } = session(lines);
   const src = fsSource({ abs, display: abs, id: 'x' });
-  src.deferHash('updates.jsonl');
+  const ring = ChunkRing.create();
+  const consumer = hashingConsumer(ring);
+  src.shareRead('updates.jsonl', ring);
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
-  const mine = streamFile(file, () => {}, { stamp: true });
-  const theirs = streamFile(other.file, () => {}, { stamp: true });
-  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size, theirs.stamps!)).toBe(false);
-  src.deferHash('updates.jsonl');
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
-  expect(src.adoptHash('updates.jsonl', 'not-a-hash', mine.size, mine.stamps!)).toBe(false);
+  const theirs = await consumer;
+  expect(src.adoptHash('updates.jsonl', 'not-a-hash', theirs.size)).toBe(false);
+  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size + 1)).toBe(false);
+  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size)).toBe(true);
 });
 
-test('without deferral every read hashes as before', () => {
+test('without a ring every read hashes as before', () => {
   const { abs } = session(lines);
   const src = fsSource({ abs, display: abs, id: 'x' });
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
 });
 
-test('a read limited to the bytes an earlier read saw ignores what was appended since, in records and in hash', () => {
-  const { abs, file } = session(lines);
-  const src = fsSource({ abs, display: abs, id: 'x' });
-  appendFileSync(file, '{"a":3}\n{"a":');
-  const values: unknown[] = [];
-  const damage: string[] = [];
-  const r = src.streamJsonl('updates.jsonl', {}, (rec) => values.push(rec.value), (d) => damage.push(d.code), Buffer.byteLength(lines));
-  expect(r.ok && r.value.bytes).toBe(Buffer.byteLength(lines));
-  expect(values).toEqual([{ a: 1 }, { a: 2 }]);
-  expect(damage).toEqual([]);
-  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
+test('a consumer waiting on the ring is released when the reader gives up, and the reader when the consumer leaves', () => {
+  const ring = ChunkRing.create();
+  const other = ChunkRing.attach(ring.shared);
+  ring.abandon();
+  expect(() => other.next()).toThrow(/stopped sharing/);
+  const ring2 = ChunkRing.create();
+  for (let i = 0; i < RING_SLOTS; i++) {
+    expect(ring2.slot()).toBeDefined();
+    ring2.publish(1);
+  }
+  ChunkRing.attach(ring2.shared).leave();
+  expect(ring2.slot()).toBeUndefined();
 });
