@@ -162,7 +162,7 @@ export function auditSession(source: SessionSource, format: FormatModule, option
       const o = offloads.get(d.file);
       if (o) {
         offloads.delete(d.file);
-        d.schemaIssues = o.finish(d)?.issues ?? SchemaOffload.inline(source, format, d, maxLineBytes);
+        d.schemaIssues = o.finish(d) ?? SchemaOffload.inline(source, format, d, maxLineBytes);
       }
       onFileEnd(d);
     },

@@ -1,49 +1,17 @@
 /**
- * The second thread of schema-offload.ts: consume the log's bytes from the loader's ring of shared buffers with a
- * reader configured like the loader's, validate every record, hash the bytes, and send the issues and the hash back.
+ * Entry of the second thread of schema-offload.ts. It loads the work (schema-worker-run.ts: the validators and
+ * the formats) and, if that fails, says so at once on the ring, the flag and the port, so the loader neither waits
+ * for it nor stalls.
  */
-import { createHash } from 'node:crypto';
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { FORMATS } from '../formats/registry.js';
-import type { RecordIssue } from '../model/session.js';
 import { ChunkRing } from '../read/chunk-ring.js';
-import { JsonlScanner } from '../read/jsonl.js';
-import { recordValidator } from './schema-offload.js';
 
-const { ring: shared, kind, format, maxLineBytes, flag, port } = workerData as { ring: SharedArrayBuffer; kind: string; format: string; maxLineBytes: number; flag: Int32Array; port: MessagePort };
-const ring = ChunkRing.attach(shared);
-let done = 1;
+const { ring, flag, port } = workerData as { ring: SharedArrayBuffer; flag: Int32Array; port: MessagePort };
 try {
-  const fm = FORMATS.find((f) => f.name === format);
-  const shape = fm?.jsonlShape?.(kind);
-  if (!fm || !shape) throw new Error(`format ${format} cannot describe ${kind} records`);
-  const issues: RecordIssue[] = [];
-  let records = 0;
-  const validate = recordValidator(fm, kind, issues);
-  const scanner = new JsonlScanner(
-    (r) => {
-      records++;
-      validate(r);
-    },
-    () => {},
-    { looksLikeRecord: shape, maxLineBytes },
-  );
-  const hash = createHash('sha256');
-  let size = 0;
-  for (let chunk = ring.next(); chunk; chunk = ring.next()) {
-    hash.update(chunk);
-    size += chunk.length;
-    scanner.push(chunk);
-    ring.release();
-    Atomics.add(flag, 1, 1);
-  }
-  const stats = scanner.end();
-  port.postMessage({ records, bytes: stats.bytes, issues, sha256: hash.digest('hex'), size });
+  await import('./schema-worker-run.js');
 } catch (e) {
-  done = 2;
-  ring.leave();
-  port.postMessage({ records: -1, bytes: -1, issues: [], error: e instanceof Error ? e.message : String(e) });
-} finally {
-  Atomics.store(flag, 0, done);
+  ChunkRing.attach(ring).leave();
+  port.postMessage({ records: -1, bytes: -1, issues: [], error: `the schema worker could not start: ${e instanceof Error ? e.message : String(e)}` });
+  Atomics.store(flag, 0, 2);
   Atomics.notify(flag, 0);
 }

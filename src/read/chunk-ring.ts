@@ -92,8 +92,8 @@ export class ChunkRing {
   }
 
   /**
-   * Consumer: the next published chunk (valid until `release()`), or undefined at the end of the file; throws
-   * when the producer gave up or stalled, so a consumer never reports on a partial read as if it were whole.
+   * Consumer: the next published chunk (valid until `release()`), or undefined when no more will come: the end
+   * of the file, or the producer gave up (`producerGaveUp` tells which). Throws when the producer stalls.
    */
   next(): Buffer | undefined {
     const consumed = Atomics.load(this.ctrl, CONSUMED);
@@ -101,9 +101,11 @@ export class ChunkRing {
     for (;;) {
       const written = Atomics.load(this.ctrl, WRITTEN);
       if (written > consumed) return this.view(consumed, Atomics.load(this.ctrl, LENGTHS + (consumed % RING_SLOTS)));
-      const state = Atomics.load(this.ctrl, PRODUCER);
-      if (state === 1) return undefined;
-      if (state === 2) throw new Error('the loader stopped sharing the file');
+      if (Atomics.load(this.ctrl, PRODUCER) !== 0) {
+        // A chunk published just before the producer's last word is still to be consumed.
+        if (Atomics.load(this.ctrl, WRITTEN) > consumed) continue;
+        return undefined;
+      }
       if (Atomics.wait(this.ctrl, WRITTEN, written, 100) === 'timed-out' && Date.now() - since > STALL_MS) throw new Error('the loader stalled');
       if (Atomics.load(this.ctrl, WRITTEN) !== written) since = Date.now();
     }

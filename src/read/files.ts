@@ -140,7 +140,13 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
  * buffer and `shared` is false. The file's stamps at open and close are returned for the caller's fallback.
  */
 export function streamFileShared(path: string, ring: ChunkRing, onChunk: (chunk: Buffer) => void): { size: number; shared: boolean; stamps: [string, string] } {
-  const { fd } = openRegularSized(path);
+  let fd: number;
+  try {
+    fd = openRegularSized(path).fd;
+  } catch (e) {
+    ring.abandon();
+    throw e;
+  }
   let size = 0;
   let shared = true;
   let finished = false;

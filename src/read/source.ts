@@ -24,13 +24,13 @@ export interface SessionSource {
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**
-   * The next streamJsonl of `rel` reads the file into `ring`, where another thread consumes (and hashes) the same
-   * bytes; nothing is hashed here. `adoptHash` then records that thread's hash, which is accepted only if every
+   * The next streamJsonl of `rel` reads the file into the ring `begin()` returns as the read starts (undefined: a
+   * plain read), where another thread consumes (and hashes) the same bytes; nothing is hashed here. `adoptHash` then records that thread's hash, which is accepted only if every
    * byte went through the ring. A later read of the same file (the fallback when the other thread failed) is
    * compared with this one by the file's stamps: if the file changed in between, it is left without a hash and
    * marked as changed during the audit.
    */
-  shareRead(rel: string, ring: ChunkRing): void;
+  shareRead(rel: string, begin: () => ChunkRing | undefined): void;
   adoptHash(rel: string, sha256: string, size: number): boolean;
   /** The raw bytes of a regular file, pulled chunk by chunk (for copying evidence into a bundle). */
   rawChunks(rel: string): AsyncGenerator<Buffer>;
@@ -66,7 +66,7 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 export function fsSource(found: FoundSession): SessionSource {
   const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
-  const rings = new Map<string, ChunkRing>();
+  const rings = new Map<string, () => ChunkRing | undefined>();
   /** Reads made through a ring whose hash is not settled yet. */
   const sharedReads = new Map<string, { size: number; shared: boolean; stamps: [string, string] }>();
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {
@@ -100,8 +100,9 @@ export function fsSource(found: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       const scanner = new JsonlScanner(onRecord, onDamage, options);
-      const ring = rings.get(rel);
+      const begin = rings.get(rel);
       rings.delete(rel);
+      const ring = begin?.();
       const earlier = sharedReads.get(rel);
       try {
         if (ring) {
@@ -129,8 +130,8 @@ export function fsSource(found: FoundSession): SessionSource {
       }
       return { ok: true, value: scanner.end() };
     },
-    shareRead(rel, ring) {
-      rings.set(rel, ring);
+    shareRead(rel, begin) {
+      rings.set(rel, begin);
     },
     adoptHash(rel, sha256, size) {
       const entry = byPath.get(rel);

@@ -69,7 +69,7 @@ test('a log read through the ring keeps no hash of its own; the consumer\'s hash
   const src = fsSource({ abs, display: abs, id: 'x' });
   const ring = ChunkRing.create();
   const consumer = hashingConsumer(ring);
-  src.shareRead('updates.jsonl', ring);
+  src.shareRead('updates.jsonl', () => ring);
   let records = 0;
   expect(src.streamJsonl('updates.jsonl', {}, () => records++, () => {}).ok).toBe(true);
   expect(records).toBe(RING_SLOTS * 1500);
@@ -85,7 +85,7 @@ test('a read that did not go whole through the ring is not adopted; a re-read of
   const src = fsSource({ abs, display: abs, id: 'x' });
   const ring = ChunkRing.create();
   ring.leave(); // the consumer is gone before the read starts
-  src.shareRead('updates.jsonl', ring);
+  src.shareRead('updates.jsonl', () => ring);
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   expect(src.adoptHash('updates.jsonl', sha(lines), Buffer.byteLength(lines))).toBe(false);
   expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
@@ -99,7 +99,7 @@ test('a file that changed between the shared read and the re-read is left withou
   const src = fsSource({ abs, display: abs, id: 'x' });
   const ring = ChunkRing.create();
   ring.leave();
-  src.shareRead('updates.jsonl', ring);
+  src.shareRead('updates.jsonl', () => ring);
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   appendFileSync(file, '{"a":3}\n');
   const values: unknown[] = [];
@@ -118,7 +118,7 @@ test('a hash that is not a sha256, or of another size, is refused', async () => 
   const src = fsSource({ abs, display: abs, id: 'x' });
   const ring = ChunkRing.create();
   const consumer = hashingConsumer(ring);
-  src.shareRead('updates.jsonl', ring);
+  src.shareRead('updates.jsonl', () => ring);
   src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
   const theirs = await consumer;
   expect(src.adoptHash('updates.jsonl', 'not-a-hash', theirs.size)).toBe(false);
@@ -133,11 +133,45 @@ test('without a ring every read hashes as before', () => {
   expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
 });
 
+test('a log that cannot be opened any more releases the ring at once', () => {
+  const { abs, file } = session(lines);
+  const src = fsSource({ abs, display: abs, id: 'x' });
+  const ring = ChunkRing.create();
+  src.shareRead('updates.jsonl', () => ring);
+  rmSync(file);
+  const t = Date.now();
+  expect(src.streamJsonl('updates.jsonl', {}, () => {}, () => {}).ok).toBe(false);
+  const consumer = ChunkRing.attach(ring.shared);
+  expect(consumer.next()).toBeUndefined();
+  expect(consumer.producerGaveUp).toBe(true);
+  expect(Date.now() - t).toBeLessThan(5000);
+});
+
+test('the consumer gets every chunk published before the producer\'s last word, whichever it was', () => {
+  for (const last of ['close', 'abandon'] as const) {
+    const ring = ChunkRing.create();
+    const other = ChunkRing.attach(ring.shared);
+    for (let i = 0; i < 3; i++) {
+      ring.slot()![0] = i;
+      ring.publish(1);
+    }
+    ring[last]();
+    const seen: number[] = [];
+    for (let c = other.next(); c; c = other.next()) {
+      seen.push(c[0]!);
+      other.release();
+    }
+    expect(seen).toEqual([0, 1, 2]);
+    expect(other.producerGaveUp).toBe(last === 'abandon');
+  }
+});
+
 test('a consumer waiting on the ring is released when the reader gives up, and the reader when the consumer leaves', () => {
   const ring = ChunkRing.create();
   const other = ChunkRing.attach(ring.shared);
   ring.abandon();
-  expect(() => other.next()).toThrow(/stopped sharing/);
+  expect(other.next()).toBeUndefined();
+  expect(other.producerGaveUp).toBe(true);
   const ring2 = ChunkRing.create();
   for (let i = 0; i < RING_SLOTS; i++) {
     expect(ring2.slot()).toBeDefined();
