@@ -6,6 +6,7 @@ import type { JsonlRecord } from '../../read/jsonl.js';
 import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, ChatItemType, EventKind, Rail, SessionEvent, TurnStep } from '../../model/events.js';
 import { XAI_METHOD } from './models/updates.js';
+import { blankEvent } from '../shared/events.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -151,51 +152,18 @@ export function turnStep(v: unknown): TurnStep {
   return OTHER;
 }
 
-/** Every field present from the start: one hidden class for all events (spread objects are slow and large in V8). */
-function blankEvent(file: string, r: JsonlRecord): SessionEvent {
-  return {
-    file,
-    line: r.line,
-    byteOffset: r.byteOffset,
-    timeMs: undefined,
-    timeSource: 'none',
-    eventId: undefined,
-    counter: undefined,
-    eventPrefix: undefined,
-    rail: 'acp',
-    kind: 'unknown',
-    tag: '',
-    sessionId: undefined,
-    promptIndex: undefined,
-    promptId: undefined,
-    hostTurn: undefined,
-    isReplay: undefined,
-    toolCallId: undefined,
-    toolStatus: undefined,
-    toolTitle: undefined,
-    toolKind: undefined,
-    subagentId: undefined,
-    childSessionId: undefined,
-    stopReason: undefined,
-    targetPromptIndex: undefined,
-    checkpointId: undefined,
-    checkpointFile: undefined,
-    summary: '',
-    recovered: r.recovered ? true : undefined,
-    duplicateLine: r.duplicateOf !== undefined ? true : undefined,
-    seq: -1,
-    // A record recovered from a damaged line is invisible to Grok's replay: it counts as an unparseable line.
-    step: r.recovered ? OTHER : turnStep(r.value),
-    turn: undefined,
-    opensTurn: undefined,
-    rewind: undefined,
-  };
+/** The shared blank event (one hidden class for every format's events), with Grok's replay step. */
+function grokEvent(file: string, r: JsonlRecord): SessionEvent {
+  const e = blankEvent(file, r, 'acp', -1);
+  // A record recovered from a damaged line is invisible to Grok's replay: it counts as an unparseable line.
+  e.step = r.recovered ? OTHER : turnStep(r.value);
+  return e;
 }
 
 const OTHER: TurnStep = { k: 'other' };
 
 export function normalizeUpdate(file: string, r: JsonlRecord): SessionEvent {
-  const base = blankEvent(file, r);
+  const base = grokEvent(file, r);
   const v = r.value;
   if (!isObj(v)) {
     base.summary = 'not an object';
