@@ -11,14 +11,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { LineageView } from '../src/lineage/view.js';
-import type { AuditReport } from '../src/model/report.js';
-import type { PairRow } from '../src/pairing/classify.js';
 import { renderHtml } from '../src/report/html.js';
-import type { HtmlInput, HtmlSession } from '../src/report/html-input.js';
-import type { TimelineEvent } from '../src/timeline/model.js';
-import { cli } from './helpers/cli.js';
+import type { HtmlInput } from '../src/report/html-input.js';
 import { CORPORA } from './helpers/corpora.js';
+import { htmlInputFromCli } from './helpers/html-input.js';
 
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -75,21 +71,6 @@ function hostileCopy(tmp: string): string {
   return root;
 }
 
-/** An HtmlInput from the real CLI: audit report, every session's timeline and pairs, and the lineage of one root. */
-async function fromCli(paths: string[], lineageRoot: string, title: string): Promise<HtmlInput> {
-  const rep = JSON.parse((await cli(['audit', ...paths, '--format', 'json', '--fail-on', 'never'])).stdout) as AuditReport;
-  const sessions: HtmlSession[] = [];
-  for (const s of rep.sessions) {
-    const session: HtmlSession = { id: s.id, path: s.path, format: s.format };
-    const tl = await cli(['timeline', s.path, '--format', 'jsonl']);
-    if (tl.code === 0) session.timeline = tl.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
-    const pr = await cli(['pairs', s.path, '--format', 'json']);
-    if (pr.code === 0) session.pairs = (JSON.parse(pr.stdout) as { sessions: Array<{ rows: PairRow[] }> }).sessions[0]?.rows ?? [];
-    sessions.push(session);
-  }
-  const lineage = (JSON.parse((await cli(['lineage', lineageRoot, '--format', 'json'])).stdout) as { roots: LineageView[] }).roots;
-  return { report: rep, sessions, lineage, title };
-}
 
 const count = (s: string, re: RegExp): number => s.match(re)?.length ?? 0;
 
@@ -103,7 +84,7 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     tmp = mkdtempSync(join(tmpdir(), 'sa-html-browser-'));
     const evil = hostileCopy(tmp);
     const lineageRoot = join(CORPORA, 'grok', 'lineage');
-    input = await fromCli([join(CORPORA, 'grok', 'tool-interrupted-call'), evil, lineageRoot], lineageRoot, `report for ${HOSTILE}`);
+    input = await htmlInputFromCli([join(CORPORA, 'grok', 'tool-interrupted-call'), evil, lineageRoot], lineageRoot, `report for ${HOSTILE}`);
     events = input.sessions.reduce((n, s) => n + (s.timeline?.length ?? 0), 0);
     expect(input.report.findings.length).toBeGreaterThan(0);
     expect(events).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import type { HtmlInput, HtmlSession } from '../src/report/html-input.js';
 import type { TimelineEvent } from '../src/timeline/model.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
+import { htmlInputFromCli } from './helpers/html-input.js';
 
 const EVIL = `<script>document.documentElement.dataset.pwned='1'</script><img src=x onerror="alert(1)"></textarea></style></title>"' onmouseover="alert(2)" javascript:alert(3) \u202Eevil\u0000nul\u001b[31m \ud800 https://evil.example/x.js`;
 
@@ -220,27 +221,11 @@ describe('renderHtml edge cases', () => {
   });
 });
 
-/** An HtmlInput from the real CLI over shipped corpora. */
-async function fromCli(paths: string[], lineageRoot?: string): Promise<HtmlInput> {
-  const r = await cli(['audit', ...paths, '--format', 'json', '--fail-on', 'never']);
-  const rep = JSON.parse(r.stdout) as AuditReport;
-  const sessions: HtmlSession[] = [];
-  for (const s of rep.sessions) {
-    const session: HtmlSession = { id: s.id, path: s.path, format: s.format };
-    const tl = await cli(['timeline', s.path, '--format', 'jsonl']);
-    if (tl.code === 0) session.timeline = tl.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
-    const pr = await cli(['pairs', s.path, '--format', 'json']);
-    if (pr.code === 0) session.pairs = (JSON.parse(pr.stdout) as { sessions: Array<{ rows: PairRow[] }> }).sessions[0]?.rows ?? [];
-    sessions.push(session);
-  }
-  const lineage = lineageRoot ? (JSON.parse((await cli(['lineage', lineageRoot, '--format', 'json'])).stdout) as { roots: LineageView[] }).roots : [];
-  return { report: rep, sessions, lineage, title: paths.join(' ') };
-}
 
 describe('renderHtml over the shipped corpora', () => {
   test('findings, timelines, pairs and the lineage graph from the real CLI', async () => {
     const dirs = ['tool-interrupted-call', 'clean', 'lineage'].map((c) => join(CORPORA, 'grok', c));
-    const input = await fromCli(dirs, dirs[2]);
+    const input = await htmlInputFromCli(dirs, dirs[2]);
     expect(input.report.findings.length).toBeGreaterThan(0);
     const html = renderHtml(input);
     assertSafe(html);

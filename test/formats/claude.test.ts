@@ -18,8 +18,7 @@ import type { AuditReport } from '../../src/model/report.js';
 import type { TimelineEvent } from '../../src/timeline/model.js';
 import { cli } from '../helpers/cli.js';
 import { CORPORA } from '../helpers/corpora.js';
-import { treeState } from '../helpers/tree-hash.js';
-import { walkTree } from '../../src/read/walk.js';
+import { expectModelAndSchemaAgree, expectShippedCorpora } from '../helpers/agent-corpora.js';
 
 const EXTERNAL = fileURLToPath(new URL('../../../shared/external/claude', import.meta.url));
 const present = existsSync(EXTERNAL);
@@ -174,27 +173,9 @@ describe('the synthetic corpus', () => {
 test('the checked-in Claude Code corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(scratch, 'gen-'));
   generateAgentCorpora(out, 'claude', 'Claude Code', 'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)', claudeCleanTree().files, claudeCases(), catalog().map((e) => e.code));
-  const fresh = treeState(join(out, 'claude'), { meta: false });
-  const shipped = treeState(join(CORPORA, 'claude'), { meta: false });
-  expect([...shipped.keys()]).toEqual([...fresh.keys()]);
-  for (const [k, v] of fresh) expect(shipped.get(k), k).toBe(v);
+  expectShippedCorpora(out, 'claude');
 });
 
 test('zod and the generated JSON Schema agree on every record of the claude corpora', () => {
-  const v = validator(CLAUDE_SCHEMAS.transcript!.file);
-  let n = 0;
-  for (const e of walkTree(join(CORPORA, 'claude'), 32)) {
-    if (e.type !== 'file' || !e.path.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(CORPORA, 'claude', e.path), 'utf8').split('\n')) {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      n++;
-      expect(TranscriptLine.safeParse(value).success, `${e.path}: ${line.slice(0, 80)}`).toBe(v(value) as boolean);
-    }
-  }
-  expect(n).toBeGreaterThan(100);
+  expectModelAndSchemaAgree('claude', TranscriptLine, validator(CLAUDE_SCHEMAS.transcript!.file));
 });

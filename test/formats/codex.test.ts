@@ -18,8 +18,7 @@ import type { AuditReport } from '../../src/model/report.js';
 import type { TimelineEvent } from '../../src/timeline/model.js';
 import { cli } from '../helpers/cli.js';
 import { CORPORA } from '../helpers/corpora.js';
-import { treeState } from '../helpers/tree-hash.js';
-import { walkTree } from '../../src/read/walk.js';
+import { expectModelAndSchemaAgree, expectShippedCorpora } from '../helpers/agent-corpora.js';
 
 const EXTERNAL = fileURLToPath(new URL('../../../shared/external/codex', import.meta.url));
 const present = existsSync(EXTERNAL);
@@ -177,27 +176,9 @@ describe('discovery of Codex sessions', () => {
 test('the checked-in Codex corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(scratch, 'gen-'));
   generateAgentCorpora(out, 'codex', 'Codex CLI', 'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)', codexCleanTree(), codexCases(), catalog().map((e) => e.code));
-  const fresh = treeState(join(out, 'codex'), { meta: false });
-  const shipped = treeState(join(CORPORA, 'codex'), { meta: false });
-  expect([...shipped.keys()]).toEqual([...fresh.keys()]);
-  for (const [k, v] of fresh) expect(shipped.get(k), k).toBe(v);
+  expectShippedCorpora(out, 'codex');
 });
 
 test('zod and the generated JSON Schema agree on every record of the codex corpora', () => {
-  const v = validator(CODEX_SCHEMAS.rollout!.file);
-  let n = 0;
-  for (const e of walkTree(join(CORPORA, 'codex'), 32)) {
-    if (e.type !== 'file' || !e.path.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(CORPORA, 'codex', e.path), 'utf8').split('\n')) {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      n++;
-      expect(RolloutLine.safeParse(value).success, `${e.path}: ${line.slice(0, 80)}`).toBe(v(value) as boolean);
-    }
-  }
-  expect(n).toBeGreaterThan(100);
+  expectModelAndSchemaAgree('codex', RolloutLine, validator(CODEX_SCHEMAS.rollout!.file));
 });
