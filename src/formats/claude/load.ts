@@ -13,8 +13,8 @@ import type { LoadLimits } from '../types.js';
 import { parseDoc } from '../grok/load.js';
 import { isTranscriptRecord } from './artifacts.js';
 import { ClaudeNormalizer } from './normalize.js';
+import { streamNormalizedLog } from '../shared/log-lines.js';
 
-const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
 const MAX_DOC_BYTES = 16 * 1024 * 1024;
 
 /** What merged-line recovery may take for a record: a transcript record, never a nested object. */
@@ -40,24 +40,12 @@ export function streamTranscripts(source: SessionSource, artifacts: ReadonlyMap<
   let first: FileEndEvent | undefined;
   for (const a of transcripts(source, artifacts)) {
     n.begin(a.path, a.kind === 'transcript');
-    let lastDamaged = 0;
-    const r = source.streamJsonl(
-      a.path,
-      { looksLikeRecord: looksLikeTranscriptRecord, maxLineBytes: limits.maxLineBytes },
-      (record) => {
-        h.record?.(a.path, a.kind, record);
-        const step = n.push(record);
-        h.event(step.event, record);
-        for (const c of step.chats) h.chat?.(c);
-      },
-      (damage) => {
-        if (UNPARSEABLE.has(damage.code) && damage.line !== lastDamaged && damage.count === undefined) {
-          lastDamaged = damage.line;
-          n.skip();
-        }
-        h.damage?.(a.path, a.kind, damage);
-      },
-    );
+    const r = streamNormalizedLog(source, a.path, looksLikeTranscriptRecord, limits.maxLineBytes, n, {
+      record: (record) => h.record?.(a.path, a.kind, record),
+      event: h.event,
+      chat: (c) => h.chat?.(c),
+      damage: (damage) => h.damage?.(a.path, a.kind, damage),
+    });
     n.endFile();
     // The session's transcript comes first: its live branch is known when it ends.
     const end: FileEndEvent = r.ok ? { file: a.path, kind: a.kind, stats: r.value } : { file: a.path, kind: a.kind, error: r.error };

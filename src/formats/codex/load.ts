@@ -11,9 +11,9 @@ import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';
 import type { LoadLimits } from '../types.js';
 import { isRolloutLine } from './artifacts.js';
 import { CodexNormalizer } from './normalize.js';
+import { streamNormalizedLog } from '../shared/log-lines.js';
 
 /** Damage that leaves a line Codex cannot parse (it skips and counts it): still a place in the log. */
-const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
 
 /** What merged-line recovery may take for a record: a rollout line, never a nested object. */
 export const looksLikeRolloutLine = (v: unknown): boolean => isRolloutLine(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && 'payload' in v && 'type' in v);
@@ -27,24 +27,7 @@ export interface RolloutHandlers {
 
 export function streamRollout(source: SessionSource, path: string, limits: LoadLimits, h: RolloutHandlers): { end: FileEndEvent; identity: SessionIdentity } {
   const n = new CodexNormalizer(path);
-  let lastDamaged = 0;
-  const r = source.streamJsonl(
-    path,
-    { looksLikeRecord: looksLikeRolloutLine, maxLineBytes: limits.maxLineBytes },
-    (record) => {
-      h.record?.(record);
-      const step = n.push(record);
-      h.event(step.event, record);
-      for (const c of step.chats) h.chat?.(c);
-    },
-    (damage) => {
-      if (UNPARSEABLE.has(damage.code) && damage.line !== lastDamaged && damage.count === undefined) {
-        lastDamaged = damage.line;
-        n.skip();
-      }
-      h.damage?.(damage);
-    },
-  );
+  const r = streamNormalizedLog(source, path, looksLikeRolloutLine, limits.maxLineBytes, n, h);
   const end: FileEndEvent = r.ok ? { file: path, kind: 'rollout', stats: r.value } : { file: path, kind: 'rollout', error: r.error };
   const { dead, liveTurns } = n.end();
   end.dead = dead;

@@ -10,9 +10,8 @@ import type { FileEndEvent } from '../../model/session.js';
 import type { LoadLimits } from '../types.js';
 import { normalizeUpdate } from './normalize.js';
 import { RewindFilter } from './rewind.js';
+import { damagedLines } from '../shared/log-lines.js';
 
-/** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
-const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
 
 export const looksLikeUpdate = (v: unknown): boolean => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -30,7 +29,8 @@ export function streamUpdatesLog(
 ): FileEndEvent {
   const filter = new RewindFilter();
   let seq = 0;
-  let lastDamagedLine = 0;
+  // A damaged line is still a line to Grok's replay (an unparseable one splits a user run); blank lines are not.
+  const counted = damagedLines(() => filter.step(seq++, { k: 'other' }));
   const r = source.streamJsonl(
     path,
     { looksLikeRecord: looksLikeUpdate, maxLineBytes: limits.maxLineBytes },
@@ -45,11 +45,7 @@ export function streamUpdatesLog(
       onEvent(e, record);
     },
     (damage) => {
-      // A damaged line is still a line to Grok's replay (an unparseable one splits a user run); blank lines are not.
-      if (UNPARSEABLE.has(damage.code) && damage.line !== lastDamagedLine && damage.count === undefined) {
-        lastDamagedLine = damage.line;
-        filter.step(seq++, { k: 'other' });
-      }
+      counted(damage);
       onDamage(damage);
     },
   );
