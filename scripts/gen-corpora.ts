@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { catalog } from '../src/checks/registry.js';
+import { catalog } from '../src/checks/catalog.js';
 import { GROUP, IDS, cleanTree } from './corpora/clean-root.js';
 import { oracleTimeline } from './corpora/grok-builder.js';
 import { damagedCases, type Case, type Content } from './corpora/cases.js';

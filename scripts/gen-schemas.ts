@@ -1,7 +1,7 @@
 /** Writes schemas/ from the zod models. Run by `npm run schemas`; the drift test fails if the files are stale. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ALL_SCHEMAS } from '../src/formats/all-schemas.js';
+import { ALL_SCHEMAS } from '../src/engine/schemas.js';
 import { schemaText } from '../src/formats/json-schema.js';
 import { packageRoot } from '../src/formats/schema-runtime.js';
 

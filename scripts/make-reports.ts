@@ -5,14 +5,15 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { buildReport, type AuditOptions, type SessionResult } from '../src/audit.js';
-import { auditTree } from '../src/cli/run-audit.js';
-import { catalog } from '../src/checks/registry.js';
+import { type AuditOptions } from '../src/engine/audit-session.js';
+import { buildReport, type SessionResult } from '../src/engine/report.js';
+import { auditTree } from '../src/engine/tree.js';
+import { catalog } from '../src/checks/catalog.js';
 import { packageRoot } from '../src/formats/schema-runtime.js';
 import { renderJson } from '../src/report/json.js';
 import { renderTable } from '../src/report/table.js';
 import { main } from '../src/cli/main.js';
-import { htmlInput } from '../src/cli/html-data.js';
+import { htmlInput } from '../src/engine/html-data.js';
 import type { LineageGraph } from '../src/lineage/graph.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
@@ -46,7 +47,7 @@ for (const format of readdirSync(corpora).sort()) {
     audited.push(relative(root, dir));
   }
 }
-const report = buildReport(results, { command: 'audit' });
+const report = buildReport(results, 'audit');
 writeFileSync(join(out, 'corpora-audit.json'), renderJson(report));
 writeFileSync(join(out, 'corpora-audit.txt'), renderTable(report, { color: false, width: 120 }));
 writeFileSync(join(out, 'corpora-audit.sarif'), renderSarif(report));

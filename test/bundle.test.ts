@@ -15,11 +15,15 @@ import { rmSync } from 'node:fs';
 import { pae, privateKeyFromSeed, publicKeyFromRaw, signEnvelope, verifyEnvelope } from '../src/bundle/dsse.js';
 import { redactJsonLine, redactor } from '../src/bundle/redact.js';
 import { encodePath, decodePath, parseManifest, unsafePath } from '../src/bundle/bagit.js';
-import { firstDifference, changePolicy } from '../src/bundle/against.js';
+import { firstDifference } from '../src/bundle/against.js';
+import { formatNamed } from '../src/formats/registry.js';
+
+const changePolicy = (rel: string) => formatNamed('grok')!.changePolicy(rel);
 import type { AuditReport } from '../src/model/report.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA, corpusCases } from './helpers/corpora.js';
 import { treeState, diffStates } from './helpers/tree-hash.js';
+import { isBuilt } from './helpers/built.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-bundle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,7 +31,7 @@ let n = 0;
 const tmp = (name: string): string => join(scratch, `${n++}-${name}`);
 const sha256 = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
 const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url)));
+const built = isBuilt('src/cli/main.js');
 
 async function verifyJson(bag: string, ...args: string[]): Promise<{ report: AuditReport; code: number; stderr: string; stdout: string }> {
   const r = await cli(['verify', bag, '--format', 'json', ...args]);

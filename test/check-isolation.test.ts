@@ -4,12 +4,12 @@
  */
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { auditSession } from '../src/audit.js';
+import { auditSession } from '../src/engine/audit-session.js';
 import type { Check, CheckRun } from '../src/checks/define.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { formatOf } from '../src/formats/registry.js';
 import { fsSource } from '../src/read/source.js';
-import { findSessions } from '../src/cli/run-audit.js';
+import { findSessions } from '../src/engine/tree.js';
 import { CORPORA } from './helpers/corpora.js';
 
 const session = (): ReturnType<typeof fsSource> => {

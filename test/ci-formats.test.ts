@@ -19,13 +19,14 @@ import { renderJunit } from '../src/report/junit.js';
 import { loadConfig } from '../src/config/load.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA, corpusCases, materialise } from './helpers/corpora.js';
+import { isBuilt } from './helpers/built.js';
 
 const require = createRequire(import.meta.url);
 const scratch = mkdtempSync(join(tmpdir(), 'sa-ci-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const SARIF_SCHEMA = fileURLToPath(new URL('../../shared/external/sarif/sarif-schema-2.1.0.json', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../dist/src/cli/audit-worker.js', import.meta.url)));
+const built = isBuilt('src/engine/parallel/worker.js');
 
 function sarifValidator(): ((v: unknown) => boolean) & { errors?: unknown } {
   const Ajv4 = require('ajv-draft-04') as new (o: object) => { compile: (s: unknown) => ((v: unknown) => boolean) & { errors?: unknown } };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generate, generateBundleCorpora } from '../scripts/gen-corpora.js';
-import { catalog } from '../src/checks/registry.js';
+import { catalog } from '../src/checks/catalog.js';
 import type { AuditReport } from '../src/model/report.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA, corpusCases, materialise } from './helpers/corpora.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { AuditReport } from '../src/model/report.js';
-import { loadProfileBook } from '../src/sandbox/config.js';
-import { canonicalName, compare, ProfileBook } from '../src/sandbox/profiles.js';
+import { loadProfileBook } from '../src/formats/grok/sandbox/config.js';
+import { canonicalName, compare, ProfileBook } from '../src/formats/grok/sandbox/profiles.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 

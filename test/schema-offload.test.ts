@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { CORPORA } from './helpers/corpora.js';
+import { isBuilt } from './helpers/built.js';
 
 const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../dist/src/checks/schema-worker.js', import.meta.url)));
+const built = isBuilt('src/engine/parallel/schema-worker.js');
 
 const run = (env: Record<string, string>, ...args: string[]): { out: string; code: number | null } => {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ALL_SCHEMAS } from '../src/formats/all-schemas.js';
+import { ALL_SCHEMAS } from '../src/engine/schemas.js';
 import { schemaText } from '../src/formats/json-schema.js';
 import { packageRoot, validator } from '../src/formats/schema-runtime.js';
 import { GROK_SCHEMAS } from '../src/formats/grok/schemas.js';

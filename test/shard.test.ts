@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { shardOf } from '../src/cli/run-audit.js';
+import { shardOf } from '../src/engine/tree.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 

@@ -8,7 +8,7 @@ import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSyn
 import { createHash, createPublicKey } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { privateKeyFromSeed } from '../../src/bundle/dsse.js';
-import { runBundle } from '../../src/cli/run-bundle.js';
+import { runBundle } from '../../src/engine/bundle.js';
 import { GROUP, IDS } from './clean-root.js';
 
 export interface BundleCase {

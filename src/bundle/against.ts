@@ -1,28 +1,19 @@
 /**
- * `verify <bag> --against <live>`: an earlier capture compared with the live session directory. Logs Grok only
- * appends to must still start with the captured bytes (checked against the ORIGINAL digests the custody
- * statement records, so a redacted capture works too); files Grok legitimately rewrites are reported with what
- * changed; evidence files Grok never rewrites (quarantine copies, images) must be unchanged.
+ * `verify <bag> --against <live>`: an earlier capture compared with the live session. Logs the agent only appends
+ * to must still start with the captured bytes (checked against the ORIGINAL digests the custody statement records,
+ * so a redacted capture works too); files the agent legitimately rewrites are reported with what changed; evidence
+ * files it never rewrites (quarantine copies, images) must be unchanged. The session's format says which is which.
  */
 import { createHash } from 'node:crypto';
-import { standaloneFinding } from '../audit.js';
+import { standaloneFinding } from '../checks/findings.js';
 import { BUNDLE_CODES, type BundleCode } from '../checks/bundle-codes.js';
 import type { Finding, Location, Severity } from '../model/finding.js';
-import type { FoundSession } from '../read/discover.js';
-import { fsSource, type SessionSource } from '../read/source.js';
-import { byteOrder } from '../read/walk.js';
+import type { FoundSession } from '../model/found.js';
+import { fsSource } from '../read/source.js';
+import { type SessionSource } from '../model/source.js';
+import { byteOrder } from '../model/order.js';
+import { formatOf } from '../formats/registry.js';
 import type { BagContents } from './read.js';
-
-/** How Grok writes a file, which decides what a change since the capture means. */
-export type ChangePolicy = 'append-only' | 'immutable' | 'rewritable';
-
-export function changePolicy(rel: string): ChangePolicy {
-  // Codex rollouts and Claude Code transcripts (and their sub-agent transcripts) are only ever appended to.
-  if (/(^|\/)rollout-[^/]*\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel)) return 'append-only';
-  if (/^(updates|feedback|btw_history|events)\.jsonl$/.test(rel) || rel === 'compaction/INDEX.md' || /^workflows\/[^/]+\/journal\.jsonl$/.test(rel)) return 'append-only';
-  if (/^chat_history\.jsonl\.(corrupt|pre-strip)$/.test(rel) || /^(images|prompts)\//.test(rel) || /^compaction\/segment_\d+\.md$/.test(rel)) return 'immutable';
-  return 'rewritable';
-}
 
 export interface CapturedFile {
   /** Path relative to the session directory. */
@@ -118,7 +109,7 @@ const countLines = (b: Buffer): number => {
   return b.length && b[b.length - 1] !== 10 ? n + 1 : n;
 };
 
-/** Top-level JSON keys whose values differ (for summary.json and the other state documents). */
+/** Top-level JSON keys whose values differ (for identity and other state documents). */
 function changedKeys(before: Buffer, after: Buffer): string[] | undefined {
   try {
     const a = JSON.parse(before.toString('utf8')) as unknown;
@@ -201,12 +192,14 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
     compared++;
     const emit = emitAt(found.display);
     const src = fsSource(found);
+    const format = formatOf(found);
     const capturedRels = new Set(s.files.map((f) => f.rel));
     for (const f of s.files) {
       const entry = src.entry(f.rel);
-      const policy = changePolicy(f.rel);
+      const policy = format.changePolicy(f.rel);
       if (!entry) {
-        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `captured (${f.size} bytes) but no longer in the live session${policy === 'append-only' ? ': an append-only log was deleted' : ' (Grok\'s cleanup_ttl_days deletes old files)'}`, { severity: policy === 'append-only' ? 'error' : 'warning' });
+        const why = policy === 'append-only' ? ': an append-only log was deleted' : format.cleanup !== undefined ? ` (${format.cleanup})` : '';
+        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `captured (${f.size} bytes) but no longer in the live session${why}`, { severity: policy === 'append-only' ? 'error' : 'warning' });
         continue;
       }
       if (entry.type !== 'file') {
@@ -221,7 +214,7 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
       if (live.sha256 === f.sha256 && live.size === f.size) continue;
       const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
       if (policy === 'append-only' && grewFrom) continue;
-      const what = policy === 'append-only' ? 'an append-only log' : 'an evidence file Grok never rewrites';
+      const what = policy === 'append-only' ? 'an append-only log' : `an evidence file ${format.shortName} never rewrites`;
       deferred.push({ f, src, live, emit, how: policy === 'rewritable' ? 'rewritable' : live.size < f.size ? 'shrank' : 'rewritten', what });
     }
     const added = src.inventory.filter((e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'));

@@ -6,10 +6,11 @@
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
-import { TOOL_VERSION } from '../audit.js';
+import { TOOL_VERSION } from '../version.js';
 import type { FileRecord } from '../model/report.js';
-import type { SessionSource } from '../read/source.js';
-import { byteOrder } from '../read/walk.js';
+import type { SessionSource } from '../model/source.js';
+import type { Artifact, ArtifactRole } from '../model/session.js';
+import { byteOrder } from '../model/order.js';
 import { ALGORITHMS, BAGIT_TXT, bagInfoText, manifestText, payloadOxum, type BagInfo } from './bagit.js';
 import { INTOTO_PAYLOAD_TYPE, signEnvelope } from './dsse.js';
 import { planPayload, payloadChunks, type NotArchived, type PayloadFile } from './payload.js';
@@ -22,6 +23,8 @@ export interface BundledSession {
   /** Where its files go inside data/ (`<group>/<id>`). */
   bagDir: string;
   source: SessionSource;
+  /** What its format says each file is (by path). */
+  artifacts: ReadonlyMap<string, Artifact>;
 }
 
 export interface BagEntry {
@@ -57,7 +60,7 @@ const text = (s: string): Buffer => Buffer.from(s, 'utf8');
 const json = (v: unknown): Buffer => text(`${JSON.stringify(v, null, 2)}\n`);
 
 export function buildBag(opts: BagOptions): Bag {
-  const files: Array<{ source: SessionSource; rel: string; bagPath: string }> = [];
+  const files: Array<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }> = [];
   const notArchived: NotArchived[] = [];
   const inventory: Array<FileRecord & { bagPath: string; archived: boolean; session: string }> = [];
   for (const s of opts.sessions) {
@@ -69,7 +72,8 @@ export function buildBag(opts: BagOptions): Bag {
       if (e.readError !== undefined) rec.readError = e.readError;
       inventory.push(rec);
       if (e.type === 'dir') continue;
-      if (rec.archived) files.push({ source: s.source, rel: e.path, bagPath });
+      const role = s.artifacts.get(e.path)?.role;
+      if (rec.archived) files.push({ source: s.source, rel: e.path, bagPath, ...(role !== undefined ? { role } : {}) });
       else {
         const na: NotArchived = { bagPath, type: e.type, reason: e.readError ? `unreadable (${e.readError})` : `a ${e.type}: recorded, never followed or opened` };
         if (e.linkTarget !== undefined) na.linkTarget = e.linkTarget;

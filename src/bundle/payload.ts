@@ -5,8 +5,9 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import type { SessionSource } from '../read/source.js';
+import type { SessionSource } from '../model/source.js';
 import type { FileRecord } from '../model/report.js';
+import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
 
 export type ContentClass = 'jsonl' | 'json' | 'text' | 'binary';
@@ -34,10 +35,11 @@ export interface NotArchived {
 
 const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
 
-export function contentClass(rel: string): ContentClass {
-  if (/\.jsonl$|\.jsonl\.(corrupt|pre-strip)$/.test(rel)) return 'jsonl';
+/** How a file is redacted: by its name, and by what its format says it is (its artifact role). */
+export function contentClass(rel: string, role?: ArtifactRole): ContentClass {
+  if (/\.jsonl$/.test(rel) || role === 'quarantine') return 'jsonl';
   if (/\.json$/.test(rel)) return 'json';
-  if (/\.(txt|md|rhai|toml)$/.test(rel) || /(^|\/)(title_refresh_idx|cleared|\.cwd)$/.test(rel)) return 'text';
+  if (/\.(txt|md|rhai|toml)$/.test(rel) || role === 'text') return 'text';
   return 'binary';
 }
 
@@ -105,11 +107,11 @@ const feed = (d: Digests, b: Buffer): void => {
 };
 
 /** Pass 1: read every file once, hashing the original and the payload form. */
-export function planPayload(files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string }>, r: Redactor | undefined): { payload: PayloadFile[]; problems: NotArchived[] } {
+export function planPayload(files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>, r: Redactor | undefined): { payload: PayloadFile[]; problems: NotArchived[] } {
   const payload: PayloadFile[] = [];
   const problems: NotArchived[] = [];
   for (const f of files) {
-    const cls = contentClass(f.rel);
+    const cls = contentClass(f.rel, f.role);
     const t = new Transformer(cls, r);
     const d = digests();
     const res = f.source.streamRaw(f.rel, (chunk) => {

@@ -4,7 +4,7 @@
  * signature when a key is given. Pure: works on what read.ts gathered.
  */
 import type { KeyObject } from 'node:crypto';
-import { standaloneFinding } from '../audit.js';
+import { standaloneFinding } from '../checks/findings.js';
 import { BUNDLE_CODES, type BundleCode } from '../checks/bundle-codes.js';
 import type { Finding, Location, Severity } from '../model/finding.js';
 import { parseBagInfo, parseManifest, unsafePath } from './bagit.js';

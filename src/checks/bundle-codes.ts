@@ -40,12 +40,17 @@ export const BUNDLE_CODES = {
   BUNDLE_NOT_APPEND_ONLY: {
     severity: 'error',
     title: 'A log that only grows was rewritten',
-    help: 'With `verify --against <live session>`: an append-only log (updates.jsonl, feedback.jsonl, btw_history.jsonl, events.jsonl, compaction/INDEX.md) no longer starts with the bytes the earlier capture held. Grok only appends to these files (torn-tail healing adds a newline, never rewrites): lines were edited or removed after the capture.',
+    help:
+      'With `verify --against <live session>`: a log the agent only ever appends to no longer starts with the bytes ' +
+      'the earlier capture held: lines were edited or removed after the capture.',
   },
   BUNDLE_FILE_CHANGED: {
     severity: 'note',
-    title: 'A file Grok rewrites changed since the capture',
-    help: 'With `verify --against`: summary.json, chat_history.jsonl (compaction, rewind, repair), rewind_points.jsonl (rewind), plan.json and the other state files are legitimately rewritten; the message says what changed. New files since the capture are listed too.',
+    title: 'A file the agent rewrites changed since the capture',
+    help:
+      'With `verify --against`: the agent legitimately rewrites its state files (its identity document, a ' +
+      'conversation it compacts or rewinds, plans); the message says what changed. New files since the capture are ' +
+      'listed too.',
   },
 } as const satisfies Record<string, CodeInfo>;
 

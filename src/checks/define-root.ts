@@ -2,31 +2,33 @@
 import type { CodeInfo, Location, Severity } from '../model/finding.js';
 import type { LineageFacts } from '../lineage/facts.js';
 import type { LineageGraph } from '../lineage/graph.js';
-import type { ProfileBook } from '../sandbox/profiles.js';
+import type { SessionSource } from '../model/source.js';
+import type { AgentTraits } from '../formats/traits.js';
 
-export interface CapturedSession {
-  id: string;
-  /** Where the earlier capture holds it. */
-  path: string;
-  sandboxProfile?: string;
-  hasSummary: boolean;
+/** What a root check may read besides the sessions, given on the command line and read before any session. */
+export interface TreeInputs {
+  /** `--sandbox-config` files, in the order given (user file first, then project), with their UTF-8 text. */
+  sandboxConfigs: ReadonlyArray<{ path: string; text: string }>;
+  /** `--against`: the sessions of an earlier capture, opened read-only. */
+  earlier?: readonly SessionSource[];
 }
 
-export interface RootCheckContext {
+export interface RootCheckContext<C extends string = string> {
   graph: LineageGraph;
-  profiles: ProfileBook;
-  /** An earlier capture of the same sessions (`audit --against`), by session id. */
-  earlier?: ReadonlyMap<string, CapturedSession>;
+  /** The agent of a session of the tree (its names and wording). */
+  agentOf(session: LineageFacts): AgentTraits;
   /** Report a finding on one session of the tree. */
-  emit(on: LineageFacts, code: string, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
+  emit(on: LineageFacts, code: C, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
 }
 
-export interface RootCheck<C extends string = string> {
+export interface RootCheck<C extends string = string, P = unknown> {
   id: string;
   codes: Record<C, CodeInfo>;
-  run(ctx: RootCheckContext): void;
+  /** Read what the check needs beyond the sessions (before any is audited); bad input throws a UsageError. */
+  prepare?(inputs: TreeInputs): P;
+  run(ctx: RootCheckContext<C>, prepared: P): void;
 }
 
-export function defineRootCheck<C extends string>(check: RootCheck<C>): RootCheck<C> {
+export function defineRootCheck<C extends string, P = undefined>(check: RootCheck<C, P>): RootCheck<C, P> {
   return check;
 }

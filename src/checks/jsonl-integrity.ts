@@ -8,73 +8,98 @@ export const jsonlIntegrity = defineCheck({
     JSONL_TORN_TAIL: {
       severity: 'error',
       title: 'The last line is a record torn by a crash mid-append',
-      help: 'The file does not end with a newline and its last line does not parse: the writer died (kill, crash, disk full) in the middle of an append, and that record is lost. Grok heals the tear on its next append by writing a newline first, which turns it into a JSONL_BAD_LINE. If the agent was still running when the evidence was captured, the line may simply have been in flight: capture again after it stops.',
+      help:
+        'The file does not end with a newline and its last line does not parse: the writer died (kill, crash, disk ' +
+        'full) in the middle of an append, and that record is lost. If the agent was still running when the evidence ' +
+        'was captured, the line may simply have been in flight: capture again after it stops.',
     },
     JSONL_UNTERMINATED_TAIL: {
       severity: 'warning',
       title: 'The last line is complete but has no newline',
-      help: 'The final record parses but the newline after it was never written: the writer stopped between the record and its newline (or the file was captured mid-write). The record is intact and is used; the next append seals it.',
+      help:
+        'The final record parses but the newline after it was never written: the writer stopped between the record ' +
+        'and its newline (or the file was captured mid-write). The record is intact and is used; the next append ' +
+        'seals it.',
     },
     JSONL_BAD_LINE: {
       severity: 'error',
       title: 'A line in the middle of the file does not parse',
-      help: 'A line that is not valid JSON, followed by good lines: usually a torn record that a later append sealed with a newline (Grok heals torn tails this way), or a foreign write. The record on that line is lost; Grok skips it on load and quarantines a copy of chat_history.jsonl in chat_history.jsonl.corrupt.',
+      help:
+        'A line that is not valid JSON, followed by good lines: usually a torn record that a later append sealed with ' +
+        'a newline, or a foreign write. The record on that line is lost.',
     },
     JSONL_MERGED_LINE: {
       severity: 'error',
       title: 'Two records glued on one line (a partial record with the next appended to it)',
-      help: 'A partial record with the next record appended straight onto it (pre-heal binaries, or two writers racing). Grok skips the whole line, losing both records; this tool recovers the trailing complete record (its exact bytes parse) and reports the partial one as lost.',
+      help:
+        'A partial record with the next record appended straight onto it (a writer that appends without first ' +
+        'ending a torn line, or two writers racing). This tool recovers every complete record in the line (their ' +
+        'exact bytes parse) and reports the partial one as lost.',
     },
     JSONL_INVALID_UTF8: {
       severity: 'error',
       title: 'A line is not valid UTF-8',
-      help: 'Strict UTF-8 decoding fails inside the line (not just a tear at its end). Grok parses lines with serde_json::from_slice, which rejects invalid UTF-8, so the record is skipped. Possible causes: a foreign tool rewrote the file in another encoding, or disk corruption.',
+      help:
+        'Strict UTF-8 decoding fails inside the line (not just a tear at its end). Possible causes: a foreign tool ' +
+        'rewrote the file in another encoding, or disk corruption.',
     },
     JSONL_NUL_BYTES: {
       severity: 'error',
       title: 'A zero-filled region inside the log',
-      help: 'A run of NUL bytes: blocks the filesystem allocated but that were never written before a crash (delayed allocation), or deliberate wiping. Any complete record around the zeros is recovered; fragments are lost.',
+      help:
+        'A run of NUL bytes: blocks the filesystem allocated but that were never written before a crash (delayed ' +
+        'allocation), or deliberate wiping. Any complete record around the zeros is recovered; fragments are lost.',
     },
     JSONL_BOM: {
       severity: 'warning',
       title: 'A line starts with a UTF-8 byte-order mark',
-      help: 'Grok never writes a BOM; an editor or another tool rewrote the file. serde_json rejects the BOM, so Grok skips that record on load; this tool strips it and reads the record.',
+      help:
+        'Agents do not write a byte-order mark: an editor or another tool rewrote the file. This tool strips it and ' +
+        'reads the record.',
     },
     JSONL_CRLF: {
       severity: 'note',
       title: 'Lines end with CR LF',
-      help: 'Grok writes LF only; CR LF endings mean the file was rewritten by another tool (an editor, a Windows checkout with autocrlf). JSON parsing is not affected; reported once per file with the count.',
+      help:
+        'Agents write LF only; CR LF endings mean the file was rewritten by another tool (an editor, a Windows checkout ' +
+        'with autocrlf). JSON parsing is not affected; reported once per file with the count.',
     },
     JSONL_BLANK_LINE: {
       severity: 'note',
       title: 'An empty or whitespace-only line',
-      help: 'Grok never writes empty lines and skips them on load. A blank line is harmless but is evidence of a foreign edit or an interrupted write of a lone newline.',
+      help:
+        'A blank line is harmless but is evidence of a foreign edit or of an interrupted write of a lone newline.',
     },
     JSONL_DUPLICATE_LINE: {
       severity: 'warning',
       title: 'A line is byte-identical to the one before it',
-      help: 'Two identical adjacent records: a double write (a retried append) or two writers racing. Both are read; downstream counts and pairings see the duplicate.',
+      help:
+        'Two identical adjacent records: a double write (a retried append) or two writers racing. Both are read; ' +
+        'downstream counts and pairings see the duplicate.',
     },
     JSONL_OVERSIZED_LINE: {
       severity: 'error',
       title: 'A line is longer than the line-size cap',
-      help: 'The line exceeds the cap (64 MiB by default, Grok\'s own limit for updates.jsonl in fork copy, "a tail that lost its newlines"). It is skipped to the next newline with bounded memory and not parsed.',
+      help:
+        'The line exceeds the cap (64 MiB by default; --max-line-bytes). It is skipped to the next newline with ' +
+        'bounded memory and not parsed.',
     },
   },
   create(ctx) {
+    const { agent, session } = ctx;
     return {
-      damage({ file, kind, damage }) {
-        // Damage inside Grok's own quarantine copy is the evidence of what the live file lost, not new damage.
-        const quarantine = kind === 'chat-quarantine' || kind === 'chat-prestrip';
+      damage({ file, damage }) {
+        // Damage inside the agent's own quarantine copy is the evidence of what the live file lost, not new damage.
+        const quarantine = session.artifacts.get(file)?.role === 'quarantine';
         const opts: EmitOptions = {};
         if (damage.count !== undefined) opts.key = 'aggregate';
         if (quarantine) opts.severity = 'note';
-        ctx.emit(
-          damage.code,
-          { file, line: damage.line, byteOffset: damage.byteOffset, byteLength: damage.byteLength },
-          quarantine ? `${damage.detail} (in Grok's quarantine copy: the evidence of a record the live file lost)` : damage.detail,
-          opts,
-        );
+        // What the agent's reader does with such a line (said once per line, and once for the CR LF count).
+        const note = damage.count === undefined || damage.code === 'JSONL_CRLF' ? agent.damageNotes[damage.code] : undefined;
+        const detail = note === undefined ? damage.detail : `${damage.detail}; ${note}`;
+        const where = quarantine ? ` (in ${agent.shortName}'s quarantine copy: the evidence of a record the live file lost)` : '';
+        const at = { file, line: damage.line, byteOffset: damage.byteOffset, byteLength: damage.byteLength };
+        ctx.emit(damage.code, at, `${detail}${where}`, opts);
       },
     };
   },

@@ -11,51 +11,70 @@ export const sessionFiles = defineCheck({
   codes: {
     SESSION_SUMMARY_MISSING: {
       severity: 'error',
-      title: 'The session has no summary.json',
-      help: 'summary.json is the commit marker that makes a directory a session: without it (as a regular file) Grok does not list the session and cannot resume it. Causes: a crash between the first log append and the first summary write, TTL cleanup that deleted an old summary, or deliberate removal. The logs are still audited.',
+      title: 'The session has no identity document (the file that makes it a session)',
+      help:
+        'The document that makes a directory a session for its agent (its commit marker) is missing or is not a ' +
+        'regular file: the agent does not list the session and cannot resume it. Causes: a crash between the first ' +
+        'log append and the first write of the document, cleanup that deleted it, or deliberate removal. The logs ' +
+        'are still audited.',
     },
     SESSION_SUMMARY_EMPTY: {
       severity: 'error',
-      title: 'summary.json is empty',
-      help: 'A zero-byte summary.json: a non-atomic writer (fork copy, subagent init) truncated it and died before writing, or a reader raced a plain write. Grok refuses to load the session ("InvalidData").',
+      title: 'The identity document is empty',
+      help:
+        'A zero-byte identity document: a non-atomic writer truncated it and died before writing, or a reader raced a ' +
+        'plain write. The agent refuses to load the session.',
     },
     SESSION_SUMMARY_UNPARSEABLE: {
       severity: 'error',
-      title: 'summary.json is not valid JSON',
-      help: 'summary.json cannot be parsed (truncated by a crash during a non-atomic write, invalid UTF-8, or foreign edits). Grok cannot load the session; its list and scan silently skip it.',
+      title: 'The identity document is not valid JSON',
+      help:
+        'The identity document cannot be parsed (truncated by a crash during a non-atomic write, invalid UTF-8, or ' +
+        'foreign edits). The agent cannot load the session.',
     },
     SESSION_FILE_UNPARSEABLE: {
       severity: 'warning',
       title: 'A JSON sidecar file is empty or not valid JSON',
-      help: 'A JSON state file other than summary.json (plan.json, signals.json, a subagent meta.json, a compaction checkpoint, ...) is empty, truncated or not JSON. Grok treats most of these as absent with a warning; a missing compaction checkpoint makes rewind across that compaction impossible.',
+      help:
+        'A JSON state file beside the logs (a plan, signals, sub-agent metadata, a compaction checkpoint, ...) is ' +
+        'empty, truncated or not JSON.',
     },
     SESSION_UNREADABLE: {
       severity: 'error',
       title: 'A file or directory in the session cannot be read',
-      help: 'Permission denied, an I/O error, or an entry that is not a regular file or directory (a FIFO, socket or device, which is never opened so that the audit cannot hang). Its content is not audited and not hashed; the audit goes on with the rest.',
+      help:
+        'Permission denied, an I/O error, or an entry that is not a regular file or directory (a FIFO, socket or ' +
+        'device, which is never opened so that the audit cannot hang). Its content is not audited and not hashed; ' +
+        'the audit goes on with the rest.',
     },
     SESSION_UNEXPECTED_FILE: {
       severity: 'note',
       title: 'A file the agent does not write',
-      help: 'The path is not one Grok Build writes in a session directory (or is written only by a third-party fork). It is hashed and inventoried but not interpreted. Someone or something else put it there.',
+      help:
+        'The path is not one the agent writes in a session (or is written only by a third-party fork of it). It is ' +
+        'hashed and inventoried but not interpreted. Someone or something else put it there.',
     },
     SESSION_SYMLINK: {
       severity: 'warning',
       title: 'A symbolic link in or as a session (an error when it stands in for evidence)',
-      help: 'Grok never creates symlinks in its session tree, and its own scanners skip them. A symlink is recorded with its target and never followed, read or archived; one that stands in for a session artifact (or for a whole session directory) hides that evidence from the audit and is an error.',
+      help:
+        'Agents do not create symlinks in their session trees. A symlink is recorded with its target and never ' +
+        'followed, read or archived; one that stands in for a session artifact (or for a whole session) hides that ' +
+        'evidence from the audit and is an error.',
     },
   },
   create(ctx) {
     const { session } = ctx;
-    const agent = ctx.format.displayName ?? 'Grok Build';
-    // summary.json is Grok's commit marker; sessions of other agents are the files themselves.
-    const grok = ctx.format.name === 'grok';
+    const agent = ctx.agent.displayName;
+    // The document that makes a directory a session, for agents that keep one (others' sessions are their logs).
+    const marker = ctx.agent.sessionDocument;
     return {
       doc({ file, kind, problem }) {
         if (!problem) return;
-        if (kind === 'summary' && grok) {
+        if (marker && kind === marker.kind) {
           if (problem.kind === 'unreadable') return; // reported from the inventory at end()
-          ctx.emit(problem.kind === 'empty' ? 'SESSION_SUMMARY_EMPTY' : 'SESSION_SUMMARY_UNPARSEABLE', { file, byteOffset: problem.byteOffset }, `${problem.detail}; Grok cannot load this session`);
+          const code = problem.kind === 'empty' ? 'SESSION_SUMMARY_EMPTY' : 'SESSION_SUMMARY_UNPARSEABLE';
+          ctx.emit(code, { file, byteOffset: problem.byteOffset }, `${problem.detail}; ${marker.unloadable}`);
           return;
         }
         if (problem.kind !== 'unreadable') ctx.emit('SESSION_FILE_UNPARSEABLE', { file, byteOffset: problem.byteOffset }, problem.detail);
@@ -69,14 +88,22 @@ export const sessionFiles = defineCheck({
         if (found.symlinkTarget !== undefined) {
           const target = JSON.stringify(found.symlinkTarget || '(unreadable link)');
           if (found.members) ctx.emit('SESSION_SYMLINK', { file: found.members[0] ?? '' }, `the session file is a symlink to ${target}; not followed, so this session is not audited`, { severity: 'error' });
-          else ctx.emit('SESSION_SYMLINK', { file: '' }, `the session directory is a symlink to ${target}; not followed (Grok skips symlinked sessions too), so this session is not audited`, { severity: 'error' });
+          else {
+            const own = ctx.agent.symlinkedSession === undefined ? '' : ` (${ctx.agent.symlinkedSession})`;
+            const why = `the session directory is a symlink to ${target}; not followed${own}, so this session is not audited`;
+            ctx.emit('SESSION_SYMLINK', { file: '' }, why, { severity: 'error' });
+          }
           return;
         }
-        const summary = session.inventory.find((e) => e.path === 'summary.json');
-        if (!grok) {
-          // no commit marker to look for
-        } else if (!summary) ctx.emit('SESSION_SUMMARY_MISSING', { file: 'summary.json' }, 'no summary.json: Grok does not see this directory as a session and cannot resume it');
-        else if (summary.type !== 'file') ctx.emit('SESSION_SUMMARY_MISSING', { file: 'summary.json' }, `summary.json is ${describeType(summary)}, not a regular file: Grok does not see this directory as a session`);
+        if (marker) {
+          const doc = session.inventory.find((e) => e.path === marker.path);
+          const at = { file: marker.path };
+          if (!doc) ctx.emit('SESSION_SUMMARY_MISSING', at, `no ${marker.path}: ${marker.missing}`);
+          else if (doc.type !== 'file') {
+            const what = `${marker.path} is ${describeType(doc)}, not a regular file: ${marker.notRegular}`;
+            ctx.emit('SESSION_SUMMARY_MISSING', at, what);
+          }
+        }
 
         const unexpectedDirs: string[] = [];
         for (const e of session.inventory) {

@@ -1,12 +1,11 @@
 /**
- * SANDBOX_WIDENED / SANDBOX_CHANGED inside one session: the access policy each turn runs under (Codex turn_context
- * approval/sandbox/permission profile, Claude Code permissionMode), compared with the one the session started
- * with, and single calls that run beyond it (dangerouslyDisableSandbox). Works on the normalized events' `policy`;
- * the codes belong to the root `sandbox` check in the catalog (same meaning, one entry each).
+ * SANDBOX_WIDENED / SANDBOX_CHANGED inside one session: the access policy each turn runs under (as the log records
+ * it), compared with the one the session started with, and single calls that run beyond it. Works on the normalized
+ * events' `policy`, whatever the agent; the codes have one catalog entry each (checks/sandbox-codes.ts).
  */
 import type { PolicyState, SessionEvent } from '../model/events.js';
 import { defineCheck } from './define.js';
-import { sandbox } from './sandbox.js';
+import { SANDBOX_CODES } from './sandbox-codes.js';
 
 const at = (e: SessionEvent, p: PolicyState) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset, pointer: p.pointer });
 const same = (a: PolicyState, b: PolicyState): boolean => a.label === b.label && a.grants.join('\u0000') === b.grants.join('\u0000');
@@ -14,8 +13,7 @@ const same = (a: PolicyState, b: PolicyState): boolean => a.label === b.label &&
 export const sessionPolicy = defineCheck({
   id: 'session-policy',
   validate: false,
-  formats: ['codex', 'claude'],
-  codes: { SANDBOX_WIDENED: sandbox.codes.SANDBOX_WIDENED, SANDBOX_CHANGED: sandbox.codes.SANDBOX_CHANGED },
+  codes: { SANDBOX_WIDENED: SANDBOX_CODES.SANDBOX_WIDENED, SANDBOX_CHANGED: SANDBOX_CODES.SANDBOX_CHANGED },
   create(ctx) {
     /** Per log file (a sub-agent's transcript has its own): the starting policy, the current one, the gains reported. */
     const files = new Map<string, { start: PolicyState; startLine: number; current: PolicyState; currentLine: number; reported: Set<string> }>();

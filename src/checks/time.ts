@@ -15,31 +15,47 @@ export const time = defineCheck({
     TIME_BACKWARDS: {
       severity: 'warning',
       title: 'The authoritative clock goes backwards',
-      help: 'In emission order, event times (`_meta.agentTimestampMs`, else the envelope\'s whole seconds) never go back by more than two seconds. A larger step back means the system clock was set back, lines from another time were spliced in, or a fork or import rewrote times.',
+      help:
+        "In emission order, event times (the agent's own clock where it records one, else the line's write time) " +
+        'never go back by more than two seconds. A larger step back means the system clock was set back, lines from ' +
+        'another time were spliced in, or a fork or import rewrote times.',
     },
     TIME_EVENT_ID_DUPLICATE: {
       severity: 'error',
       title: 'Two lines carry the same eventId',
-      help: 'Grok mints `_meta.eventId` as "<session>-<counter>" with a counter that only rises within a process; two lines with one id (that are not byte-identical copies, which JSONL_DUPLICATE_LINE reports) were replayed or spliced from elsewhere.',
+      help:
+        'An agent that numbers its events mints each id once, from a counter that only rises within a process; two ' +
+        'lines with one id (that are not byte-identical copies, which JSONL_DUPLICATE_LINE reports) were replayed or ' +
+        'spliced from elsewhere.',
     },
     TIME_EVENT_ID_REGRESSION: {
       severity: 'warning',
       title: 'The eventId counter goes down',
-      help: 'Counters stay monotonic across a session\'s history because a resuming process re-seeds them above the last one. A drop that buffering cannot explain (it is not a late-written text chunk) means a binary that did not re-seed picked the session up, or lines were reordered.',
+      help:
+        "Counters stay monotonic across a session's history because a resuming process re-seeds them above the last " +
+        "one. A drop that the agent's buffering cannot explain means a binary that did not re-seed picked the " +
+        'session up, or lines were reordered.',
     },
     TIME_RESUME_BOUNDARY: {
       severity: 'note',
       title: 'A new process picked the session up here',
-      help: 'Evidence that the session was resumed (or reloaded) by a new process: an available_commands_update after turns had run (sent at load), an eventId counter re-seeded after a long silence, a counter that drops, or a prompt long after a turn that never completed. The message states which evidence applies. Everything before it ran in an earlier process.',
+      help:
+        'Evidence that the session was resumed (or reloaded) by a new process: an event the agent sends when it ' +
+        'loads a session, after turns had run; an event-id counter re-seeded after a long silence; a counter that ' +
+        'drops; or a prompt long after a turn that never completed. The message states which evidence applies. ' +
+        'Everything before it ran in an earlier process.',
     },
     TIME_FILE_ORDER: {
       severity: 'note',
       title: 'A line was written after lines emitted later',
-      help: 'Grok buffers streamed text chunks and writes the merged line only when the next ACP update arrives, while xAI updates are written at once: on disk such a chunk follows lines emitted after it. Its eventId gives its real place; the timeline shows events in emission order.',
+      help:
+        'Some agents buffer lines and write them after lines emitted later: on disk such a line follows lines that ' +
+        'came after it. Its event id gives its real place; the timeline shows events in emission order.',
     },
   },
   create(ctx) {
-    const newAnalyzer = (): TimeAnalyzer => new TimeAnalyzer((f) => {
+    const rules = ctx.agent.timeline;
+    const newAnalyzer = (): TimeAnalyzer => new TimeAnalyzer(rules, (f) => {
       switch (f.code) {
         case 'TIME_BACKWARDS':
           ctx.emit(f.code, at(f.event), `time goes back ${(f.deltaMs / 1000).toFixed(1)} s, from ${when(f.previous)} (line ${f.previous.line}) to ${when(f.event)} (${f.event.timeSource})`);
@@ -48,7 +64,7 @@ export const time = defineCheck({
           ctx.emit(f.code, at(f.event), `eventId ${JSON.stringify(f.event.eventId)} was already used at line ${f.firstLine}`, { key: f.event.eventId });
           break;
         case 'TIME_EVENT_ID_REGRESSION':
-          ctx.emit(f.code, at(f.event), `eventId counter ${f.event.counter} comes after ${f.previous.counter} (line ${f.previous.line}) and this is not a late-written text chunk: a process that did not re-seed the counter, or reordered lines`);
+          ctx.emit(f.code, at(f.event), `eventId counter ${f.event.counter} comes after ${f.previous.counter} (line ${f.previous.line}) and this is not ${rules.lateLine}: a process that did not re-seed the counter, or reordered lines`);
           break;
         case 'TIME_RESUME_BOUNDARY':
           ctx.emit(f.code, at(f.event), `a new process picked the session up: ${f.reasons.join('; ')}`);
@@ -57,10 +73,11 @@ export const time = defineCheck({
     });
     let analyzer = newAnalyzer();
     const orderer = new EmissionOrderer(
+      rules,
       (e) => analyzer.push(e),
-      (d) => ctx.emit('TIME_FILE_ORDER', at(d.event), `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ${d.before.counter}), which was emitted after it: a buffered text chunk flushed late`, { key: String(d.event.counter) }),
+      (d) => ctx.emit('TIME_FILE_ORDER', at(d.event), `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ${d.before.counter}), which was emitted after it: ${rules.lateCause}`, { key: String(d.event.counter) }),
     );
-    // Each log is its own clock (Grok sends only updates.jsonl; a Claude Code session also its sub-agents' transcripts).
+    // Each log file is its own clock (a session may send its sub-agents' logs after its own).
     let file: string | undefined;
     return {
       event(e) {

@@ -1,6 +1,6 @@
 /** Entry point: parse → call → render → write → exit code. Never calls process.exit(). */
 import yargs from 'yargs';
-import { TOOL_VERSION } from '../audit.js';
+import { TOOL_VERSION } from '../version.js';
 import { auditCommand } from './commands/audit.js';
 import { bundleCommand } from './commands/bundle.js';
 import { checksCommand } from './commands/checks.js';
@@ -10,7 +10,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { pairsCommand } from './commands/pairs.js';
 import { lineageCommand } from './commands/lineage.js';
 import { timelineCommand } from './commands/timeline.js';
-import { reportError, UsageError, EXIT } from './errors.js';
+import { reportError, UsageError, EXIT } from '../errors.js';
 import type { Io } from './io.js';
 
 export async function main(argv: string[], io: Io): Promise<void> {

@@ -1,9 +1,10 @@
 /** Options shared by the commands, and their validation into typed values. */
+import { statSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { SEVERITIES, type Severity } from '../model/finding.js';
-import { codeInfo } from '../checks/registry.js';
-import { UsageError } from './errors.js';
-import type { FailOn } from '../audit.js';
+import { codeInfo } from '../checks/catalog.js';
+import { UsageError } from '../errors.js';
+import type { FailOn } from '../model/finding.js';
 import { FORMAT_NAMES } from '../formats/registry.js';
 
 /** `--format-hint grok|codex|claude`: read the inputs as this agent's sessions only (a single file is read as one whatever its first lines). */
@@ -42,7 +43,7 @@ export function withReportOptions<T>(y: Argv<T>, formats: readonly string[]) {
     .option('config', { type: 'string', describe: 'the config file (default: ./.session-audit.json when present)' })
     .option('jobs', { alias: 'j', type: 'number', describe: 'sessions audited in parallel, in worker threads (default 1)' })
     .option('color', { type: 'boolean', describe: 'force colour on or off (default: on for a terminal)' })
-    .option('max-line-bytes', { type: 'number', describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 64 MiB, Grok\'s own cap)' });
+    .option('max-line-bytes', { type: 'number', describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 64 MiB)' });
 }
 
 export function parseJobs(v: number | undefined): number {
@@ -62,9 +63,9 @@ export function parseFailOn(v: string): FailOn {
   throw new UsageError(`--fail-on ${JSON.stringify(v)}: expected error, warning, note or never`);
 }
 
-export function parseFormat(v: string, allowed: readonly string[]): string {
-  if (!allowed.includes(v)) throw new UsageError(`--format ${JSON.stringify(v)}: expected one of ${allowed.join(', ')}`);
-  return v;
+export function parseFormat<F extends string>(v: string, allowed: readonly F[]): F {
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--format ${JSON.stringify(v)}: expected one of ${allowed.join(', ')}`);
+  return v as F;
 }
 
 const knownCode = (code: string, flag: string): string => {
@@ -86,4 +87,17 @@ export function parseSeverity(list: readonly string[]): Map<string, Severity> {
     m.set(knownCode(code, '--severity'), level as Severity);
   }
   return m;
+}
+
+/** `--grok-home DIR`: an agent home whose relocation journals decide between copies; it must be a directory. */
+export function parseHome(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  let isDir = false;
+  try {
+    isDir = statSync(v).isDirectory();
+  } catch {
+    /* reported below */
+  }
+  if (!isDir) throw new UsageError(`--grok-home ${v}: no such directory (give the grok home that holds the relocation journals, e.g. ~/.grok)`);
+  return v;
 }

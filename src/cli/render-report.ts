@@ -1,12 +1,12 @@
-/** An audit report in the format asked for. */
-import { checkIdsFor, type AuditOptions, type FailOn } from '../audit.js';
+/** An audit report in the format asked for: the command's context turned into the renderers' one input. */
+import { checkIdsFor, type AuditOptions } from '../engine/audit-session.js';
 import type { LineageGraph } from '../lineage/graph.js';
+import type { FailOn } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
-import { renderJson } from '../report/json.js';
-import { renderTable } from '../report/table.js';
+import { render, type ReportFormat } from '../report/registry.js';
 
 export interface RenderContext {
-  format: string;
+  format: ReportFormat;
   report: AuditReport;
   options: AuditOptions;
   failOn: FailOn;
@@ -18,32 +18,15 @@ export interface RenderContext {
   formatHint?: string;
 }
 
-/** Lines about the baseline, for the formats that have no field for it. */
-export function baselineLines(report: AuditReport): string[] {
-  const b = report.baseline;
-  if (!b) return [];
-  return [`Baseline ${b.path}: ${b.suppressed} known finding${b.suppressed === 1 ? '' : 's'} suppressed; ${b.absent.length} baseline entr${b.absent.length === 1 ? 'y' : 'ies'} no longer occur${b.absent.length === 1 ? 's' : ''}.`];
-}
-
-/** Render the report; the renderers other than JSON and the table are loaded when asked for. */
 export async function renderReport(c: RenderContext): Promise<string> {
-  switch (c.format) {
-    case 'json':
-      return renderJson(c.report);
-    case 'sarif':
-      return (await import('../report/sarif.js')).renderSarif(c.report, { notes: baselineLines(c.report) });
-    case 'junit':
-      return (await import('../report/junit.js')).renderJunit(c.report, c.failOn, (format) => checkIdsFor(c.options, format));
-    case 'markdown':
-      return (await import('../report/markdown.js')).renderMarkdown(c.report, c.failOn, baselineLines(c.report));
-    case 'html': {
-      const [{ renderHtml }, { htmlInput }] = await Promise.all([import('../report/html.js'), import('./html-data.js')]);
-      return renderHtml(htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint));
-    }
-    default: {
-      const text = renderTable(c.report, { color: c.color, width: c.width });
-      const extra = baselineLines(c.report);
-      return extra.length ? `${text}${extra.join('\n')}\n` : text;
-    }
-  }
+  // The HTML page reads the sessions again (timelines, tool calls): loaded only for it.
+  const htmlInput = c.format === 'html' ? (await import('../engine/html-data.js')).htmlInput : undefined;
+  return render(c.format, {
+    report: c.report,
+    failOn: c.failOn,
+    color: c.color,
+    width: c.width,
+    checksFor: (format) => checkIdsFor(c.options, format),
+    ...(htmlInput ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint) } : {}),
+  });
 }

@@ -1,8 +1,8 @@
 /** Finding and validating the config file: `--config FILE`, else `.session-audit.json` in the working directory. */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { codeInfo } from '../checks/registry.js';
-import { UsageError } from '../read/discover.js';
+import { codeInfo } from '../checks/catalog.js';
+import { UsageError } from '../errors.js';
 import { readEvidenceFile, ReadError } from '../read/files.js';
 import { ConfigSchema, type Config } from './schema.js';
 

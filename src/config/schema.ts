@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { SEVERITIES } from '../model/finding.js';
+import { REPORT_FORMATS } from '../report/registry.js';
 
-export const REPORT_FORMATS = ['table', 'json', 'sarif', 'junit', 'markdown', 'html'] as const;
 
 export const ConfigSchema = z
   .object({

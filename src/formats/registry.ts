@@ -1,27 +1,33 @@
-/** The formats this build understands, tried in order, and discovery's detectors over them. */
+/**
+ * The formats this build understands, tried in order, and discovery's detectors over them. The one place that
+ * imports the agents' folders: adding an agent is adding its folder and a line to FORMATS.
+ */
 import type { FormatModule } from './types.js';
-import type { DirProbe, Detectors, FileSessionHit, FoundSession } from '../read/discover.js';
+import type { DirProbe, Detectors, FileSessionHit, FoundSession } from '../model/found.js';
 import { grok } from './grok/index.js';
 import { codex } from './codex/index.js';
 import { claude } from './claude/index.js';
 
-export const FORMATS: readonly FormatModule[] = [grok, codex, claude];
+/** Every format, in the order detection tries them (a const tuple, so the catalog keeps each check's code types). */
+export const FORMATS = [grok, codex, claude] as const satisfies readonly FormatModule[];
 
-export const FORMAT_NAMES = FORMATS.map((f) => f.name);
-
-/** Detector over all formats: a directory is a session if any format says so. */
-export const detectAny = (names: readonly string[]): 'session' | 'descend' =>
-  FORMATS.some((f) => f.detect(names) === 'session') ? 'session' : 'descend';
-
-export function formatFor(names: readonly string[]): FormatModule {
-  return FORMATS.find((f) => f.detect(names) === 'session') ?? FORMATS[0]!;
-}
+export const FORMAT_NAMES: readonly string[] = FORMATS.map((f) => f.name);
 
 export const formatNamed = (name: string | undefined): FormatModule | undefined => FORMATS.find((f) => f.name === name);
 
-/** The format of a found session: the one discovery recognised (or was told), else by the names in its directory. */
+/** The format of a found session: the one discovery recognised (or was told). */
 export function formatOf(found: FoundSession): FormatModule {
-  return formatNamed(found.format) ?? FORMATS[0]!;
+  const f = formatNamed(found.format);
+  if (!f) throw new Error(`session ${found.display} has no known format (${String(found.format)})`);
+  return f;
+}
+
+
+/** What the sessions of every format (or of the hinted one) are on disk, for "no session found" messages. */
+export function sessionNouns(hint?: string): string {
+  return FORMATS.filter((f) => hint === undefined || f.name === hint)
+    .map((f) => f.sessionNoun)
+    .join(', ');
 }
 
 /** How many of a file's first lines are looked at to recognise its format. */
@@ -49,7 +55,7 @@ export function idFromFileName(name: string): string {
 
 /** Discovery's detectors over every format, or only over the one `--format-hint` names. */
 export function detectorsFor(hint?: string): Detectors {
-  const formats = hint === undefined ? FORMATS : FORMATS.filter((f) => f.name === hint);
+  const formats: readonly FormatModule[] = hint === undefined ? FORMATS : FORMATS.filter((f) => f.name === hint);
   const sniffs = new WeakMap<DirProbe, Map<string, string | undefined>>();
   const sniff = (probe: DirProbe, name: string): string | undefined => {
     let memo = sniffs.get(probe);
@@ -63,6 +69,9 @@ export function detectorsFor(hint?: string): Detectors {
   };
   return {
     dir: (probe) => formats.find((f) => f.detect(probe.names) === 'session')?.name,
+    fileKinds: formats.flatMap((f) => (f.fileNoun !== undefined ? [{ name: f.name, noun: f.fileNoun }] : [])),
+    // A directory that cannot be opened (a symlink, a name that is not UTF-8) stands in for a directory session.
+    opaqueDir: () => (formats.find((f) => f.directorySessions) ?? formats[0]!).name,
     files(probe) {
       const hits: FileSessionHit[] = [];
       const taken = new Set<string>();

@@ -1,19 +1,28 @@
-/** The contract every agent format implements; format knowledge lives only behind it. */
-import type { Detector, DirProbe, FileSessionHit, FoundSession } from '../read/discover.js';
-import type { PairingDialect } from '../pairing/dialect.js';
-import type { SessionSource } from '../read/source.js';
-import type { Artifact, FileEndEvent, LoadSink } from '../model/session.js';
+/**
+ * The contract every agent format implements: everything about one agent lives behind it, in its own folder
+ * (src/formats/<agent>/), and the registry lists the modules. Generic code sees a format through this interface
+ * (or, in checks and renderers, only through its traits): adding an agent is adding a folder and a registry line.
+ */
+import type { z } from 'zod';
+import type { Check } from '../checks/define.js';
+import type { RootCheck } from '../checks/define-root.js';
+import type { Relocation } from '../lineage/graph.js';
 import type { SessionEvent } from '../model/events.js';
-import type { JsonlRecord } from '../read/jsonl.js';
+import type { Detector, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
+import type { SessionIdentity } from '../model/identity.js';
 import type { InventoryEntry } from '../model/inventory.js';
+import type { JsonlRecord } from '../model/records.js';
+import type { Artifact, FileEndEvent, LoadSink } from '../model/session.js';
+import type { SessionSource } from '../model/source.js';
+import type { AgentTraits } from './traits.js';
 
-export type SchemaCode = 'SCHEMA_VIOLATION' | 'SCHEMA_UNKNOWN_TYPE' | 'SCHEMA_NOT_PERSISTED' | 'SCHEMA_LEGACY_RECORD';
+export type { SchemaCode, SchemaIssue } from './traits.js';
 
-export interface SchemaIssue {
-  code: SchemaCode;
-  /** JSON Pointer into the record or document. */
-  pointer: string;
-  message: string;
+/** A zod model and the JSON Schema file generated from it under schemas/. */
+export interface SchemaEntry {
+  /** File under schemas/. */
+  file: string;
+  schema: z.ZodType;
 }
 
 export interface LoadLimits {
@@ -29,26 +38,57 @@ export interface FileDetection {
   hinted: boolean;
 }
 
-export interface FormatModule {
-  name: string;
-  /** The agent, as messages name it (default "Grok Build"). */
-  displayName?: string;
+/**
+ * How a file of a session changes over the session's life, which decides what a change between two captures
+ * means: `append-only` logs must still start with the bytes captured earlier; `immutable` evidence never changes;
+ * `rewritable` state files are legitimately rewritten.
+ */
+export type ChangePolicy = 'append-only' | 'immutable' | 'rewritable';
+
+/** What `inspect` says about resuming a session of this agent. */
+export interface InspectTraits {
+  /** The shell command that resumes the session (`id`: the session's id as found; `identity`: what it records). */
+  resumeCommand(id: string, identity: SessionIdentity | undefined): string;
+  /** Which sandbox or policy a resume runs under (`lastPolicy`: the last policy the log recorded). */
+  resumeSandbox(identity: SessionIdentity | undefined, lastPolicy: string | undefined): string;
+  /** What a resume does with `n` calls that have no result. */
+  danglingOnResume(n: number): string;
+  /** What the agent does with sub-agents that were still running (appended after "N subagent(s) were running"). */
+  runningSubagents: string;
+  /** What a resume replays, in sentences. */
+  replay(r: ReplayCounts): string[];
+}
+
+export interface ReplayCounts {
+  chatItems: number;
+  danglingCalls: number;
+  logLines: number;
+  liveTurns: number;
+  rewinds: number;
+  compactions: number;
+}
+
+export interface FormatModule extends AgentTraits {
+  /** What a session of this format is on disk, for messages (e.g. "a session directory with its log"). */
+  sessionNoun: string;
+  /** For formats whose sessions are files: what such a file is called (e.g. "Codex rollout"). */
+  fileNoun?: string;
+  /** Whether a directory is a session of this format, by the names inside it (file-session formats: 'descend'). */
   detect: Detector;
+  /** This format's sessions are directories: a symlink to a directory in a sessions root stands in for one. */
+  directorySessions?: boolean;
   /** For formats whose sessions are files: the sessions among a directory's entries, with their members. */
   detectFiles?(probe: DirProbe, ctx: FileDetection): FileSessionHit[];
   /** A directory that is the sidecar folder of a session file that is missing (the session it still is). */
   detectOrphan?(probe: DirProbe): FileSessionHit | undefined;
   /** Whether the first lines of a file are this format's records (`lines`: complete lines; `partial`: a cut one). */
   sniff?(lines: readonly string[], partial: string | undefined): boolean;
-  /** How tool results must be placed and what the agent does about pairing problems (default: Grok Build's). */
-  pairing?: PairingDialect;
-  /** The command that resumes a session, for `inspect` (default: Grok's). */
-  resumeCommand?(id: string, cwd: string | undefined): string;
   classify(inventory: readonly InventoryEntry[]): Map<string, Artifact>;
-  /** Read the session through `source` and report everything to `sink`, docs first, then logs. */
+  /**
+   * Read the session through `source` and report everything to `sink`: docs first, then logs, then one doc of
+   * kind IDENTITY_KIND (what the session records about itself), then hash the rest.
+   */
   load(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void;
-  /** Schema-check one JSONL record or one JSON document of the given artifact kind. */
-  validate(kind: string, value: unknown): SchemaIssue[];
   /**
    * Stream only the authoritative log (for a second pass, e.g. the timeline): every event with its raw record.
    * Undefined when the session has no readable log.
@@ -61,6 +101,25 @@ export interface FormatModule {
   jsonlShape?(kind: string): ((v: unknown) => boolean) | undefined;
   /** Full text of an event's content (a message, a prompt, a tool output), for outputs that never truncate. */
   eventText(e: SessionEvent, r: JsonlRecord): string;
-  /** Absolute directory of a subagent's own session, given the parent's location and cwd. */
-  childSessionDir(parent: FoundSession, parentCwd: string | undefined, childId: string, childCwd?: string): string | undefined;
+  /** What the session's identity document says, read alone (cheap); undefined when the format keeps none. */
+  identityOf?(source: SessionSource): SessionIdentity | undefined;
+  /** A sub-agent's own session, found through the parent's (undefined: none, or not where it should be). */
+  childSession?(parent: SessionSource, childId: string): FoundSession | undefined;
+  /** The format's own checks, run on its sessions after the generic ones. */
+  checks: readonly Check[];
+  /** Checks over a whole sessions root, for this format's sessions. */
+  rootChecks?: readonly RootCheck[];
+  /** Journals that say which copy of a session id is authoritative, for sessions under these roots. */
+  relocations?(roots: ReadonlyArray<{ root: string; path: string }>, home: string | undefined): Map<string, Relocation>;
+  /** The JSON Schemas of this format's records, by artifact kind. */
+  schemas: Readonly<Record<string, SchemaEntry>>;
+  inspect: InspectTraits;
+  /** How a file of a session (path relative to it) changes over time, for comparing two captures. */
+  changePolicy(rel: string): ChangePolicy;
+  /** What deletes a session's old files (the agent's own retention), said when a captured file is gone. */
+  cleanup?: string;
+  /** This agent's notes on generic finding codes (appended to the catalog's help, `checks CODE`, SARIF rules). */
+  codeNotes?: Readonly<Record<string, string>>;
+  /** Data type of this format's rows in a Timesketch export. */
+  timesketchType: string;
 }

@@ -1,12 +1,12 @@
 /**
- * What `inspect` needs beyond findings, gathered as the session streams: the summary, the last prompt turn on
- * the live branch and how it ended, subagents still running, and tool pairing with arguments kept.
+ * What `inspect` needs beyond findings, gathered as the session streams: what the session records about itself,
+ * the last prompt turn on the live branch and how it ended, sub-agents still running, and tool pairing with
+ * arguments kept.
  */
-import type { CheckRun } from '../checks/define.js';
-import { summaryView, type SummaryView } from '../formats/grok/summary-view.js';
-import { PairingCollector } from '../pairing/collect.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
-import type { FormatModule } from '../formats/types.js';
+import type { SessionObserver } from '../model/session.js';
+import type { PairingDialect } from '../pairing/dialect.js';
+import { PairingCollector } from '../pairing/collect.js';
 
 export interface TurnInfo {
   seq: number;
@@ -18,8 +18,8 @@ export interface TurnInfo {
 }
 
 export interface InspectData {
-  summary?: SummaryView;
-  model?: string;
+  /** What the session records about itself (its identity document, or its log's own records). */
+  identity?: SessionIdentity;
   lastTurn?: TurnInfo;
   /** The turn_completed that closed the last turn, if any. */
   lastTurnEnd?: { file: string; line: number; stopReason?: string; timeMs?: number };
@@ -30,45 +30,31 @@ export interface InspectData {
   compactions: number;
   chatItems: number;
   lastChatPrompt?: { file: string; line: number; text: string };
-  /** A Codex / Claude Code session: what its records say about it, and the last access policy recorded. */
-  identity?: SessionIdentity;
+  /** The last access policy the log recorded (agents that record one per turn). */
   lastPolicy?: string;
-  /** The format (absent: Grok Build). */
-  format?: FormatModule;
-  runningMetas: Array<{ id: string; file: string; description?: string; startedAt?: string }>;
-  unfinishedSpawns: Array<{ id: string; line: number; summary: string }>;
+  unfinishedSpawns: Array<{ id: string; file: string; line: number; summary: string }>;
   pairing: PairingCollector;
 }
 
-export function inspectCollector(format?: FormatModule): { run: CheckRun; data: InspectData } {
-  const data: InspectData = { logLines: 0, liveTurns: 0, rewinds: 0, compactions: 0, chatItems: 0, runningMetas: [], unfinishedSpawns: [], pairing: new PairingCollector({ keepDetail: true }) };
-  // Grok: updates.jsonl is the log, chat_history.jsonl the conversation. Codex / Claude Code: one log holds both.
-  const grok = format === undefined || format.name === 'grok';
-  if (!grok) data.format = format;
+export function inspectCollector(dialect: PairingDialect): { run: SessionObserver; data: InspectData } {
+  const data: InspectData = {
+    logLines: 0,
+    liveTurns: 0,
+    rewinds: 0,
+    compactions: 0,
+    chatItems: 0,
+    unfinishedSpawns: [],
+    pairing: new PairingCollector(dialect, { keepDetail: true }),
+  };
   let logEnded = false;
-  const spawned = new Map<string, { line: number; summary: string }>();
+  const spawned = new Map<string, { file: string; line: number; summary: string }>();
   const turns: Array<{ turn: TurnInfo; end?: InspectData['lastTurnEnd'] }> = [];
   let dead: ReadonlyArray<readonly [number, number]> = [];
-  const run: CheckRun = {
-    doc({ file, kind, value }) {
+  const run: SessionObserver = {
+    doc({ kind, value }) {
       if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null) data.identity = value as SessionIdentity;
-      if (kind === 'summary') {
-        data.summary = summaryView(value);
-        const m = (value as { current_model_id?: unknown } | null)?.current_model_id;
-        if (typeof m === 'string') data.model = m;
-      }
-      if (kind === 'subagent-meta' && typeof value === 'object' && value !== null) {
-        const v = value as Record<string, unknown>;
-        if (v.status === 'running') {
-          const row: InspectData['runningMetas'][number] = { id: String(v.subagent_id ?? file.split('/')[1]), file };
-          if (typeof v.description === 'string') row.description = v.description;
-          if (typeof v.started_at === 'string') row.startedAt = v.started_at;
-          data.runningMetas.push(row);
-        }
-      }
     },
     event(e) {
-      if (grok && e.file !== 'updates.jsonl') return;
       if (e.policy && !e.policy.oneCall) data.lastPolicy = e.policy.label;
       data.pairing.event(e);
       data.logLines++;
@@ -87,17 +73,20 @@ export function inspectCollector(format?: FormatModule): { run: CheckRun; data: 
       }
       if (e.kind === 'rewind_marker') data.rewinds++;
       if (e.kind === 'compaction_checkpoint') data.compactions++;
-      if (e.kind === 'subagent_spawned' && e.subagentId !== undefined) spawned.set(e.subagentId, { line: e.line, summary: e.summary });
+      if (e.kind === 'subagent_spawned' && e.subagentId !== undefined) {
+        spawned.set(e.subagentId, { file: e.file, line: e.line, summary: e.summary });
+      }
       if (e.kind === 'subagent_finished' && e.subagentId !== undefined) spawned.delete(e.subagentId);
     },
     chat(c) {
-      if (grok && c.file !== 'chat_history.jsonl') return;
       data.pairing.chat(c);
       data.chatItems++;
-      if (c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined) && !/^<user_info>/.test(c.text ?? '')) data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
+      const prompt = c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined);
+      if (prompt && !dialect.preamble?.test(c.text ?? '')) data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
     },
     fileEnd(f) {
-      if (grok ? f.file !== 'updates.jsonl' : logEnded) return;
+      // The authoritative log is the first file whose end says what its replay keeps.
+      if (logEnded || (f.dead === undefined && f.liveTurns === undefined)) return;
       logEnded = true;
       data.pairing.logEnd(f.dead);
       data.liveTurns = f.liveTurns ?? 0;

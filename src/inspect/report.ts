@@ -2,11 +2,12 @@
  * The interrupted-session report: what an incident reviewer needs before resuming. Pure: built from what the
  * inspect collector gathered and the audit's findings.
  */
+import { basename } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import { isoTime } from '../model/safe-values.js';
 import { classifyPairs, type PairRow } from '../pairing/classify.js';
 import type { InspectData } from './collect.js';
-import { shellQuote as quote } from '../formats/shared/shell.js';
+import type { FormatModule } from '../formats/types.js';
 
 export interface InspectReport {
   session: { id: string; path: string; agent?: string; cwd?: string; sandboxProfile?: string; sessionKind?: string; model?: string; createdAt?: string; updatedAt?: string };
@@ -26,22 +27,26 @@ export interface InspectReport {
 
 const iso = isoTime;
 
-/** POSIX shell quoting. */
-export const shellQuote = quote;
+/** The inspect report, and the sentences that say what a resume replays (the text rendering shows them). */
+export interface InspectView {
+  report: InspectReport;
+  replay: string[];
+}
 
-export function buildInspect(id: string, path: string, d: InspectData, findings: readonly Finding[]): InspectReport {
-  const s = d.summary ?? (d.identity ? { cwd: d.identity.cwd, createdAt: d.identity.createdAt, sessionKind: d.identity.kind, sandboxProfile: d.lastPolicy } : undefined);
-  const fm = d.format;
-  const agent = fm?.displayName ?? 'Grok';
+export function buildInspect(id: string, path: string, d: InspectData, findings: readonly Finding[], fm: FormatModule): InspectView {
+  const s = d.identity;
+  const agent = fm.shortName;
   const session: InspectReport['session'] = { id, path, agent };
   if (s?.cwd !== undefined) session.cwd = s.cwd;
-  if (s?.sandboxProfile !== undefined) session.sandboxProfile = s.sandboxProfile;
-  if (s?.sessionKind !== undefined) session.sessionKind = s.sessionKind;
-  if (d.model !== undefined) session.model = d.model;
+  const sandbox = s?.sandboxProfile ?? d.lastPolicy;
+  if (sandbox !== undefined) session.sandboxProfile = sandbox;
+  if (s?.kind !== undefined) session.sessionKind = s.kind;
+  if (s?.model !== undefined) session.model = s.model;
   if (s?.createdAt !== undefined) session.createdAt = s.createdAt;
   if (s?.updatedAt !== undefined) session.updatedAt = s.updatedAt;
 
-  const { rows } = classifyPairs(d.pairing, fm?.pairing ? { dialect: fm.pairing } : {});
+  const { rows } = classifyPairs(d.pairing, fm.pairing);
+  const running = (s?.subagents ?? []).filter((a) => a.status === 'running');
   const inFlight = rows.filter((r) => r.status === 'interrupted' || r.status === 'unanswered');
   const stop = d.lastTurnEnd?.stopReason;
   const state: InspectReport['state'] = !d.lastTurn ? 'no-turns' : !d.lastTurnEnd ? 'interrupted' : stop === 'cancelled' ? 'cancelled' : stop === 'error' || stop === 'rate_limit' ? 'ended-with-error' : 'completed';
@@ -51,19 +56,11 @@ export function buildInspect(id: string, path: string, d: InspectData, findings:
     state,
     inFlight,
     subagentsRunning: [
-      ...d.runningMetas.map((m) => ({ id: m.id, file: m.file, why: `meta.json still says "running"${m.description ? ` (${m.description})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}` })),
-      ...d.unfinishedSpawns.filter((u) => !d.runningMetas.some((m) => m.id === u.id)).map((u) => ({ id: u.id, file: 'updates.jsonl', line: u.line, why: `spawned (${u.summary}) with no subagent_finished` })),
+      ...running.map((m) => ({ id: m.id, file: m.file, why: `${basename(m.file)} still says "running"${m.description ? ` (${m.description})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}` })),
+      ...d.unfinishedSpawns.filter((u) => !running.some((m) => m.id === u.id)).map((u) => ({ id: u.id, file: u.file, line: u.line, why: `spawned (${u.summary}) with no subagent_finished` })),
     ],
     replay: { chatItems: d.chatItems, danglingCalls: inFlight.filter((r) => r.call).length, logLines: d.logLines, liveTurns: d.liveTurns, rewinds: d.rewinds, compactions: d.compactions },
-    resume: fm?.resumeCommand ? {
-      command: fm.resumeCommand(d.identity?.id ?? id, s?.cwd),
-      sandbox: `no policy travels with the session: a resume runs under the flags and configuration it is started with${d.lastPolicy !== undefined ? `; the session last ran under ${d.lastPolicy}` : ''}`,
-    } : {
-      command: `cd ${shellQuote(s?.cwd ?? '<the session cwd>')} && grok -r ${shellQuote(id)}`,
-      sandbox: s?.sandboxProfile
-        ? `the saved sandbox profile ${JSON.stringify(s.sandboxProfile)} applies on resume; an explicit --sandbox with another profile is refused ("cannot resume this session under sandbox profile …")`
-        : 'no sandbox profile is recorded: a resume runs under --sandbox, GROK_SANDBOX, the config file, or off, whichever comes first; pass the profile it ran under explicitly',
-    },
+    resume: { command: fm.inspect.resumeCommand(id, s), sandbox: fm.inspect.resumeSandbox(s, d.lastPolicy) },
     warnings: [],
     findings: { error: 0, warning: 0, note: 0, list: [...findings] },
   };
@@ -90,15 +87,13 @@ export function buildInspect(id: string, path: string, d: InspectData, findings:
   } else if (inFlight.length) {
     report.warnings.push(`${inFlight.length} read-only call(s) were in flight; repeating them is harmless.`);
   }
-  if (report.replay.danglingCalls && fm?.pairing) {
-    report.warnings.push(`On resume, ${report.replay.danglingCalls} dangling call(s) have no result: ${fm.pairing.unanswered}.`);
-  } else if (report.replay.danglingCalls) {
-    report.warnings.push(`On resume, Grok's repair answers the ${report.replay.danglingCalls} dangling call(s) with "Tool execution was cancelled by the user (tool … was not executed)": the model will believe they did not run, whatever actually happened.`);
+  if (report.replay.danglingCalls) report.warnings.push(fm.inspect.danglingOnResume(report.replay.danglingCalls));
+  if (report.subagentsRunning.length) {
+    report.warnings.push(`${report.subagentsRunning.length} subagent(s) were running${fm.inspect.runningSubagents}. Their own sessions may hold partial work.`);
   }
-  if (report.subagentsRunning.length) report.warnings.push(`${report.subagentsRunning.length} subagent(s) were running; Grok marks them cancelled on the next load. Their own sessions may hold partial work.`);
   if (state === 'interrupted' && !inFlight.length) report.warnings.push('The last turn never completed although no tool call is pending: the process died while the model was generating or between steps.');
 
   for (const f of findings) report.findings[f.severity]++;
   if (report.findings.error) report.warnings.push(`The audit found ${report.findings.error} error(s) in the session files (below): damaged evidence may make ${agent}'s view of the session differ from what happened.`);
-  return report;
+  return { report, replay: fm.inspect.replay(report.replay) };
 }

@@ -53,7 +53,7 @@ export function buildGraph(facts: readonly LineageFacts[], relocations: Map<stri
   const byId = new Map<string, LineageFacts[]>();
   for (const n of nodes) byId.set(n.id, [...(byId.get(n.id) ?? []), n]);
   const g: LineageGraph = { nodes, byId, edges: [], relocations };
-  /** Which session's subagents/ (or spawn lines) claim each child id. */
+  /** Which session's sub-agent records (or spawn lines) claim each child id. */
   const claimedBy = new Map<string, { parent: LineageFacts; file: string; line?: number }>();
   for (const n of nodes) for (const s of n.subagents) if (!claimedBy.has(s.id)) claimedBy.set(s.id, { parent: n, file: s.file, ...(s.line !== undefined ? { line: s.line } : {}) });
 
@@ -65,20 +65,24 @@ export function buildGraph(facts: readonly LineageFacts[], relocations: Map<stri
   };
   for (const n of nodes) {
     const kind = n.sessionKind;
+    const recorded = (what: string): string => n.linkEvidence ?? what;
     if (kind !== undefined && KIND_EDGE[kind] && n.parentSessionId !== undefined) {
-      add(KIND_EDGE[kind]!, n.parentSessionId, n, n.linkEvidence ?? `summary.json parent_session_id (session_kind ${kind})`);
+      add(KIND_EDGE[kind]!, n.parentSessionId, n, recorded(`the session records parent ${n.parentSessionId} (kind ${kind})`));
       continue;
     }
     const claim = claimedBy.get(n.id);
     if (kind === 'subagent' || (claim && kind === undefined)) {
       if (claim) add('subagent', claim.parent.id, n, `${claim.file}${claim.line ? `:${claim.line}` : ''} in the parent`);
-      // A Codex sub-agent names its parent itself (parent_thread_id); nothing in the parent lists it.
-      else if (n.linkEvidence !== undefined && n.parentSessionId !== undefined) add('subagent', n.parentSessionId, n, n.linkEvidence);
-      else add('subagent', '', n, 'session_kind subagent, but no session under the root lists it in subagents/');
+      // A sub-agent that names its parent itself: nothing in the parent lists it.
+      else if (n.selfLinked && n.parentSessionId !== undefined) add('subagent', n.parentSessionId, n, recorded('the sub-agent names its parent'));
+      else add('subagent', '', n, 'no session under the root lists it among its sub-agents');
       continue;
     }
-    if (kind === undefined && n.parentSessionId !== undefined) add('restored', n.parentSessionId, n, 'summary.json parent_session_id without a session_kind (a session restored from a remote one)');
-    else if (kind !== undefined && n.parentSessionId !== undefined && !KIND_EDGE[kind]) add('fork', n.parentSessionId, n, `summary.json parent_session_id (session_kind ${kind})`);
+    if (kind === undefined && n.parentSessionId !== undefined) {
+      add('restored', n.parentSessionId, n, recorded('a parent without a session kind (a session restored from a remote one)'));
+    } else if (kind !== undefined && n.parentSessionId !== undefined && !KIND_EDGE[kind]) {
+      add('fork', n.parentSessionId, n, recorded(`the session records parent ${n.parentSessionId} (kind ${kind})`));
+    }
   }
   return g;
 }

@@ -31,15 +31,15 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** Which stream a line belongs to: Grok's ACP and xAI rails (and pre-envelope lines), or the one log of a Codex rollout or a Claude Code transcript. */
-export type Rail = 'acp' | 'xai' | 'legacy' | 'codex' | 'claude';
+/** Which stream of the agent's log a line belongs to, as its format names it (an agent with one stream has one rail). */
+export type Rail = string;
 
 /** Where an event's time comes from. */
 export type TimeSource = 'agentTimestampMs' | 'envelope' | 'line' | 'none';
 
 /**
- * An access policy in force from a line on (Codex turn_context approval/sandbox, Claude Code permissionMode), or
- * one call that runs beyond it (a Claude Bash call with dangerouslyDisableSandbox). `grants` are comparable
+ * An access policy in force from a line on (an approval or sandbox policy, a permission mode the log records), or
+ * one call that runs beyond it (a command run outside the sandbox on request). `grants` are comparable
  * capabilities in words: a policy is wider than another when it grants something the other does not.
  */
 export interface PolicyState {
@@ -61,17 +61,17 @@ export interface SessionEvent {
   /** Milliseconds since the epoch, and where they came from. */
   timeMs?: number;
   timeSource: TimeSource;
-  /** `_meta.eventId` as written, its numeric counter and its prefix (the session id that minted it). */
+  /** The line's event id as written, its numeric counter and its prefix (the session id that minted it). */
   eventId?: string;
   counter?: number;
   eventPrefix?: string;
   rail: Rail;
   kind: EventKind;
-  /** The wire tag (`sessionUpdate`). */
+  /** The wire tag, as the agent writes it. */
   tag: string;
   /** `params.sessionId` as written. */
   sessionId?: string;
-  /** `_meta.promptIndex` of a user chunk, when written. */
+  /** The prompt index the agent wrote on a user line, when it writes one. */
   promptIndex?: number;
   promptId?: string;
   /** A host-turn echo: never counted as a prompt turn. */
@@ -107,7 +107,7 @@ export interface SessionEvent {
   policy?: PolicyState;
 }
 
-/** Turn-counting class of a log line (Grok's RewindStep: a counted-able user chunk, a rewind, or anything else). */
+/** Turn-counting class of a log line for the agent's own replay: a user chunk that may count, a rewind, or anything else. */
 export type TurnStep = { k: 'user'; pi: number | null } | { k: 'rewind'; target: number } | { k: 'other' };
 
 /** Ranges of `seq` (from inclusive, to exclusive) that a later rewind removed from the live branch. */
@@ -135,24 +135,16 @@ export interface ChatItem {
   /** First characters of the text content. */
   text?: string;
   /**
-   * This assistant item continues the model response of the assistant item before it (Claude Code writes each
+   * This assistant item continues the model response of the assistant item before it (an agent that writes each
    * content block of one response as its own line): its calls join the same run of results.
    */
   sameResponse?: boolean;
-  /** A result the harness wrote in place of a real one (Codex "aborted", Claude Code's rejection texts). */
+  /** A result the harness wrote in place of a real one (a cancellation or rejection text of the agent's own). */
   synthetic?: boolean;
 }
-
-/** Synthetic results that Grok's repair inserts for calls that never ran (conversation.rs:2191-2202). */
-export const SYNTHETIC_RESULT_PATTERNS = [
-  /^Tool execution was cancelled by the user \(tool `[^`]*` was not executed\)\.$/,
-  /^Tool execution was halted by the harness \([^)]*\); the tool `[^`]*` was not executed\.$/,
-];
 
 /**
  * A flat copy of a string that is kept for the whole session. V8 hands out substrings of a parsed line as slices
  * that keep the entire line alive; copying what collectors retain keeps memory proportional to what they need.
  */
 export const keep = (s: string): string => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));
-
-export const isSyntheticResult = (text: string | undefined): boolean => text !== undefined && SYNTHETIC_RESULT_PATTERNS.some((re) => re.test(text));

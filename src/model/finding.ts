@@ -3,6 +3,9 @@
 export const SEVERITIES = ['error', 'warning', 'note'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** The threshold of a gate: exit 1 when a finding is at or above it (`never`: no gate). */
+export type FailOn = Severity | 'never';
+
 /** Lower rank = more severe. */
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
 
@@ -31,6 +34,9 @@ export interface Finding {
   /** Stable identity for baselines: hash of code, session, file, line, pointer and a check-chosen key. */
   fingerprint: string;
 }
+
+/** The codes a record's schema check reports (the format's validator chooses among them). */
+export type SchemaCode = 'SCHEMA_VIOLATION' | 'SCHEMA_UNKNOWN_TYPE' | 'SCHEMA_NOT_PERSISTED' | 'SCHEMA_LEGACY_RECORD';
 
 export interface CodeInfo {
   severity: Severity;

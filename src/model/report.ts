@@ -49,11 +49,20 @@ export const ToolErrorSchema = z.object({ session: z.string(), check: z.string()
 
 const SubagentLinkSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int().optional(), status: z.string().optional(), type: z.string().optional(), resumedFrom: z.string().optional() });
 
+const LocationInRecordSchema = z.object({
+  file: z.string(),
+  line: z.number().int().optional(),
+  byteOffset: z.number().int().optional(),
+  byteLength: z.number().int().optional(),
+  pointer: z.string().optional(),
+});
+
 /** What the lineage and sandbox checks need from one session (see src/lineage/facts.ts), carried by shard reports. */
 export const LineageFactsSchema = z.object({
   id: z.string(),
   path: z.string(),
   abs: z.string(),
+  format: z.string(),
   group: z.string().optional(),
   root: z.string(),
   hasSummary: z.boolean(),
@@ -68,8 +77,10 @@ export const LineageFactsSchema = z.object({
   sourceWorkspaceDir: z.string().optional(),
   subagents: z.array(SubagentLinkSchema),
   resumes: z.array(z.number().int()),
-  linkAt: z.object({ file: z.string(), line: z.number().int().optional(), byteOffset: z.number().int().optional(), byteLength: z.number().int().optional(), pointer: z.string().optional() }).optional(),
+  linkAt: LocationInRecordSchema.optional(),
   linkEvidence: z.string().optional(),
+  kindAt: LocationInRecordSchema.optional(),
+  selfLinked: z.boolean().optional(),
 });
 
 export const ShardSchema = z
@@ -84,7 +95,7 @@ export const ShardSchema = z
       maxLineBytes: z.number().int().positive().optional(),
       sandboxConfig: z.array(z.string()),
       against: z.string().optional(),
-      grokHome: z.string().optional(),
+      home: z.string().optional().describe('The agent home given with --grok-home (its relocation journals).'),
       formatHint: z.string().optional().describe('--format-hint, when the sessions were read as one agent\'s only.'),
     }),
     lineage: z.array(LineageFactsSchema).describe('Lineage facts of this shard\'s sessions: `merge` runs the checks over the whole graph.'),

@@ -1,6 +1,7 @@
 /** What checks see of a session: its identity, inventory and classified artifacts, and the loader's events. */
-import type { Damage, JsonlRecord, JsonlStats } from '../read/jsonl.js';
-import type { FoundSession } from '../read/discover.js';
+import type { Damage, JsonlRecord, JsonlStats } from './records.js';
+import type { SchemaCode } from './finding.js';
+import type { FoundSession } from './found.js';
 import type { InventoryEntry } from './inventory.js';
 import type { ChatItem, DeadRanges, SessionEvent } from './events.js';
 
@@ -58,7 +59,7 @@ export interface RecordEvent {
 export interface RecordIssue {
   line: number;
   byteOffset: number;
-  code: string;
+  code: SchemaCode;
   pointer: string;
   message: string;
 }
@@ -93,4 +94,23 @@ export interface LoadSink {
   chat(c: ChatItem): void;
   damage(d: DamageEvent): void;
   fileEnd(f: FileEndEvent): void;
+}
+
+/** Something that watches a session load: every hook of the sink (optional), and the end of the session. */
+export interface SessionObserver {
+  doc?(d: DocEvent): void;
+  record?(r: RecordEvent): void;
+  event?(e: SessionEvent): void;
+  chat?(c: ChatItem): void;
+  damage?(d: DamageEvent): void;
+  fileEnd?(f: FileEndEvent): void;
+  end?(): void;
+}
+
+/** Evidence from outside the session directory, given on the command line (what CI captured around a run). */
+export interface AuditExtras {
+  /** The agent's own output of the run, as given on the command line (`inspect --headless-log`). */
+  headlessLog?: { path: string; bytes: Buffer } | { path: string; error: string };
+  /** The exit code of the agent's process (`inspect --exit-code`). */
+  exitCode?: number;
 }

@@ -1,10 +1,11 @@
 /**
- * Tool call ↔ result pairing over both logs (formats/grok-build.md §2.2, §3.3): one row per call id with its
- * status, and the findings that follow. Pure: works on what PairingCollector gathered.
+ * Tool call ↔ result pairing over the conversation and, where the agent keeps one, the authoritative tool log: one
+ * row per call id with its status, and the findings that follow. Pure: works on what PairingCollector gathered,
+ * worded in the agent's dialect.
  */
 import { isDead } from '../model/events.js';
 import type { ChatCall, ChatResult, LogCall, PairingCollector, Where } from './collect.js';
-import { GROK_PAIRING, type PairingDialect } from './dialect.js';
+import type { PairingDialect } from './dialect.js';
 
 export type PairStatus = 'answered' | 'synthetic' | 'duplicate' | 'displaced' | 'unanswered' | 'interrupted' | 'orphan result' | 'rewound' | 'log only';
 
@@ -25,8 +26,20 @@ export interface PairRow {
   note?: string;
 }
 
+export type PairCode =
+  | 'TOOL_ORPHAN_RESULT'
+  | 'TOOL_DUPLICATE_RESULT'
+  | 'TOOL_RESULT_BEFORE_CALL'
+  | 'TOOL_UNANSWERED_CALL'
+  | 'TOOL_INTERRUPTED_CALL'
+  | 'TOOL_DISPLACED_RESULT'
+  | 'TOOL_SYNTHETIC_RESULT'
+  | 'TOOL_UPDATE_WITHOUT_CALL'
+  | 'TOOL_NO_TERMINAL_STATUS'
+  | 'XREF_CHAT_VS_UPDATES';
+
 export interface PairFinding {
-  code: string;
+  code: PairCode;
   at: Where;
   message: string;
   key: string;
@@ -55,8 +68,8 @@ export interface PairingResult {
  * `rows: false` (the audit): only the findings are wanted, so no row is kept and memory stays at the size of the
  * collector's compact tables, not of one object per call.
  */
-export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; dialect?: PairingDialect; rows?: boolean } = {}): PairingResult {
-  const d = opts.dialect ?? GROK_PAIRING;
+export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { rebuilt?: boolean; rows?: boolean } = {}): PairingResult {
+  const logName = d.toolLog ?? 'the tool log';
   const keepRows = opts.rows !== false;
   const kept: PairRow[] = [];
   const rows = { push: (r: PairRow): void => void (keepRows && kept.push(r)) };
@@ -99,7 +112,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
       if (log.terminal) row.logTerminal = log.terminal;
       if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
     }
-    if (rs.length === 0) classifyUnanswered(call, log, row, findings, turnOutcome(log), c, d);
+    if (rs.length === 0) classifyUnanswered(call, log, row, findings, turnOutcome(log), c, d, logName);
     else {
       const first = rs[0]!;
       row.result = { file: first.file, line: first.line, byteOffset: first.byteOffset };
@@ -115,21 +128,21 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
         } else if (r.placement === 'displaced') {
           if (row.status === 'answered') row.status = 'displaced';
           findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results right after its call; ${d.displaced}` });
-        } else if (r.placement === 'lenient') {
-          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, severity: 'note', message: `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items inside its run: Grok's turn scanner accepts it, its strict repair rule does not` });
+        } else if (r.placement === 'lenient' && d.lenient !== undefined) {
+          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, severity: 'note', message: `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items inside its run: ${d.lenient}` });
         }
         if (r.synthetic) {
           if (row.status === 'answered') row.status = 'synthetic';
-          const started = log?.terminal ? `, yet updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}: it did run` : log && log.updates > 0 ? `, yet updates.jsonl shows it started (${loc(log)}) and never finished: it may have run, with its side effects` : ': the tool did not run';
+          const started = log?.terminal ? `, yet ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}: it did run` : log && log.updates > 0 ? `, yet ${logName} shows it started (${loc(log)}) and never finished: it may have run, with its side effects` : ': the tool did not run';
           findings.push({ code: 'TOOL_SYNTHETIC_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (${call.name}) is ${d.synthetic}${started}` });
         }
       }
       if (log && live(log) && !log.terminal && rs.every((r) => !r.synthetic)) {
-        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: call.id, message: `call ${call.id} is answered in chat_history.jsonl (${loc(first)}) but updates.jsonl never records it completed or failed: a lost update line, or a result written without the tool finishing` });
+        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: call.id, message: `call ${call.id} is answered in ${d.conversation} (${loc(first)}) but ${logName} never records it completed or failed: a lost update line, or a result written without the tool finishing` });
       }
     }
     if (c.hasLog && !log && !opts.rebuilt && !c.strayUpdates.some((u) => u.id === call.id)) {
-      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: call, key: call.id, message: `call ${call.id} (${call.name}) is in the model's history but not in updates.jsonl, the authoritative log: it was never recorded as run, or the log lost it` });
+      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: call, key: call.id, message: `call ${call.id} (${call.name}) is in the model's history but not in ${logName}, the authoritative log: it was never recorded as run, or the log lost it` });
     }
     rows.push(row);
   }
@@ -137,7 +150,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
   for (const id of c.firstResults.keys()) {
     if (c.chatCalls.has(id)) continue;
     for (const r of resultsOf(id)) {
-      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${c.logCalls.has(id) ? ` (updates.jsonl has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: ${d.orphan}` });
+      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${c.logCalls.has(id) ? ` (${logName} has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: ${d.orphan}` });
       rows.push({ id, name: c.logCalls.get(id)?.title ?? '', status: 'orphan result', result: r, mutating: false });
     }
     handled.add(id);
@@ -145,7 +158,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
 
   for (const u of c.strayUpdates) {
     const later = c.logCalls.get(u.id);
-    findings.push({ code: 'TOOL_UPDATE_WITHOUT_CALL', at: u, key: `${u.id}@${u.line}`, message: later ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})` : `tool_call_update for ${u.id} has no tool_call in updates.jsonl` });
+    findings.push({ code: 'TOOL_UPDATE_WITHOUT_CALL', at: u, key: `${u.id}@${u.line}`, message: later ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})` : `tool_call_update for ${u.id} has no tool_call in ${logName}` });
   }
 
   // The table is in log order (seq ascending): one view at a time, none kept unless it makes a row.
@@ -171,7 +184,7 @@ export function classifyPairs(c: PairingCollector, opts: { rebuilt?: boolean; di
       }
     }
     if (c.hasChat && !opts.rebuilt && log.seq > c.lastCheckpointSeq) {
-      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: log, key: log.id, message: `call ${log.id} (${log.title ?? '?'}) is in updates.jsonl after the last compaction but not in chat_history.jsonl: the model's history lost it` });
+      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: log, key: log.id, message: `call ${log.id} (${log.title ?? '?'}) is in ${logName} after the last compaction but not in ${d.conversation}: the model's history lost it` });
     }
     rows.push(row);
   }
@@ -194,8 +207,8 @@ function interruptedText(id: string, name: string | undefined, mutating: boolean
   return `call ${id} (${name ?? '?'})${chatCall ? ` declared at ${loc(chatCall)}` : ''} has no result: ${how}.${risk}`;
 }
 
-function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector, d: PairingDialect): void {
-  const ran = log?.terminal ? ` updates.jsonl records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the result.` : '';
+function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector, d: PairingDialect, logName: string): void {
+  const ran = log?.terminal ? ` ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the result.` : '';
   const completedByLog = out.ended === 'completed';
   // Without the authoritative log, the conversation itself tells: the model went on talking in that turn.
   const completedByChat = !log && call.continuedAfter === true;

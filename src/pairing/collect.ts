@@ -7,7 +7,8 @@
  * and full objects only for the rare results that need a finding. A session with a million tool calls stays
  * within the reader's memory bar.
  */
-import { isSyntheticResult, keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
+import { keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
+import type { PairingDialect } from './dialect.js';
 
 export interface Where {
   file: string;
@@ -51,7 +52,6 @@ export interface TurnEnd extends Where {
   stopReason?: string;
 }
 
-const LOG_FILE = 'updates.jsonl';
 const STATUS = ['', 'completed', 'failed'] as const;
 
 /** Interns repeated short strings (tool kinds and names) so each distinct value is stored once. */
@@ -87,6 +87,7 @@ export class LogCallTable {
   constructor(
     private readonly interner: Interner,
     private readonly keepTitles: boolean,
+    private readonly file: string,
   ) {}
 
   get size(): number {
@@ -108,7 +109,7 @@ export class LogCallTable {
     this.offset.push(e.byteOffset);
     this.seq.push(e.seq);
     this.turn.push(turnKey);
-    // The prompt a call belongs to: its counted turn on the branch (Grok's prompt-index coordinate).
+    // The prompt a call belongs to: its prompt index, else its counted turn on the branch.
     this.prompt.push(e.promptIndex ?? e.turn ?? -1);
     this.kind.push(e.toolKind === undefined ? undefined : this.interner.get(e.toolKind));
     this.termLine.push(0);
@@ -154,7 +155,7 @@ export class LogCallTable {
   private view(i: number): LogCall {
     const s = this.termStatus[i]!;
     return {
-      file: LOG_FILE,
+      file: this.file,
       line: this.line[i]!,
       byteOffset: this.offset[i]!,
       id: this.ids[i]!,
@@ -163,7 +164,7 @@ export class LogCallTable {
       kind: this.kind[i],
       turnKey: this.turn[i]!,
       promptIndex: this.prompt[i] === -1 ? undefined : this.prompt[i],
-      terminal: s === 0 ? undefined : { file: LOG_FILE, line: this.termLine[i]!, byteOffset: this.termOffset[i]!, status: STATUS[s] ?? "" },
+      terminal: s === 0 ? undefined : { file: this.file, line: this.termLine[i]!, byteOffset: this.termOffset[i]!, status: STATUS[s] ?? "" },
       updates: this.updates[i]!,
     };
   }
@@ -178,8 +179,6 @@ export class LogCallTable {
     for (let i = 0; i < this.ids.length; i++) yield this.view(i);
   }
 }
-
-const STARTS_TURN = new Set(['agent_message', 'parent_agent_message', 'unknown', 'task_completed', 'subagent_completed', 'notification_drain', 'goal_classifier_nudge', 'scheduler_fired']);
 
 /** The first result of each call, kept compactly; every other result (and anything odd about the first) as an object. */
 interface FirstResult {
@@ -218,15 +217,24 @@ export class PairingCollector {
   private chatFile: string | undefined;
 
   private readonly keepDetail: boolean;
+  private readonly toolLog: string | undefined;
+  private readonly turnStartReasons: ReadonlySet<string>;
+  private readonly preamble: RegExp | undefined;
 
-  /** `keepDetail`: keep every title and argument string (for commands that show them; costs memory). */
-  constructor(options: { keepDetail?: boolean } = {}) {
+  /**
+   * `dialect`: the agent's pairing rules (which log records tool calls, how turns start). `keepDetail`: keep every
+   * title and argument string (for commands that show them; costs memory).
+   */
+  constructor(dialect: PairingDialect, options: { keepDetail?: boolean } = {}) {
     this.keepDetail = options.keepDetail ?? false;
-    this.logCalls = new LogCallTable(this.interner, this.keepDetail);
+    this.toolLog = dialect.toolLog;
+    this.turnStartReasons = dialect.turnStartReasons ?? new Set();
+    this.preamble = dialect.preamble;
+    this.logCalls = new LogCallTable(this.interner, this.keepDetail, dialect.toolLog ?? '');
   }
 
   event(e: SessionEvent): void {
-    if (e.file !== LOG_FILE) return;
+    if (this.toolLog === undefined || e.file !== this.toolLog) return;
     this.hasLog = true;
     if (e.opensTurn) {
       this.turnKey = e.seq;
@@ -253,8 +261,8 @@ export class PairingCollector {
   }
 
   /**
-   * Conversation items in file order. Grok's loader sends only chat_history.jsonl; formats with several
-   * conversation files (a transcript and its sub-agents') send each file's items in one run.
+   * Conversation items in file order. A format with several conversation files (a transcript and its
+   * sub-agents') sends each file's items in one run.
    */
   chat(c: ChatItem): void {
     if (c.file !== this.chatFile) {
@@ -269,10 +277,10 @@ export class PairingCollector {
     switch (c.type) {
       case 'user': {
         if (c.promptIndex !== undefined) this.markersSeen = true;
-        const preamble = c.syntheticReason === undefined && /^<user_info>/.test(c.text ?? '');
+        const preamble = c.syntheticReason === undefined && this.preamble !== undefined && this.preamble.test(c.text ?? '');
         const starts =
           c.promptIndex !== undefined ||
-          (c.syntheticReason !== undefined && STARTS_TURN.has(c.syntheticReason)) ||
+          (c.syntheticReason !== undefined && this.turnStartReasons.has(c.syntheticReason)) ||
           (!this.markersSeen && c.syntheticReason === undefined && (this.preambleSeen || !preamble));
         if (preamble) this.preambleSeen = true;
         if (starts) {
@@ -308,7 +316,7 @@ export class PairingCollector {
         const id = c.toolCallId ?? '';
         const placement = this.open?.ids.has(id) ? this.open.state : 'displaced';
         const declaredBefore = this.chatCalls.has(id);
-        const synthetic = c.synthetic === true || isSyntheticResult(c.text);
+        const synthetic = c.synthetic === true;
         const first = this.firstResults.get(id);
         if (first) first.count++;
         else this.firstResults.set(keep(id), { file: c.file, line: c.line, byteOffset: c.byteOffset, count: 1 });

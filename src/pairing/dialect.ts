@@ -1,6 +1,7 @@
 /**
- * What differs between agents in tool pairing: where a result may sit relative to its call, and what the agent
- * (or its provider) does about each problem, for the messages. The rules themselves are the same for all.
+ * What differs between agents in tool pairing: where a result may sit relative to its call, which log records
+ * each call's status, how the conversation marks a new turn, and what the agent (or its provider) does about each
+ * problem, for the messages. The rules themselves are the same for all; every format module supplies its dialect.
  */
 export interface PairingDialect {
   /**
@@ -11,6 +12,20 @@ export interface PairingDialect {
   placement: 'run' | 'anywhere';
   /** The conversation file(s), as messages name them. */
   conversation: string;
+  /**
+   * The authoritative log whose tool_call / tool_update events record what ran, when it is a file of its own
+   * beside the conversation (its path inside the session); absent: the conversation is the only record.
+   */
+  toolLog?: string;
+  /** Synthetic user items (by their synthetic reason) that open a new turn of the conversation. */
+  turnStartReasons?: ReadonlySet<string>;
+  /**
+   * Tool names as a history rebuilt from the authoritative log writes them (display titles): when every call's
+   * name looks so, the conversation was rebuilt from the log and has its calls by construction.
+   */
+  rebuiltNames?: RegExp;
+  /** A user item that opens the conversation without being a prompt (sent once, before the first turn). */
+  preamble?: RegExp;
   /** Consequences, appended to the messages. */
   orphan: string;
   duplicate: string;
@@ -18,15 +33,9 @@ export interface PairingDialect {
   displaced: string;
   /** What a synthetic result is. */
   synthetic: string;
+  /**
+   * A result separated from its call only by reasoning or backend-tool items: when the agent accepts it in one
+   * place and rejects it in another, why (a note); absent: it is accepted, no finding.
+   */
+  lenient?: string;
 }
-
-/** Grok Build (the default). */
-export const GROK_PAIRING: PairingDialect = {
-  placement: 'run',
-  conversation: 'chat_history.jsonl',
-  orphan: "providers reject such a history until Grok's repair strips it",
-  duplicate: "Grok's repair keeps only the last one: the model may see a different outcome than the one that ran",
-  unanswered: "Providers reject such a history; Grok's repair would insert a synthetic cancellation",
-  displaced: "Grok's repair strips such results, so the model would see the call unanswered",
-  synthetic: "the harness's synthetic cancellation text",
-};

@@ -1,83 +1,19 @@
 /**
- * Finds sessions under the paths a user gives, by structure. A session is either a directory (Grok Build: a
- * format's detector looks at the names inside it) or a set of files inside a directory (Codex rollouts, Claude
- * Code transcripts with their sidecar folders: recognised by name and first bytes). Otherwise we descend (never
+ * Finds sessions under the paths a user gives, by structure. A session is either a directory (a format's detector
+ * looks at the names inside it) or a set of files inside a directory (a log and its sidecar folders, recognised
+ * by name and first bytes). Otherwise we descend (never
  * into symlinks, never into dot-prefixed entries, never into a file session's own folders, never deeper than
  * MAX_DISCOVERY_DEPTH). A path argument may also name one session file.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
+import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
 import { readHead } from './files.js';
-import { byteOrder, entryType, listDir } from './walk.js';
+import { entryType, listDir } from './walk.js';
+import { byteOrder } from '../model/order.js';
 
-export class UsageError extends Error {}
-
-export interface FoundSession {
-  /** Absolute path of the session directory (for a file session: of the directory holding its files). */
-  abs: string;
-  /** The path as the user will see it: the argument joined with the relative path below it. */
-  display: string;
-  /** Directory name = session id (a file session: the id its file name or first record gives). */
-  id: string;
-  /** Name of the parent directory (the cwd group in a Grok sessions root) when the session was found below the argument. */
-  groupName?: string;
-  groupAbs?: string;
-  /** Set when the entry is a symlink to a directory (or a session file) that we recorded and did not follow. */
-  symlinkTarget?: string;
-  /** Set when the directory cannot be opened by name (e.g. its name is not valid UTF-8): reported, not audited. */
-  unreachable?: string;
-  /** The format that recognised the session, or the one `--format-hint` forced. */
-  format?: string;
-  /**
-   * A session stored as files (Codex, Claude Code): the names inside `abs` that belong to it, files or directories
-   * taken whole. Its inventory holds these and nothing else of `abs` (never the neighbouring sessions).
-   */
-  members?: string[];
-  /** The tree the session was found in (the path argument): lineage links between file sessions are judged within it. */
-  rootAbs?: string;
-}
-
-export type DirVerdict = 'session' | 'descend';
-export type Detector = (names: readonly string[]) => DirVerdict;
-
-/** A file session recognised among a directory's entries. */
-export interface FileSessionHit {
-  format: string;
-  id: string;
-  /** The member the session is shown by: its main file, or its sidecar folder when the main file is missing. */
-  main: string;
-  /** Names inside the directory that belong to the session. */
-  members: string[];
-  /** The main file is a symlink (recorded, never followed). */
-  symlinkTarget?: string;
-}
-
-/** A directory as detectors see it: its names, and lazy, read-only looks at its entries. */
-export interface DirProbe {
-  abs: string;
-  names: readonly string[];
-  /** lstat type of an entry (symlinks are not followed). */
-  type(name: string): EntryType;
-  /** The first bytes of a regular file; undefined when it is not one or cannot be read. */
-  head(name: string): Buffer | undefined;
-  /** Names inside a subdirectory (relative path); empty when it cannot be listed. */
-  list(rel: string): readonly string[];
-}
-
-export interface Detectors {
-  /** The format of a session directory recognised by the names inside it (Grok Build), or undefined. */
-  dir(probe: DirProbe): string | undefined;
-  /** The file sessions among a directory's entries. */
-  files(probe: DirProbe): FileSessionHit[];
-  /** A directory that is itself the folder of a file session whose main file is missing: the session, with `main` = '.'. */
-  orphan(probe: DirProbe): FileSessionHit | undefined;
-  /** A file given as an argument that nothing recognised: the session `--format-hint` makes of it, or undefined. */
-  force(name: string): FileSessionHit | undefined;
-}
-
-/** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */
-export const opaque = (f: FoundSession): boolean => f.symlinkTarget !== undefined || f.unreachable !== undefined;
+import { UsageError } from '../errors.js';
 
 export const MAX_DISCOVERY_DEPTH = 6;
 const SKIP_DIRS = new Set(['node_modules', '.git']);
@@ -197,14 +133,17 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
         } catch {
           /* dangling */
         }
-        if (isDir) found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, symlinkTarget: readLink(childAbs) });
+        if (isDir) {
+          const format = detectors.opaqueDir();
+          found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, symlinkTarget: readLink(childAbs), format });
+        }
         continue;
       }
       if (t === 'dir') visit(childAbs, childDisplay, depth + 1, { name: basename(abs), abs, display });
       // A name that is not valid UTF-8 arrives decoded with U+FFFD and cannot be opened again by that name:
       // it is reported as an unreachable directory, never skipped in silence.
       else if (t === 'unknown' && name.includes('\ufffd')) {
-        found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, unreachable: 'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy to audit it' });
+        found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, format: detectors.opaqueDir(), unreachable: 'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy to audit it' });
       }
     }
   };
@@ -219,7 +158,13 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
   const hits = detectors.files(dirProbe(dir, listDir(dir).names));
   const hit = hits.find((h) => h.main === name) ?? hits.find((h) => h.members.includes(name)) ?? detectors.force(name);
   if (!hit) {
-    throw new UsageError(`${arg}: not a directory, and not a session file (neither a Codex rollout nor a Claude Code transcript by its name and first lines); --format-hint codex|claude reads it as one`);
+    const kinds = detectors.fileKinds;
+    const nouns = kinds.map((k) => `a ${k.noun}`);
+    const which = nouns.length <= 1 ? `not ${nouns[0] ?? 'a session file'}` : nouns.length === 2 ? `neither ${nouns[0]} nor ${nouns[1]}` : `none of ${nouns.join(', ')}`;
+    throw new UsageError(
+      `${arg}: not a directory, and not a session file (${which} by its name and first lines); ` +
+        `--format-hint ${kinds.map((k) => k.name).join('|')} reads it as one`,
+    );
   }
   const display = hit.main === name ? arg : join(dirname(arg), hit.main);
   const s: FoundSession = { abs: dir, display, id: hit.id, groupName: basename(dir), groupAbs: dir, format: hit.format, members: hit.members, rootAbs: dir };

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { noteBytesRead } from './memory.js';
-import { RING_SLOT_BYTES, type ChunkRing } from './chunk-ring.js';
+import { RING_SLOT_BYTES } from './chunk-ring.js';
+import type { SharedRing } from '../model/source.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
@@ -139,7 +140,7 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
  * same bytes (and hashes them: nothing is hashed here). If the consumer goes away, the rest is read into a private
  * buffer and `shared` is false. The file's stamps at open and close are returned for the caller's fallback.
  */
-export function streamFileShared(path: string, ring: ChunkRing, onChunk: (chunk: Buffer) => void): { size: number; shared: boolean; stamps: [string, string] } {
+export function streamFileShared(path: string, ring: SharedRing, onChunk: (chunk: Buffer) => void): { size: number; shared: boolean; stamps: [string, string] } {
   let fd: number;
   try {
     fd = openRegularSized(path).fd;

@@ -7,63 +7,10 @@
  * decoded strictly; nothing is skipped without a damage report, and no record is invented: a record is
  * delivered only if its exact bytes parse as JSON.
  */
+import { DEFAULT_MAX_LINE_BYTES, type Damage, type DamageCode, type JsonlOptions, type JsonlRecord, type JsonlStats } from '../model/records.js';
 import { isBlank, parseBytes, prevNonSpace, trailingObjectStart } from './json-bytes.js';
 
-export const JSONL_DAMAGE_CODES = [
-  'JSONL_TORN_TAIL',
-  'JSONL_UNTERMINATED_TAIL',
-  'JSONL_BAD_LINE',
-  'JSONL_MERGED_LINE',
-  'JSONL_INVALID_UTF8',
-  'JSONL_NUL_BYTES',
-  'JSONL_BOM',
-  'JSONL_CRLF',
-  'JSONL_BLANK_LINE',
-  'JSONL_DUPLICATE_LINE',
-  'JSONL_OVERSIZED_LINE',
-] as const;
-export type DamageCode = (typeof JSONL_DAMAGE_CODES)[number];
 
-export interface Damage {
-  code: DamageCode;
-  line: number;
-  /** Offset of the damaged line (or of the damage inside it). */
-  byteOffset: number;
-  byteLength: number;
-  /** Human detail: what exactly is wrong, what was recovered. Never contains raw input bytes. */
-  detail: string;
-  /** For aggregated damage (CRLF, or the overflow of a per-code cap): how many lines it covers. */
-  count?: number;
-}
-
-export interface JsonlRecord {
-  line: number;
-  byteOffset: number;
-  byteLength: number;
-  value: unknown;
-  /** Set when the record came out of a damaged line: which damage let us recover it. */
-  recovered?: 'merged' | 'nul' | 'bom';
-  /** Set when the line is a byte-identical copy of the previous line. */
-  duplicateOf?: number;
-}
-
-export interface JsonlOptions {
-  /** Longest line accepted (bytes, without the newline). Grok's own cap is 64 MiB. */
-  maxLineBytes?: number;
-  /** Only objects accepted by this predicate are recovered from merged lines (default: any plain object). */
-  looksLikeRecord?: (value: unknown) => boolean;
-  /** Individual reports per code per file before the rest are summarised in one report. */
-  maxReportsPerCode?: number;
-}
-
-export interface JsonlStats {
-  lines: number;
-  records: number;
-  bytes: number;
-  endsWithNewline: boolean;
-}
-
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -147,7 +94,7 @@ export class JsonlScanner {
         byteOffset: this.crFirst.offset,
         byteLength: 0,
         count: this.crCount,
-        detail: `${this.crCount} line(s) end with CR LF (first at line ${this.crFirst.line}); Grok writes LF only, so the file was rewritten by another tool`,
+        detail: `${this.crCount} line(s) end with CR LF (first at line ${this.crFirst.line})`,
       });
     }
     for (const [code, { count, last }] of this.overflow) {
@@ -226,7 +173,7 @@ export class JsonlScanner {
         line,
         byteOffset: start,
         byteLength: 3,
-        detail: `line starts with a UTF-8 byte-order mark; Grok's serde reader rejects such a line, so it would skip this record`,
+        detail: 'line starts with a UTF-8 byte-order mark',
       });
       b = b.subarray(3);
       start += 3;
@@ -299,7 +246,7 @@ export class JsonlScanner {
         line,
         byteOffset: start + parsed.badUtf8At,
         byteLength: b.length - parsed.badUtf8At,
-        detail: `invalid UTF-8 at byte ${parsed.badUtf8At} of the line; Grok skips such a line, so the record is lost`,
+        detail: `invalid UTF-8 at byte ${parsed.badUtf8At} of the line`,
       });
       return;
     }

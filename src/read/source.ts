@@ -1,49 +1,16 @@
 /**
- * A session as the loaders see it: an inventory plus read operations. The filesystem implementation below is
- * the only one that touches input files; tests can supply in-memory sources with the same interface.
+ * The file-system SessionSource (model/source.ts): the only implementation that touches input files, read-only,
+ * through read/files.ts.
  */
 import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
-import type { FoundSession } from './discover.js';
+import type { SessionSource, SharedRing } from '../model/source.js';
+import type { FoundSession } from '../model/found.js';
 import { ReadError, readChunks, readWholeFile, streamFile, streamFileShared } from './files.js';
-import type { ChunkRing } from './chunk-ring.js';
-import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from './jsonl.js';
-import { byteOrder, listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
-import { opaque } from './discover.js';
-
-export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
-
-export interface SessionSource {
-  readonly found: FoundSession;
-  /** Every entry under the session directory, sorted by path. Hashes are filled in as files are read. */
-  readonly inventory: readonly InventoryEntry[];
-  entry(rel: string): InventoryEntry | undefined;
-  readFile(rel: string, maxBytes: number): ReadOutcome<{ bytes: Buffer; truncated: boolean }>;
-  /** Stream a JSONL file through the tolerant reader; `limit`: only its first `limit` bytes. */
-  streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void, limit?: number): ReadOutcome<JsonlStats>;
-  /** Hash every regular file not read yet (chain of custody for the whole directory). */
-  hashUnread(): void;
-  /**
-   * The next streamJsonl of `rel` reads the file into the ring `begin()` returns as the read starts (undefined: a
-   * plain read), where another thread consumes (and hashes) the same bytes; nothing is hashed here. `adoptHash` then records that thread's hash, which is accepted only if every
-   * byte went through the ring. A later read of the same file (the fallback when the other thread failed) is
-   * compared with this one by the file's stamps: if the file changed in between, it is left without a hash and
-   * marked as changed during the audit.
-   */
-  shareRead(rel: string, begin: () => ChunkRing | undefined): void;
-  adoptHash(rel: string, sha256: string, size: number): boolean;
-  /** The raw bytes of a regular file, pulled chunk by chunk (for copying evidence into a bundle). */
-  rawChunks(rel: string): AsyncGenerator<Buffer>;
-  /** Stream a regular file's raw bytes synchronously; returns its hash and size. */
-  streamRaw(rel: string, onChunk: (chunk: Buffer) => void): ReadOutcome<{ sha256: string; size: number }>;
-  /** A file of the enclosing group directory (e.g. Grok's `.cwd`), read-only; undefined when absent. */
-  readGroupFile(name: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
-  /**
-   * A file of another session in the same sessions root (`<root>/<group>/<session>/<file>`), read-only;
-   * undefined when it does not exist. Names are single path components: nothing outside the root is reachable.
-   */
-  readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
-}
+import { JsonlScanner } from './jsonl.js';
+import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
+import { byteOrder } from '../model/order.js';
+import { opaque } from '../model/found.js';
 
 /**
  * The entries of a file session: each member (a file, or a folder taken whole) and nothing else of the directory
@@ -66,7 +33,7 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 export function fsSource(found: FoundSession): SessionSource {
   const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
-  const rings = new Map<string, () => ChunkRing | undefined>();
+  const rings = new Map<string, () => SharedRing | undefined>();
   /** Reads made through a ring whose hash is not settled yet. */
   const sharedReads = new Map<string, { size: number; shared: boolean; stamps: [string, string] }>();
   const fail = (entry: InventoryEntry | undefined, e: unknown): { ok: false; error: string } => {

@@ -17,7 +17,7 @@ export function entryType(st: Stats): EntryType {
   return 'unknown';
 }
 
-export const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+import { byteOrder } from '../model/order.js';
 
 /** Names as raw bytes decoded leniently would lose information; Node gives us UTF-8 strings, kept as is. */
 export function listDir(abs: string): { names: string[]; error?: string } {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { SEVERITIES, type Finding, type Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
-import { byteOrder } from '../read/walk.js';
+import { byteOrder } from '../model/order.js';
 
 /** What a baseline file must hold: findings with fingerprints (a session-audit JSON report). */
 const BaselineFile = z.object({

@@ -1,5 +1,5 @@
 /** The HTML report's summary header and its findings table (sortable and filterable by the page script). */
-import { catalog } from '../checks/registry.js';
+import { catalog } from '../checks/catalog.js';
 import { SEVERITIES, SEVERITY_RANK, type Finding, type Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import { clip, h, shortId } from './html-escape.js';
@@ -38,7 +38,7 @@ export function renderSummary(report: AuditReport, title: string): string {
   out.push(`<div class="card"><b>${h(mib(s.bytes))}</b>${h(s.bytes)} bytes</div></div>`);
   const codes = Object.keys(s.byCode).sort();
   if (codes.length > 0) {
-    const info = new Map(catalog().map((e) => [e.code, e]));
+    const info = new Map<string, { title: string }>(catalog().map((e) => [e.code, e]));
     out.push('<h3>Findings by code</h3><table class="codes"><thead><tr><th scope="col">code</th><th scope="col">count</th><th scope="col">meaning</th></tr></thead><tbody>');
     for (const code of codes) {
       const meaning = info.get(code)?.title ?? '';

@@ -10,7 +10,7 @@ export interface HtmlSession {
   /** The session directory as given on the command line (matches `report.sessions[].path` and `findings[].sessionPath`). */
   path: string;
   format: string;
-  /** The authoritative timeline, when the session has an updates.jsonl. Capped by the caller (see `timelineTruncated`). */
+  /** The authoritative timeline, when the session has a readable log. Capped by the caller (see `timelineTruncated`). */
   timeline?: TimelineEvent[];
   /** Events left out because the timeline was longer than the cap. */
   timelineTruncated?: number;

@@ -1,6 +1,6 @@
 /** The inspect report for a terminal: sections a reviewer reads top to bottom; all session content escaped. */
 import { Chalk } from 'chalk';
-import type { InspectReport } from '../inspect/report.js';
+import type { InspectReport, InspectView } from '../inspect/report.js';
 import { escapeText } from './escape.js';
 import { formatLocation } from './table.js';
 import { wrapText } from './wrap.js';
@@ -13,7 +13,8 @@ const STATE: Record<InspectReport['state'], string> = {
   'no-turns': 'no prompt turn was ever recorded',
 };
 
-export function renderInspect(r: InspectReport, opts: { color: boolean; width: number }): string {
+export function renderInspect(view: InspectView, opts: { color: boolean; width: number }): string {
+  const r = view.report;
   const c = new Chalk({ level: opts.color ? 1 : 0 });
   const w = Math.max(60, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
@@ -52,15 +53,8 @@ export function renderInspect(r: InspectReport, opts: { color: boolean; width: n
   if (!r.subagentsRunning.length) out.push('  none');
   for (const a of r.subagentsRunning) out.push(para(`${a.id}: ${a.why} (${a.file}${a.line ? `:${a.line}` : ''})`));
 
-  const rp = r.replay;
   out.push('', c.bold('What a resume replays'));
-  const grok = (r.session.agent ?? 'Grok') === 'Grok';
-  if (grok) {
-    out.push(para(`The model's history: ${rp.chatItems} item(s) of chat_history.jsonl${rp.danglingCalls ? `, with ${rp.danglingCalls} dangling call(s) that Grok's repair will answer as cancelled` : ''}.`));
-    out.push(para(`The UI replay: ${rp.logLines} line(s) of updates.jsonl, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
-  } else {
-    out.push(para(`The transcript: ${rp.logLines} line(s), ${rp.chatItems} conversation item(s)${rp.danglingCalls ? `, with ${rp.danglingCalls} call(s) that have no result` : ''}, ${rp.liveTurns} prompt turn(s) on the live branch${rp.rewinds ? ` after ${rp.rewinds} rewind(s)` : ''}${rp.compactions ? `, ${rp.compactions} compaction(s)` : ''}.`));
-  }
+  for (const line of view.replay) out.push(para(line));
 
   out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
   if (r.warnings.length) {

@@ -5,7 +5,7 @@
  */
 import { SEVERITY_RANK, type Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
-import type { FailOn } from '../audit.js';
+import type { FailOn } from '../model/finding.js';
 import { escapeText } from './escape.js';
 
 /**

@@ -96,3 +96,13 @@ export function renderLineageMermaid(views: readonly LineageView[]): string {
   for (const i of red) lines.push(`  linkStyle ${i} stroke:#d00,stroke-width:3px`);
   return `${lines.join('\n')}\n`;
 }
+
+export type LineageFormat = (typeof LINEAGE_FORMATS)[number];
+
+/** The lineage renderers: one signature each. */
+export const LINEAGE_RENDERERS = {
+  table: renderLineageTable,
+  json: renderLineageJson,
+  dot: renderLineageDot,
+  mermaid: renderLineageMermaid,
+} satisfies Record<LineageFormat, (views: readonly LineageView[]) => string>;

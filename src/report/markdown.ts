@@ -6,7 +6,7 @@
  */
 import { SEVERITY_RANK, type Finding, type Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
-import type { FailOn } from '../audit.js';
+import type { FailOn } from '../model/finding.js';
 import { escapeText } from './escape.js';
 
 const WORST = 50;

@@ -6,8 +6,8 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TOOL_VERSION } from '../audit.js';
-import { catalog } from '../checks/registry.js';
+import { TOOL_VERSION } from '../version.js';
+import { catalog } from '../checks/catalog.js';
 import { SEVERITY_RANK, type Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 
@@ -32,7 +32,7 @@ interface SarifOptions {
 
 export function renderSarif(report: AuditReport, options: SarifOptions = {}): string {
   const rules = catalog();
-  const ruleIndex = new Map(rules.map((r, i) => [r.code, i]));
+  const ruleIndex = new Map<string, number>(rules.map((r, i) => [r.code, i]));
   const artifacts: Array<{ location: { uri: string }; length?: number; hashes?: Record<string, string>; roles?: string[] }> = [];
   const artifactIndex = new Map<string, number>();
   for (const s of report.sessions) {

@@ -52,7 +52,8 @@ export function renderTimelineCsv(events: readonly TimelineEvent[]): string {
 }
 
 /** Timesketch JSONL: `message`, `datetime`, `timestamp_desc` (required) and `timestamp` in microseconds. */
-export function renderTimesketch(events: readonly TimelineEvent[]): string {
+/** `dataType`: the agent's Timesketch data type (e.g. session-audit:grok:event). */
+export function renderTimesketch(events: readonly TimelineEvent[], dataType: string): string {
   let last: TimelineEvent | undefined;
   return events
     .map((e) => {
@@ -65,7 +66,7 @@ export function renderTimesketch(events: readonly TimelineEvent[]): string {
         datetime: new Date(ms).toISOString(),
         timestamp: ms * 1000,
         timestamp_desc: desc,
-        data_type: 'session-audit:grok:event',
+        data_type: dataType,
         session_id: e.session,
         source_file: e.file,
         source_line: e.line,
@@ -82,3 +83,19 @@ export function renderTimesketch(events: readonly TimelineEvent[]): string {
     })
     .join('');
 }
+
+export interface TimelineRenderInput {
+  events: readonly TimelineEvent[];
+  width: number;
+  /** The agent's Timesketch data type. */
+  dataType: string;
+}
+
+/** The timeline renderers: one signature each. */
+export const TIMELINE_RENDERERS = {
+  table: (i) => renderTimelineTable(i.events, i.width),
+  jsonl: (i) => renderTimelineJsonl(i.events),
+  json: (i) => renderTimelineJson(i.events),
+  csv: (i) => renderTimelineCsv(i.events),
+  timesketch: (i) => renderTimesketch(i.events, i.dataType),
+} satisfies Record<TimelineFormat, (i: TimelineRenderInput) => string>;

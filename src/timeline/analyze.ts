@@ -5,6 +5,7 @@
  */
 import type { SessionEvent } from '../model/events.js';
 import { RecentIds } from './recent-ids.js';
+import type { TimelineRules } from './rules.js';
 
 export type TimeFact =
   | { code: 'TIME_BACKWARDS'; event: SessionEvent; previous: SessionEvent; deltaMs: number }
@@ -17,8 +18,6 @@ const TOLERANCE_MS = 2000;
 const GAP_MS = 5 * 60_000;
 const RESEED_JUMP = 500;
 const DUP_WINDOW = 4096;
-
-const BUFFERED = new Set(['model_text', 'thought']);
 
 export class TimeAnalyzer {
   private maxTime?: SessionEvent;
@@ -35,7 +34,16 @@ export class TimeAnalyzer {
   /** A resume boundary is reported once, with the evidence of the few lines around it merged. */
   private pending?: { fact: Extract<TimeFact, { code: 'TIME_RESUME_BOUNDARY' }>; age: number };
 
-  constructor(private readonly report: (f: TimeFact) => void) {}
+  private readonly writtenLate: (e: SessionEvent) => boolean;
+  private readonly announcesLoad: (e: SessionEvent) => boolean;
+
+  constructor(
+    private readonly rules: TimelineRules,
+    private readonly report: (f: TimeFact) => void,
+  ) {
+    this.writtenLate = rules.writtenLate ?? (() => false);
+    this.announcesLoad = rules.announcesLoad ?? (() => false);
+  }
 
   /** Feed events in emission order. */
   push(e: SessionEvent): void {
@@ -69,12 +77,13 @@ export class TimeAnalyzer {
       }
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
       // Every counter remembered is at most the highest one, so a new highest needs no look-up.
-      const first = max && e.counter < max.counter && !BUFFERED.has(e.kind) ? undefined : max && e.counter > max.counter ? undefined : seen.get(e.counter);
+      const late = this.writtenLate(e);
+      const first = max && e.counter < max.counter && !late ? undefined : max && e.counter > max.counter ? undefined : seen.get(e.counter);
       if (first !== undefined) this.report({ code: 'TIME_EVENT_ID_DUPLICATE', event: e, firstLine: first });
       else {
         seen.set(e.counter, e.line);
       }
-      if (max && e.counter < max.counter && first === undefined && !BUFFERED.has(e.kind)) {
+      if (max && e.counter < max.counter && first === undefined && !late) {
         this.report({ code: 'TIME_EVENT_ID_REGRESSION', event: e, previous: max.e });
         this.because(`the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that did not re-seed it`);
         max.counter = e.counter;
@@ -96,7 +105,7 @@ export class TimeAnalyzer {
       }
     }
     // Session (re)load announcements and turns cut off without an end
-    if (e.tag === 'available_commands_update' && this.turnsOpened > 0) this.because('an available_commands_update (sent when a session is loaded) after prompt turns had run');
+    if (this.turnsOpened > 0 && this.announcesLoad(e)) this.because(this.rules.loadReason);
     if (e.opensTurn) {
       if (this.turnOpen && !this.turnCompleted && prev?.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
         this.because(`the previous turn never completed and this prompt comes ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`);

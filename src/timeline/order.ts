@@ -1,13 +1,11 @@
 /**
- * Emission order from file order. Grok buffers streamed text chunks and writes the merged line only when the
- * next ACP update arrives, while xAI updates are written at once (persistence.rs:1642-1647): on disk a text
- * chunk can follow lines emitted after it. Its `_meta.eventId` counter says where it belongs. This orderer moves
- * such chunk lines back among the lines of the same id prefix, within a bounded window; everything else keeps
- * file order (id-less legacy lines, ties, and drops that buffering cannot explain).
+ * Emission order from file order. Some agents buffer lines and write them after lines emitted later (the format's
+ * timeline rules say which); a line's event-id counter says where it belongs. This orderer moves such lines back
+ * among the lines of the same id prefix, within a bounded window; everything else keeps file order (id-less
+ * lines, ties, and drops that buffering cannot explain).
  */
 import type { SessionEvent } from '../model/events.js';
-
-const BUFFERED = new Set(['model_text', 'thought']);
+import type { TimelineRules } from './rules.js';
 
 export interface Displacement {
   /** The line written late. */
@@ -21,11 +19,16 @@ export class EmissionOrderer {
   private buf: SessionEvent[] = [];
   private head = 0;
 
+  private readonly writtenLate: (e: SessionEvent) => boolean;
+
   constructor(
+    rules: TimelineRules,
     private readonly emit: (e: SessionEvent) => void,
     private readonly onDisplaced: (d: Displacement) => void = () => {},
     private readonly size = 512,
-  ) {}
+  ) {
+    this.writtenLate = rules.writtenLate ?? (() => false);
+  }
 
   push(e: SessionEvent): void {
     const c = e.counter;
@@ -36,7 +39,7 @@ export class EmissionOrderer {
     }
     const buf = this.buf;
     let i = buf.length;
-    if (BUFFERED.has(e.kind)) {
+    if (this.writtenLate(e)) {
       while (i > this.head) {
         const prev = buf[i - 1]!;
         if (prev.eventPrefix !== e.eventPrefix || prev.counter === undefined || prev.counter <= c) break;

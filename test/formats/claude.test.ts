@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { CLAUDE_IDS, PROJECT, claudeCases, claudeCleanTree } from '../../scripts/corpora/cases-claude.js';
-import { catalog } from '../../src/checks/registry.js';
+import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import { TranscriptLine } from '../../src/formats/claude/models.js';
 import { CLAUDE_SCHEMAS } from '../../src/formats/claude/schemas.js';

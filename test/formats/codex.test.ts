@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { codexCases, codexCleanTree } from '../../scripts/corpora/cases-codex.js';
-import { catalog } from '../../src/checks/registry.js';
+import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import { RolloutLine } from '../../src/formats/codex/models.js';
 import { CODEX_SCHEMAS } from '../../src/formats/codex/schemas.js';

@@ -6,11 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isBuilt } from './built.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/session-audit.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
 /** The tests that need it are skipped (with the reason in their name) when `npm run build` has not run. */
-export const BUILT = existsSync(fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url)));
+export const BUILT = isBuilt('src/cli/main.js');
 
 export interface ChildResult {
   code: number | null;

@@ -1,5 +1,7 @@
 /** Run the tolerant reader over bytes, in chunks of a given size, and collect what it reports. */
-import { JsonlScanner, type Damage, type JsonlOptions, type JsonlRecord, type JsonlStats } from '../../src/read/jsonl.js';
+import { JsonlScanner } from '../../src/read/jsonl.js';
+import { type JsonlOptions } from '../../src/model/records.js';
+import { type Damage, type JsonlRecord, type JsonlStats } from '../../src/model/records.js';
 
 export interface ScanResult {
   records: JsonlRecord[];

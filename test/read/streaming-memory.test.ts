@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { writeLargeSession } from '../../scripts/bench/generate.js';
+import { isBuilt } from '../helpers/built.js';
 
 const probe = fileURLToPath(new URL('../helpers/rss-probe.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -28,7 +29,7 @@ function peakRssMb(bytes: number): number {
   return Number(m[1]) / 1024;
 }
 
-test.skipIf(!existsSync(built))('peak RSS stays flat from 32 MB to 320 MB (run `npm run build` first)', () => {
+test.skipIf(!isBuilt('src/cli/main.js'))('peak RSS stays flat from 32 MB to 320 MB (run `npm run build` first)', () => {
   const small = peakRssMb(32 * MB);
   const large = peakRssMb(320 * MB);
   console.log(`peak RSS: 32 MB session ${small.toFixed(0)} MB, 320 MB session ${large.toFixed(0)} MB`);

@@ -13,7 +13,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { reportError, UsageError } from '../../src/cli/errors.js';
+import { reportError, UsageError } from '../../src/errors.js';
 import { main } from '../../src/cli/main.js';
 import { cli } from '../helpers/cli.js';
 import { BUILT, runBuilt } from '../helpers/cli-child.js';

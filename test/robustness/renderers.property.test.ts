@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, test } from 'vitest';
-import { catalog } from '../../src/checks/registry.js';
+import { catalog } from '../../src/checks/catalog.js';
 import { EVENT_KINDS } from '../../src/model/events.js';
 import type { AuditReport } from '../../src/model/report.js';
 import { renderHtml } from '../../src/report/html.js';

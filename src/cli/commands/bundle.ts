@@ -33,7 +33,7 @@ export function bundleCommand(io: Io): CommandModule<object, Args> {
     handler: async (argv) => {
       const formatHint = parseFormatHint(argv['format-hint']);
       // Loaded on use: the bag writer is not part of every command's start-up.
-      const { runBundle } = await import('../run-bundle.js');
+      const { runBundle } = await import('../../engine/bundle.js');
       const r = await runBundle({
         paths: argv.paths,
         ...(formatHint !== undefined ? { formatHint } : {}),

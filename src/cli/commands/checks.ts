@@ -1,8 +1,8 @@
 /** `checks [CODE]`: the finding catalog, or one code explained. */
 import type { Argv, CommandModule } from 'yargs';
 import Table from 'cli-table3';
-import { catalog, codeInfo } from '../../checks/registry.js';
-import { UsageError } from '../errors.js';
+import { catalog, codeInfo } from '../../checks/catalog.js';
+import { UsageError } from '../../errors.js';
 import { NO_ROW_LINES } from '../../report/table.js';
 import { wrapText } from '../../report/wrap.js';
 import type { Io } from '../io.js';

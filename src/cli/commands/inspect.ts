@@ -1,12 +1,13 @@
 /** `inspect <session>`: the report to read before resuming an interrupted session. */
 import type { Argv, CommandModule } from 'yargs';
-import { fails } from '../../audit.js';
-import { EXIT, UsageError } from '../errors.js';
+import { fails } from '../../engine/report.js';
+import { EXIT, UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../output.js';
+import { checkOutputPath, writeOutput } from '../../engine/output.js';
 import { parseFailOn, parseFormat, parseFormatHint, withFormatHint } from '../options.js';
-import { observeSession, oneSession, readUserFile } from '../run-session.js';
-import { formatOf } from '../../formats/registry.js';
+import { oneSession } from '../../engine/session.js';
+import { sessionNouns } from '../../formats/registry.js';
+import { readUserFile } from '../../engine/user-files.js';
 
 type Args = { session: string; format: string; output?: string; 'fail-on': string; 'headless-log'?: string; 'exit-code'?: number; color?: boolean; 'format-hint'?: string };
 
@@ -16,7 +17,7 @@ export function inspectCommand(io: Io): CommandModule<object, Args> {
     describe: 'before resuming an interrupted session: how it stopped, calls in flight, running subagents, the resume command',
     builder: (y: Argv) =>
       withFormatHint(y)
-        .positional('session', { type: 'string', demandOption: true, describe: 'one session (a Grok session directory, a Codex rollout, a Claude Code transcript)' })
+        .positional('session', { type: 'string', demandOption: true, describe: `one session: ${sessionNouns()}` })
         .option('format', { alias: 'f', type: 'string', default: 'text', describe: 'text | json' })
         .option('output', { alias: 'o', type: 'string', describe: 'write the report to FILE' })
         .option('fail-on', { type: 'string', default: 'error', describe: 'exit 1 when an audit finding is at or above: error | warning | note | never' })
@@ -32,12 +33,11 @@ export function inspectCommand(io: Io): CommandModule<object, Args> {
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, [argv.session]);
       const log = argv['headless-log'];
       const extras = { ...(log !== undefined ? { headlessLog: { path: log, bytes: readUserFile('--headless-log', log) } } : {}), ...(code !== undefined ? { exitCode: code } : {}) };
-      const [{ buildInspect }, { inspectCollector }, { renderInspect }] = await Promise.all([import('../../inspect/report.js'), import('../../inspect/collect.js'), import('../../report/inspect-text.js')]);
-      const { run, data } = inspectCollector(formatOf(found));
-      const result = observeSession(found, { command: 'audit', extras }, [run]);
-      const report = buildInspect(found.id, found.display, data, result.findings);
-      writeOutput(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderInspect(report, { color: argv.color ?? (output === undefined && io.isTTY), width: io.columns }), output, io.stdout);
-      const failed = fails({ findings: result.findings } as never, failOn);
+      const [{ inspectSession }, { renderInspect }] = await Promise.all([import('../../engine/inspect.js'), import('../../report/inspect-text.js')]);
+      const { view, result } = inspectSession(found, extras);
+      const color = argv.color ?? (output === undefined && io.isTTY);
+      writeOutput(format === 'json' ? `${JSON.stringify(view.report, null, 2)}\n` : renderInspect(view, { color, width: io.columns }), output, io.stdout);
+      const failed = fails(result.findings, failOn);
       io.setExitCode(result.toolErrors.length ? EXIT.internal : failed ? EXIT.findings : EXIT.ok);
       for (const e of result.toolErrors) io.stderr(`session-audit: internal error in check ${e.check}:\n${e.message}\nThis is a bug in session-audit; please report it.\n`);
     },

@@ -1,14 +1,14 @@
 /** `merge <shard reports..>`: the shards of `audit --shard k/n` combined into one report, identical to an unsharded run. */
 import type { Argv, CommandModule } from 'yargs';
-import { fails } from '../../audit.js';
-import { REPORT_FORMATS } from '../../config/schema.js';
+import { fails } from '../../engine/report.js';
+import { REPORT_FORMATS } from '../../report/registry.js';
 import { applyBaseline, parseBaseline } from '../../report/baseline.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../output.js';
+import { checkOutputPath, writeOutput } from '../../engine/output.js';
 import { parseFailOn, parseFormat } from '../options.js';
 import { renderReport } from '../render-report.js';
-import { readUserFile } from '../user-files.js';
+import { readUserFile } from '../../engine/user-files.js';
 
 type Args = { reports: string[]; format: string; output?: string; 'fail-on': string; baseline?: string; color?: boolean };
 
@@ -28,7 +28,7 @@ export function mergeCommand(io: Io): CommandModule<object, Args> {
       const format = parseFormat(argv.format, REPORT_FORMATS);
       const failOn = parseFailOn(argv['fail-on']);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, []);
-      const { mergeShards } = await import('../run-merge.js');
+      const { mergeShards } = await import('../../engine/merge.js');
       const merged = mergeShards(argv.reports);
       let report = merged.report;
       if (argv.baseline !== undefined) {
@@ -38,7 +38,7 @@ export function mergeCommand(io: Io): CommandModule<object, Args> {
       }
       const text = await renderReport({ format, report, options: merged.options, failOn, paths: merged.paths, graphs: merged.graphs, color: argv.color ?? (output === undefined && io.isTTY), width: io.columns, ...(merged.formatHint !== undefined ? { formatHint: merged.formatHint } : {}) });
       writeOutput(text, output, io.stdout);
-      io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report, failOn) ? EXIT.findings : EXIT.ok);
+      io.setExitCode(report.toolErrors.length ? EXIT.internal : fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);
     },
   };
 }

@@ -6,10 +6,10 @@ import { escapeText } from '../../report/escape.js';
 import { NO_ROW_LINES } from '../../report/table.js';
 import { wrapText } from '../../report/wrap.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../output.js';
+import { checkOutputPath, writeOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, withFormatHint } from '../options.js';
-import { findSessions } from '../run-audit.js';
-import { pairRows } from '../run-session.js';
+import { findSessions } from '../../engine/tree.js';
+import { pairRows } from '../../engine/session.js';
 
 type Args = { paths: string[]; format: string; output?: string; 'format-hint'?: string };
 

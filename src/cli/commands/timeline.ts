@@ -1,20 +1,16 @@
 /** `timeline <session>`: the authoritative timeline, in emission order, with rewinds, compactions and resumes marked. */
 import type { Argv, CommandModule } from 'yargs';
-import { formatOf } from '../../formats/registry.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../../read/jsonl.js';
+import { formatOf, sessionNouns } from '../../formats/registry.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../model/records.js';
 import { EVENT_KINDS, type EventKind } from '../../model/events.js';
-import { fsSource } from '../../read/source.js';
-import { summaryView } from '../../formats/grok/summary-view.js';
-import { buildTimeline, type TimelineSource } from '../../timeline/build.js';
+import { sessionTimeline } from '../../engine/timeline.js';
 import type { TimelineEvent } from '../../timeline/model.js';
-import { TIMELINE_FORMATS, renderTimelineCsv, renderTimelineJson, renderTimelineJsonl, renderTimelineTable, renderTimesketch } from '../../report/timeline.js';
-import { UsageError } from '../errors.js';
+import { TIMELINE_FORMATS, TIMELINE_RENDERERS } from '../../report/timeline.js';
+import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../output.js';
+import { checkOutputPath, writeOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseMaxLineBytes, withFormatHint } from '../options.js';
-import { oneSession } from '../run-session.js';
-import { basename, dirname } from 'node:path';
-import { lstatSync } from "node:fs";
+import { oneSession } from '../../engine/session.js';
 
 type Args = { session: string; format: string; output?: string; since?: string; until?: string; kind: string[]; prompt?: number; 'include-subagents': boolean; live: boolean; 'max-line-bytes'?: number; 'format-hint'?: string };
 
@@ -31,10 +27,10 @@ function parseTime(flag: string, v: string | undefined): number | undefined {
 export function timelineCommand(io: Io): CommandModule<object, Args> {
   return {
     command: 'timeline <session>',
-    describe: 'the authoritative timeline (Grok updates.jsonl, a Codex rollout, a Claude Code transcript): emission order, rewinds, compactions, resumes, subagents',
+    describe: "the authoritative timeline of one session (its agent's log in emission order): rewinds, compactions, resumes, subagents",
     builder: (y: Argv) =>
       withFormatHint(y)
-        .positional('session', { type: 'string', demandOption: true, describe: 'one session (a Grok session directory, a Codex rollout, a Claude Code transcript)' })
+        .positional('session', { type: 'string', demandOption: true, describe: `one session: ${sessionNouns()}` })
         .option('format', { alias: 'f', type: 'string', default: 'table', describe: TIMELINE_FORMATS.join(' | ') })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE' })
         .option('since', { type: 'string', describe: 'only events at or after this time (ISO 8601 or epoch ms)' })
@@ -54,23 +50,8 @@ export function timelineCommand(io: Io): CommandModule<object, Args> {
       const found = oneSession(argv.session, parseFormatHint(argv['format-hint']));
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, [argv.session]);
       const limits = { maxLineBytes: parseMaxLineBytes(argv['max-line-bytes']) ?? DEFAULT_MAX_LINE_BYTES };
-      const open = (f: typeof found): TimelineSource => ({ source: fsSource(f), format: formatOf(f) });
-      const root = open(found);
-      const cwd = summaryCwd(root);
-      const child = argv['include-subagents']
-        ? (id: string): TimelineSource | undefined => {
-            const dir = root.format.childSessionDir(found, cwd, id);
-            if (!dir) return undefined;
-            try {
-              if (!lstatSync(dir).isDirectory()) return undefined;
-            } catch {
-              return undefined;
-            }
-            return open({ abs: dir, display: dir, id: basename(dir), groupName: basename(dirname(dir)), groupAbs: dirname(dir) });
-          }
-        : undefined;
       const events: TimelineEvent[] = [];
-      buildTimeline(root, { limits, ...(child ? { child } : {}) }, (e) => {
+      sessionTimeline(found, { limits, includeSubagents: argv['include-subagents'] }, (e) => {
         if (argv.live && (e.rewound || e.compacted || !LIVE_KINDS.has(e.kind))) return;
         if (kinds.size && !kinds.has(e.kind)) return;
         if (argv.prompt !== undefined && e.promptIndex !== argv.prompt) return;
@@ -78,22 +59,8 @@ export function timelineCommand(io: Io): CommandModule<object, Args> {
         if (until !== undefined && (e.timeMs === null || e.timeMs > until)) return;
         events.push(e);
       });
-      const text =
-        format === 'jsonl' ? renderTimelineJsonl(events) : format === 'json' ? renderTimelineJson(events) : format === 'csv' ? renderTimelineCsv(events) : format === 'timesketch' ? renderTimesketch(events) : renderTimelineTable(events, io.columns);
+      const text = TIMELINE_RENDERERS[format]({ events, width: io.columns, dataType: formatOf(found).timesketchType });
       writeOutput(text, output, io.stdout);
     },
   };
 }
-
-/** The session's cwd from its summary (to locate subagent sessions), read through the session source. */
-function summaryCwd(t: TimelineSource): string | undefined {
-  const r = t.source.readFile('summary.json', 16 * 1024 * 1024);
-  if (!r.ok) return undefined;
-  try {
-    return summaryView(JSON.parse(r.value.bytes.toString('utf8')))?.cwd;
-  } catch {
-    return undefined;
-  }
-}
-
-

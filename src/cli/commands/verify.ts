@@ -1,12 +1,12 @@
 /** `verify <bag>`: a conforming BagIt validator plus custody, signature and append-only checks. */
 import type { Argv, CommandModule } from 'yargs';
-import { fails } from '../../audit.js';
+import { fails } from '../../engine/report.js';
 import { renderJson } from '../../report/json.js';
 import { renderTable, formatLocation } from '../../report/table.js';
 import { escapeText } from '../../report/escape.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../errors.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../output.js';
+import { checkOutputPath, writeOutput } from '../../engine/output.js';
 import { parseFailOn, parseFormat } from '../options.js';
 
 const FORMATS = ['table', 'json'] as const;
@@ -31,7 +31,7 @@ export function verifyCommand(io: Io): CommandModule<object, Args> {
       const failOn = parseFailOn(argv['fail-on']);
       const inputs = [argv.bag, ...(argv.against !== undefined ? [argv.against] : [])];
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, inputs);
-      const { runVerify } = await import('../run-verify.js');
+      const { runVerify } = await import('../../engine/verify.js');
       const { report, contents } = await runVerify({ bag: argv.bag, ...(argv.key !== undefined ? { key: argv.key } : {}), ...(argv.against !== undefined ? { against: argv.against } : {}) });
       let text: string;
       if (format === 'json') text = renderJson(report);
@@ -49,7 +49,7 @@ export function verifyCommand(io: Io): CommandModule<object, Args> {
       for (const f of report.findings) {
         if (f.severity === 'warning') io.stderr(`session-audit: warning: ${f.code} ${escapeText(formatLocation(f.location))}: ${escapeText(f.message)}\n`);
       }
-      io.setExitCode(fails(report, failOn) ? EXIT.findings : EXIT.ok);
+      io.setExitCode(fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);
     },
   };
 }

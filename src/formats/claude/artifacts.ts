@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import type { Artifact, ArtifactRole } from '../../model/session.js';
 import type { InventoryEntry } from '../../model/inventory.js';
-import type { DirProbe, FileSessionHit } from '../../read/discover.js';
+import type { DirProbe, FileSessionHit } from '../../model/found.js';
 import type { FileDetection } from '../types.js';
 
 export const RECORD_TYPES = [

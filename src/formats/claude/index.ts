@@ -1,14 +1,33 @@
 /** Claude Code transcripts (formats/codex-claude.md §2): a session is `<id>.jsonl` and its `<id>/` folder. */
+import type { PairingDialect } from '../../pairing/dialect.js';
+import { IN_ORDER } from '../../timeline/rules.js';
+import { logSessionInspect } from '../shared/inspect.js';
 import type { FormatModule } from '../types.js';
 import { classifyClaude, detectClaudeFiles, detectClaudeOrphan, sniffClaude } from './artifacts.js';
+import { claudeTranscript } from './checks/transcript.js';
 import { loadClaude, looksLikeTranscriptRecord, streamClaudeLog } from './load.js';
 import { claudeEventText } from './normalize.js';
+import { CLAUDE_SCHEMAS } from './schemas.js';
 import { validateClaude } from './validate.js';
-import { shellQuote } from '../shared/shell.js';
 
-export const claude: FormatModule = {
+const PAIRING: PairingDialect = {
+  placement: 'run',
+  conversation: 'the transcript',
+  orphan:
+    'the Messages API rejects a tool_result without its tool_use: the line holding the call was lost, or history was ' +
+    'spliced in',
+  duplicate: "the model's history holds two results for one call",
+  unanswered: 'the Messages API rejects a tool_use without its tool_result',
+  displaced: 'the Messages API needs each tool_result in the user turn right after the response that made the call',
+  synthetic: 'a result Claude Code wrote itself because the call was rejected or interrupted',
+};
+
+export const claude = {
   name: 'claude',
   displayName: 'Claude Code',
+  shortName: 'Claude Code',
+  sessionNoun: 'a Claude Code <session>.jsonl',
+  fileNoun: 'Claude Code transcript',
   detect: () => 'descend',
   detectFiles: detectClaudeFiles,
   detectOrphan: detectClaudeOrphan,
@@ -19,15 +38,32 @@ export const claude: FormatModule = {
   streamLog: streamClaudeLog,
   jsonlShape: (kind) => (kind === 'transcript' || kind === 'subagent' ? looksLikeTranscriptRecord : undefined),
   eventText: claudeEventText,
-  childSessionDir: () => undefined,
-  pairing: {
-    placement: 'run',
-    conversation: 'the transcript',
-    orphan: 'the Messages API rejects a tool_result without its tool_use: the line holding the call was lost, or history was spliced in',
-    duplicate: 'the model\'s history holds two results for one call',
-    unanswered: 'the Messages API rejects a tool_use without its tool_result',
-    displaced: 'the Messages API needs each tool_result in the user turn right after the response that made the call',
-    synthetic: 'a result Claude Code wrote itself because the call was rejected or interrupted',
+  pairing: PAIRING,
+  timeline: IN_ORDER,
+  damageNotes: {
+    JSONL_CRLF: 'Claude Code writes LF only, so the file was rewritten by another tool',
+    JSONL_BOM: 'JSON.parse rejects a leading byte-order mark, so Claude Code skips this record',
+    JSONL_INVALID_UTF8:
+      'Claude Code decodes the file leniently (the bad bytes become U+FFFD), so it reads an altered record, or skips ' +
+      'the line if it no longer parses',
   },
-  resumeCommand: (id, cwd) => `${cwd !== undefined ? `cd ${shellQuote(cwd)} && ` : ''}claude --resume ${shellQuote(id)}`,
-};
+  lineage: {
+    unclaimedSubagent: 'no transcript under the audited root lists it',
+    duplicateId: 'nothing records which copy is authoritative: a resume by id cannot tell which one is meant',
+  },
+  checks: [claudeTranscript],
+  schemas: CLAUDE_SCHEMAS,
+  inspect: logSessionInspect(PAIRING, 'claude --resume'),
+  changePolicy: (rel) =>
+    /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel) ? 'append-only' : 'rewritable',
+  cleanup: 'Claude Code deletes transcripts older than cleanupPeriodDays (30 by default)',
+  codeNotes: {
+    JSONL_BAD_LINE: 'Claude Code 2.1.121 and later skip a corrupt line ("corrupted by an unclean shutdown").',
+    TOOL_SYNTHETIC_RESULT: 'Claude Code writes its own text for a call the user rejected or interrupted.',
+    SANDBOX_WIDENED:
+      'In a Claude Code transcript the permission mode is recorded as it changes: a mode that grants more than the ' +
+      'session started with (default → acceptEdits → bypassPermissions), or a Bash call with ' +
+      'dangerouslyDisableSandbox.',
+  },
+  timesketchType: 'session-audit:claude:event',
+} satisfies FormatModule;

@@ -3,14 +3,14 @@
  * transcript, streamed (records, events, conversation items, damage), then the session's identity.
  */
 import { basename } from 'node:path';
-import type { SessionSource } from '../../read/source.js';
-import type { Damage, JsonlRecord } from '../../read/jsonl.js';
-import { byteOrder } from '../../read/walk.js';
+import type { SessionSource } from '../../model/source.js';
+import type { Damage, JsonlRecord } from '../../model/records.js';
+import { byteOrder } from '../../model/order.js';
 import type { ChatItem, SessionEvent } from '../../model/events.js';
 import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
 import { IDENTITY_KIND } from '../../model/identity.js';
 import type { LoadLimits } from '../types.js';
-import { parseDoc } from '../grok/load.js';
+import { parseDoc } from '../shared/docs.js';
 import { isTranscriptRecord } from './artifacts.js';
 import { ClaudeNormalizer } from './normalize.js';
 import { streamNormalizedLog } from '../shared/log-lines.js';

@@ -6,7 +6,7 @@
  * content blocks are notes. Shapes from oneryalcin/agent-schemas (v2.0.76 … v2.1.144) and real transcripts.
  */
 import { z } from 'zod';
-import { json, named, obj, opt, uint, unknownTag } from '../grok/models/common.js';
+import { json, named, obj, opt, uint, unknownTag } from '../shared/zod.js';
 
 const str = z.string();
 const uuid = str;

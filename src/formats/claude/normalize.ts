@@ -5,7 +5,7 @@
  * `logicalParentUuid`, plus the lines hanging off it that belong to it (tool results, progress, the rest of a
  * response). Whatever else has a uuid is a branch a rewind abandoned.
  */
-import type { JsonlRecord } from '../../read/jsonl.js';
+import type { JsonlRecord } from '../../model/records.js';
 import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, EventKind, PolicyState, SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';

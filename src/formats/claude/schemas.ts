@@ -1,5 +1,5 @@
 /** The Claude Code artifact kinds that have a schema: the zod model and the JSON Schema file generated from it into schemas/. */
-import type { SchemaEntry } from '../grok/schemas.js';
+import type { SchemaEntry } from '../types.js';
 import { SubagentMeta, TranscriptLine } from './models.js';
 
 export const CLAUDE_SCHEMAS: Record<string, SchemaEntry> = {

@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIssue } from '../types.js';
 import { check, validator } from '../schema-runtime.js';
-import { defName } from '../grok/models/common.js';
+import { defName } from '../shared/zod.js';
 import { RECORD_VARIANTS } from './models.js';
 import { CLAUDE_SCHEMAS } from './schemas.js';
 

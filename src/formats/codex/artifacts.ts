@@ -5,7 +5,7 @@
  */
 import type { Artifact } from '../../model/session.js';
 import type { InventoryEntry } from '../../model/inventory.js';
-import type { DirProbe, FileSessionHit } from '../../read/discover.js';
+import type { DirProbe, FileSessionHit } from '../../model/found.js';
 import type { FileDetection } from '../types.js';
 
 export const ROLLOUT_NAME = /^rollout-.*\.jsonl$/;

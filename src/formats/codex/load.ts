@@ -3,8 +3,8 @@
  * session's identity from its first session_meta. Compressed copies (.jsonl.zst) are inventoried and hashed only:
  * Node 20 has no zstd.
  */
-import type { SessionSource } from '../../read/source.js';
-import type { Damage, JsonlRecord } from '../../read/jsonl.js';
+import type { SessionSource } from '../../model/source.js';
+import type { Damage, JsonlRecord } from '../../model/records.js';
 import type { ChatItem, SessionEvent } from '../../model/events.js';
 import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';

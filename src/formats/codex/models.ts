@@ -7,7 +7,7 @@
  * fields the audit relies on (ids, call ids, the tag) are required. Unknown tags are notes, not violations.
  */
 import { z } from 'zod';
-import { json, named, obj, opt, rfc3339, uint, unknownTag } from '../grok/models/common.js';
+import { json, named, obj, opt, rfc3339, uint, unknownTag } from '../shared/zod.js';
 
 const str = z.string();
 

@@ -3,7 +3,7 @@
  * and ChatItems for the response items (the model-facing conversation) so that tool pairing runs on them:
  * function_call / custom_tool_call / local_shell_call / tool_search_call ↔ their outputs by `call_id`.
  */
-import type { JsonlRecord } from '../../read/jsonl.js';
+import type { JsonlRecord } from '../../model/records.js';
 import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, EventKind, SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';
@@ -150,6 +150,7 @@ export class CodexNormalizer {
       id.linkEvidence = `session_meta forked_from_id (${this.file}:${line})`;
     } else if (parent !== undefined) {
       id.kind = 'subagent';
+      id.selfLinked = true;
       id.parentId = parent;
       id.linkAt = { file: this.file, line, pointer: str(p.parent_thread_id) !== undefined ? '/payload/parent_thread_id' : '/payload/source/subagent/thread_spawn/parent_thread_id' };
       id.linkEvidence = `session_meta parent_thread_id (${this.file}:${line})`;

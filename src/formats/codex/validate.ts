@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
 import type { SchemaIssue } from '../types.js';
 import { check, validator } from '../schema-runtime.js';
-import { defName } from '../grok/models/common.js';
+import { defName } from '../shared/zod.js';
 import { Compacted, EVENT_MSG_VARIANTS, LINE_VARIANTS, RESPONSE_ITEM_VARIANTS, SessionMeta, TurnContext } from './models.js';
 import { CODEX_SCHEMAS } from './schemas.js';
 

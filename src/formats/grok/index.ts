@@ -1,16 +1,37 @@
-/** Grok Build, the primary format. */
-import { dirname, join } from 'node:path';
+/** Grok Build: a session is a directory `<sessions root>/<encoded cwd>/<session id>/` (formats/grok-build.md). */
 import type { FormatModule } from '../types.js';
 import { classify, detect } from './artifacts.js';
+import { grokChangePolicy } from './changes.js';
+import { headless } from './checks/headless.js';
+import { sandbox } from './checks/sandbox.js';
+import { sessionLeftovers } from './checks/session-leftovers.js';
+import { xrefChatHistory } from './checks/xref-chat-history.js';
+import { xrefCompaction } from './checks/xref-compaction.js';
+import { xrefCounts } from './checks/xref-counts.js';
+import { xrefIdentity } from './checks/xref-identity.js';
+import { xrefRewind } from './checks/xref-rewind.js';
+import { xrefSubagent } from './checks/xref-subagent.js';
+import { xrefSystemPrompt } from './checks/xref-system-prompt.js';
+import { grokChildSession } from './child.js';
+import { grokIdentityOf } from './identity.js';
+import { GROK_INSPECT } from './inspect.js';
 import { LOOKS_LIKE, loadGrok } from './load.js';
 import { looksLikeUpdate, streamUpdatesLog } from './log-stream.js';
 import { eventText } from './normalize.js';
-import { encodeCwdDirname } from './paths.js';
+import { GROK_CODE_NOTES } from './notes.js';
+import { GROK_PAIRING } from './pairing.js';
+import { grokRelocations } from './relocations.js';
+import { GROK_SCHEMAS } from './schemas.js';
+import { GROK_TIMELINE } from './timeline.js';
 import { validateGrok } from './validate.js';
 
-export const grok: FormatModule = {
+export const grok = {
   name: 'grok',
+  displayName: 'Grok Build',
+  shortName: 'Grok',
+  sessionNoun: 'a Grok session directory with summary.json or updates.jsonl',
   detect,
+  directorySessions: true,
   classify,
   load: loadGrok,
   validate: validateGrok,
@@ -21,9 +42,46 @@ export const grok: FormatModule = {
   },
   eventText,
   jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
-  childSessionDir(parent, parentCwd, childId, childCwd) {
-    const cwd = childCwd ?? parentCwd;
-    if (!parent.groupAbs || cwd === undefined || childId.includes('/') || childId === '..' || childId === '.') return undefined;
-    return join(dirname(parent.groupAbs), encodeCwdDirname(cwd), childId);
+  identityOf: grokIdentityOf,
+  childSession: grokChildSession,
+  pairing: GROK_PAIRING,
+  timeline: GROK_TIMELINE,
+  damageNotes: {
+    JSONL_CRLF: 'Grok writes LF only, so the file was rewritten by another tool',
+    JSONL_BOM: "Grok's serde reader rejects such a line, so it would skip this record",
+    JSONL_INVALID_UTF8: 'Grok skips such a line, so the record is lost',
   },
-};
+  sessionDocument: {
+    path: 'summary.json',
+    kind: 'summary',
+    unloadable: 'Grok cannot load this session',
+    missing: 'Grok does not see this directory as a session and cannot resume it',
+    notRegular: 'Grok does not see this directory as a session',
+  },
+  symlinkedSession: 'Grok skips symlinked sessions too',
+  lineage: {
+    unclaimedSubagent:
+      'no session under the audited root lists it in subagents/ (session_kind subagent, but no session under the root ' +
+      'lists it in subagents/)',
+    duplicateId: 'no relocation journal says which is authoritative: Grok refuses to pick',
+  },
+  checks: [
+    sessionLeftovers,
+    xrefIdentity,
+    xrefCounts,
+    xrefChatHistory,
+    xrefCompaction,
+    xrefRewind,
+    xrefSystemPrompt,
+    xrefSubagent,
+    headless,
+  ],
+  rootChecks: [sandbox],
+  relocations: grokRelocations,
+  schemas: GROK_SCHEMAS,
+  inspect: GROK_INSPECT,
+  changePolicy: grokChangePolicy,
+  cleanup: "Grok's cleanup_ttl_days deletes old files",
+  codeNotes: GROK_CODE_NOTES,
+  timesketchType: 'session-audit:grok:event',
+} satisfies FormatModule;

@@ -2,15 +2,16 @@
  * The Grok Build loader: reads a session directory through a SessionSource and reports to the sink, JSON
  * documents first (summary and the other sidecars), then each JSONL log in a fixed order, streamed.
  */
-import { isUtf8 } from 'node:buffer';
-import type { SessionSource } from '../../read/source.js';
-import { firstInvalidUtf8 } from '../../read/json-bytes.js';
-import type { Damage, JsonlRecord } from '../../read/jsonl.js';
+import type { SessionSource } from '../../model/source.js';
+import type { Damage, JsonlRecord } from '../../model/records.js';
 import { normalizeChat } from './normalize.js';
 import { streamUpdatesLog } from './log-stream.js';
-import type { Artifact, DocEvent, LoadSink } from '../../model/session.js';
+import type { Artifact, LoadSink } from '../../model/session.js';
+import { parseDoc } from '../shared/docs.js';
 import { encodeCwdDirname, looksLikeGroup } from './paths.js';
 import { summaryView } from './summary-view.js';
+import { GrokIdentity } from './identity.js';
+import { IDENTITY_KIND } from '../../model/identity.js';
 import type { LoadLimits } from '../types.js';
 
 export const MAX_DOC_BYTES = 64 * 1024 * 1024;
@@ -37,34 +38,12 @@ export const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
   events: (v) => has(v, 'ts', 'type'),
 };
 
-export function parseDoc(file: string, kind: string, bytes: Buffer, size: number): DocEvent {
-  if (bytes.length === 0) return { file, kind, size, problem: { kind: 'empty', detail: 'the file is empty (0 bytes)' } };
-  if (!isUtf8(bytes)) {
-    const at = firstInvalidUtf8(bytes);
-    return { file, kind, size, problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at } };
-  }
-  try {
-    return { file, kind, size, value: JSON.parse(bytes.toString('utf8')) };
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : 'not JSON';
-    const truncated = /end of JSON input|Unterminated string/.test(msg);
-    return {
-      file,
-      kind,
-      size,
-      problem: {
-        kind: 'not-json',
-        detail: truncated ? 'the JSON ends early: the file was truncated (a crash during a non-atomic write)' : `not valid JSON (${msg.replace(/, ".*" is not valid JSON$/s, '').slice(0, 120)})`,
-      },
-    };
-  }
-}
-
 export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
   const regular = (a: Artifact): boolean => source.entry(a.path)?.type === 'file';
   /** Subagent ids (child session ids) seen in metas and spawn events, with the child cwd when a meta gives one. */
   const subagentIds = new Map<string, string | undefined>();
   let summaryCwd: string | undefined;
+  const identity = new GrokIdentity();
   for (const a of artifacts.values()) {
     if (a.role !== 'json' || !regular(a)) continue;
     const r = source.readFile(a.path, MAX_DOC_BYTES);
@@ -75,7 +54,11 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
       sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed` } });
     } else {
       const d = parseDoc(a.path, a.kind, r.value.bytes, size);
-      if (a.kind === 'summary') summaryCwd = summaryView(d.value)?.cwd;
+      if (a.kind === 'summary') {
+        summaryCwd = summaryView(d.value)?.cwd;
+        identity.summary(d.value);
+      }
+      if (a.kind === 'subagent-meta') identity.meta(a.path, d.value);
       if (a.kind === 'subagent-meta' && typeof d.value === 'object' && d.value !== null) {
         const m = d.value as Record<string, unknown>;
         if (typeof m.child_session_id === 'string') subagentIds.set(m.child_session_id, typeof m.child_cwd === 'string' ? m.child_cwd : undefined);
@@ -106,7 +89,10 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
           limits,
           (record) => sink.record({ file: a.path, kind, record }),
           (e) => {
-            if (e.kind === 'subagent_spawned' && e.childSessionId !== undefined && !subagentIds.has(e.childSessionId)) subagentIds.set(e.childSessionId, undefined);
+            if (e.kind === 'subagent_spawned' && e.childSessionId !== undefined && !subagentIds.has(e.childSessionId)) {
+              subagentIds.set(e.childSessionId, undefined);
+            }
+            identity.event(e);
             sink.event(e);
           },
           onDamage,
@@ -126,6 +112,8 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
     }
   }
   probeSubagentChildren(source, sink, subagentIds, summaryCwd, cwdFile?.ok === true);
+  const size = source.entry('summary.json')?.size ?? 0;
+  sink.doc({ file: 'summary.json', kind: IDENTITY_KIND, size, value: identity.result() });
   source.hashUnread();
 }
 

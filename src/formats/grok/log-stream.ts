@@ -3,8 +3,8 @@
  * (`seq`), its prompt turn and, for rewind markers, how Grok's replay applies them. Shared by the full loader
  * and by the timeline's second pass.
  */
-import type { SessionSource } from '../../read/source.js';
-import type { Damage, JsonlRecord } from '../../read/jsonl.js';
+import type { SessionSource } from '../../model/source.js';
+import type { Damage, JsonlRecord } from '../../model/records.js';
 import type { SessionEvent } from '../../model/events.js';
 import type { FileEndEvent } from '../../model/session.js';
 import type { LoadLimits } from '../types.js';

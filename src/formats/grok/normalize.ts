@@ -2,7 +2,7 @@
  * Grok Build records → the normalized model: one SessionEvent per updates.jsonl record, one ChatItem per
  * chat_history.jsonl record. Tolerant: a record of the wrong shape still becomes an event (kind `unknown`).
  */
-import type { JsonlRecord } from '../../read/jsonl.js';
+import type { JsonlRecord } from '../../model/records.js';
 import { showJson, validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, ChatItemType, EventKind, Rail, SessionEvent, TurnStep } from '../../model/events.js';
 import { XAI_METHOD } from './models/updates.js';
@@ -297,7 +297,21 @@ function partsText(c: unknown): string {
   return c.map((p) => (isObj(p) ? (str(p.text) ?? (p.type === 'image' || p.type === 'image_url' ? '[image]' : '')) : '')).join(' ');
 }
 
+/** Synthetic results that Grok's repair inserts for calls that never ran (conversation.rs:2191-2202). */
+export const SYNTHETIC_RESULT_PATTERNS = [
+  /^Tool execution was cancelled by the user \(tool `[^`]*` was not executed\)\.$/,
+  /^Tool execution was halted by the harness \([^)]*\); the tool `[^`]*` was not executed\.$/,
+];
+
 export function normalizeChat(file: string, r: JsonlRecord): ChatItem {
+  const item = chatItem(file, r);
+  if (item.type === 'tool_result' && item.text !== undefined && SYNTHETIC_RESULT_PATTERNS.some((re) => re.test(item.text!))) {
+    item.synthetic = true;
+  }
+  return item;
+}
+
+function chatItem(file: string, r: JsonlRecord): ChatItem {
   const v = r.value;
   const item: ChatItem = { file, line: r.line, byteOffset: r.byteOffset, type: 'unknown' };
   if (!isObj(v)) return item;

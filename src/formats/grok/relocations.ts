@@ -2,7 +2,7 @@
  * Relocation journals (`<grok home>/relocations/<session-id>.json`, §2.9): when a session moves between cwd
  * groups, both copies can exist for a while, and "the journal phase is the only authority" on which one counts.
  */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { readDirectoryFiles } from '../../read/files.js';
 import { isRealDirectory } from '../../read/walk.js';
 import type { Relocation } from '../../lineage/graph.js';
@@ -41,4 +41,21 @@ export function readRelocations(home: string, shown = home): { journals: Map<str
     journals.set(j.session_id, { sessionId: j.session_id, phase: j.phase, sourceCwd: j.source_cwd, targetCwd: j.target_cwd, file });
   }
   return { journals, problems };
+}
+
+/**
+ * Journals of the grok homes above the sessions' roots (`root` = the sessions root, `path` = a session's display
+ * path) and of an explicit home (`--grok-home`), by session id.
+ */
+export function grokRelocations(sessions: ReadonlyArray<{ root: string; path: string }>, explicitHome?: string): Map<string, Relocation> {
+  /** Absolute home → the home as the user's paths name it (deterministic in messages). */
+  const homes = new Map<string, string>();
+  if (explicitHome) homes.set(resolve(explicitHome), explicitHome);
+  for (const f of sessions) {
+    const home = grokHomeOf(f.root);
+    if (home && !homes.has(home)) homes.set(home, dirname(dirname(dirname(f.path))));
+  }
+  const all = new Map<string, Relocation>();
+  for (const [abs, shown] of [...homes].sort()) for (const [id, r] of readRelocations(abs, shown).journals) all.set(id, r);
+  return all;
 }

@@ -2,7 +2,7 @@
  * The Grok Build artifact kinds that have a schema: the zod model (source of truth) and the JSON Schema file
  * generated from it into schemas/ (scripts/gen-schemas.ts). The runtime validates against the files.
  */
-import type { z } from 'zod';
+import type { SchemaEntry } from '../types.js';
 import { Summary } from './models/summary.js';
 import { ChatLine } from './models/chat.js';
 import { UpdatesLine } from './models/updates.js';
@@ -12,12 +12,6 @@ import { AnnouncementState, GoalOrchestration, PlanModeSnapshot, SessionSignals,
 import { BtwEntry, EventsLine, FeedbackLine } from './models/logs.js';
 import { SubagentMeta, SubagentOutput } from './models/subagent.js';
 import { RelocationJournal } from './models/relocation.js';
-
-export interface SchemaEntry {
-  /** File under schemas/. */
-  file: string;
-  schema: z.ZodType;
-}
 
 export const GROK_SCHEMAS: Record<string, SchemaEntry> = {
   summary: { file: 'grok/summary.schema.json', schema: Summary },

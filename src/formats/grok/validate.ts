@@ -6,7 +6,7 @@ import type { SchemaIssue } from '../types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
 import { check, validator } from '../schema-runtime.js';
-import { defName } from './models/common.js';
+import { defName } from '../shared/zod.js';
 import { CHAT_VARIANTS, LegacyChatMessage } from './models/chat.js';
 import { ACP_VARIANTS } from './models/acp.js';
 import { XAI_NOT_PERSISTED, XAI_VARIANTS } from './models/xai.js';

@@ -1,5 +1,5 @@
 /** Helpers shared by the formats whose sessions are single logs (Codex rollouts, Claude Code transcripts). */
-import type { JsonlRecord } from '../../read/jsonl.js';
+import type { JsonlRecord } from '../../model/records.js';
 import type { EventKind, Rail, SessionEvent } from '../../model/events.js';
 
 export type Obj = Record<string, unknown>;

@@ -3,8 +3,8 @@
  * they and the Grok loader share for damaged lines.
  */
 import type { ChatItem, SessionEvent } from '../../model/events.js';
-import type { Damage, JsonlRecord, JsonlStats } from '../../read/jsonl.js';
-import type { ReadOutcome, SessionSource } from '../../read/source.js';
+import type { Damage, JsonlRecord, JsonlStats } from '../../model/records.js';
+import type { ReadOutcome, SessionSource } from '../../model/source.js';
 
 /** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
 const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);

@@ -4,7 +4,7 @@
  * Field names are camelCase as serialized. (Research notes: ACP schema.json 0.11.3/0.11.4.)
  */
 import { z } from 'zod';
-import { json, named, obj, opt, uint } from './common.js';
+import { json, named, obj, opt, uint } from '../../shared/zod.js';
 
 const meta = opt(z.record(z.string(), json));
 

@@ -3,7 +3,7 @@
  * `ChatRequestMessage` line (types.rs:230-362), which Grok still accepts on read.
  */
 import { z } from 'zod';
-import { json, named, obj, opt, uint } from './common.js';
+import { json, named, obj, opt, uint } from '../../shared/zod.js';
 import { REASONING_EFFORTS } from './summary.js';
 
 /** `SyntheticReason` values (unknown strings decode as `Unknown` via serde(other), so the field is a free string). */

@@ -1,6 +1,6 @@
 /** Compaction and recap artifacts (§2.5, notification.rs:1319-1460). */
 import { z } from 'zod';
-import { json, named, obj, opt, rfc3339, uint } from './common.js';
+import { json, named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 import { ConversationItem } from './chat.js';
 
 export const CompactionCheckpointFile = named(

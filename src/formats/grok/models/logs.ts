@@ -1,6 +1,6 @@
 /** The small append-only logs: feedback.jsonl, btw_history.jsonl (§2.7) and the telemetry events.jsonl. */
 import { z } from 'zod';
-import { json, named, obj, opt, rfc3339, uint } from './common.js';
+import { json, named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
 export const FeedbackLine = named(
   'FeedbackLine',

@@ -1,6 +1,6 @@
 /** `<grok_home>/relocations/<session_id>.json` — `RelocationJournal` (§2.9, relocation/journal.rs). */
 import { z } from 'zod';
-import { named, obj, uint } from './common.js';
+import { named, obj, uint } from '../../shared/zod.js';
 
 export const RELOCATION_PHASES = ['prepared', 'staged', 'target_published', 'ready', 'committed', 'rolled_back'] as const;
 

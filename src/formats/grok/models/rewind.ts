@@ -1,6 +1,6 @@
 /** `rewind_points.jsonl` — one `RewindPoint` per line (§2.4, file_state.rs:276-297). */
 import { z } from 'zod';
-import { named, obj, opt, rfc3339, uint } from './common.js';
+import { named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
 export const FileSnapshot = named(
   'FileSnapshot',

@@ -1,6 +1,6 @@
 /** Whole-file JSON state: plan.json, plan_mode.json, signals.json, announcement_state.json, goal/state.json, workflows/<run>/state.json (§2.6). */
 import { z } from 'zod';
-import { json, named, obj, opt, rfc3339, uint } from './common.js';
+import { json, named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
 const int = z.number().int();
 

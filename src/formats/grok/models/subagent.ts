@@ -1,6 +1,6 @@
 /** `subagents/<id>/meta.json` and `output.json` (§2.8, agent/subagent/mod.rs:2228-2449). */
 import { z } from 'zod';
-import { named, obj, opt, rfc3339, uint } from './common.js';
+import { named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
 export const SUBAGENT_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 

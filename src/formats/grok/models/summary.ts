@@ -1,6 +1,6 @@
 /** `summary.json` — `struct Summary` (formats/grok-build.md §2.1, persistence.rs:816-951). */
 import { z } from 'zod';
-import { named, obj, opt, rfc3339, uint } from './common.js';
+import { named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 

@@ -4,7 +4,7 @@
  * envelope is a legacy bare ACP notification `{sessionId, update}`.
  */
 import { z } from 'zod';
-import { named, obj, uint } from './common.js';
+import { named, obj, uint } from '../../shared/zod.js';
 import { AcpNotification } from './acp.js';
 import { XaiNotification } from './xai.js';
 

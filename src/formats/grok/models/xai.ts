@@ -4,7 +4,7 @@
  * Unknown tags decode as `Unknown` (serde(other)); a known tag with a bad payload fails.
  */
 import { z } from 'zod';
-import { json, named, obj, opt, uint, unknownTag } from './common.js';
+import { json, named, obj, opt, uint, unknownTag } from '../../shared/zod.js';
 
 const int = z.number().int();
 const str = z.string();

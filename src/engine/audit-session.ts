@@ -1,0 +1,233 @@
+/**
+ * Auditing one session: load it through its format and run every selected check over the loader's events, then
+ * the checks over a tree of sessions. No file access here: sessions arrive as SessionSources.
+ */
+import type { Check, CheckContext, CheckRun } from '../checks/define.js';
+import type { RootCheck, RootCheckContext } from '../checks/define-root.js';
+import { CHECKS, ROOT_CHECKS } from '../checks/registry.js';
+import { formatNamed } from '../formats/registry.js';
+import type { FormatModule } from '../formats/types.js';
+import type { LineageGraph } from '../lineage/graph.js';
+import type { Finding, Severity } from '../model/finding.js';
+import { opaque } from '../model/found.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
+import type { FileRecord, ToolError } from '../model/report.js';
+import type { AuditExtras, LoadSink, SessionInfo } from '../model/session.js';
+import type { SessionSource } from '../model/source.js';
+import { compareFindings, countBySeverity, fingerprint, makeFinding } from '../checks/findings.js';
+import { SchemaOffload } from './parallel/schema-offload.js';
+import type { SessionResult } from './report.js';
+
+export interface AuditOptions {
+  command: 'audit' | 'validate' | 'verify';
+  /** Codes to drop. */
+  ignore?: ReadonlySet<string>;
+  /** Per-code severity overrides. */
+  severity?: ReadonlyMap<string, Severity>;
+  /** Findings of one code in one file listed individually before the rest are summarised. */
+  maxPerCodePerFile?: number;
+  /** Only these checks (a test's own); default: the generic checks and the session's format's. */
+  checks?: readonly Check[];
+  /** Longest JSONL line parsed (default 64 MiB). */
+  maxLineBytes?: number;
+  /** Evidence from outside the session directory (what CI captured around a run). */
+  extras?: AuditExtras;
+}
+
+/** The checks a run applies to a session of this format, in order: the generic ones, then the format's own. */
+export function checksFor(options: AuditOptions, format: FormatModule): readonly Check[] {
+  const all = options.checks ?? [...CHECKS, ...format.checks];
+  return options.command === 'validate' ? all.filter((c) => c.validate) : all;
+}
+
+/** The root checks that apply to a tree: the generic ones, then each format's. */
+export function rootChecks(formats: readonly FormatModule[]): readonly RootCheck[] {
+  return [...ROOT_CHECKS, ...formats.flatMap((f) => f.rootChecks ?? [])];
+}
+
+/** The ids of the checks a run applies to a session of this format (per-session checks, then root checks). */
+export function checkIdsFor(options: AuditOptions, formatName: string): string[] {
+  const format = formatNamed(formatName);
+  if (!format) return [];
+  const ids = checksFor(options, format).map((c) => c.id);
+  if (options.command === 'audit') ids.push(...rootChecks([format]).map((c) => c.id));
+  return ids;
+}
+
+function toolError(session: string, check: string, e: unknown): ToolError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { session, check, message: `${err.message}\n${err.stack ?? ''}`.trim() };
+}
+
+/**
+ * Audit one session: load it through its format and run the checks over the events. `observers` see the same
+ * events as the checks (commands that need more than findings, like inspect and pairs, collect through them).
+ */
+export function auditSession(source: SessionSource, format: FormatModule, options: AuditOptions, observers: readonly CheckRun[] = []): SessionResult {
+  const found = source.found;
+  const artifacts = format.classify(source.inventory);
+  const info: SessionInfo = { id: found.id, path: found.display, format: format.name, found, inventory: source.inventory, artifacts };
+  const findings: Finding[] = [];
+  const toolErrors: ToolError[] = [];
+  const cap = options.maxPerCodePerFile ?? 200;
+  const perKey = new Map<string, { n: number; last?: Finding }>();
+
+  const runs: Array<{ check: Check; run: CheckRun; failed: boolean }> = [];
+  for (const check of checksFor(options, format)) {
+    const ctx: CheckContext = {
+      session: info,
+      agent: format,
+      extras: options.extras ?? {},
+      emit(code, location, message, opts) {
+        const meta = check.codes[code];
+        if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
+        if (options.ignore?.has(code)) return;
+        const f = makeFinding({
+          code,
+          info: meta,
+          check: check.id,
+          session: info,
+          location,
+          message,
+          ...(opts?.severity ? { severity: opts.severity } : {}),
+          ...(opts?.key !== undefined ? { key: opts.key } : {}),
+          ...(options.severity ? { overrides: options.severity } : {}),
+        });
+        const k = `${code}\u0000${f.location.file}`;
+        const slot = perKey.get(k) ?? { n: 0 };
+        perKey.set(k, slot);
+        slot.n++;
+        if (slot.n <= cap) findings.push(f);
+        else slot.last = f;
+      },
+    };
+    try {
+      runs.push({ check, run: check.create(ctx), failed: false });
+    } catch (e) {
+      toolErrors.push(toolError(info.id, check.id, e));
+    }
+  }
+
+  for (const run of observers) runs.push({ check: { id: 'observer', validate: true, codes: {}, create: () => run }, run, failed: false });
+  const fail = (r: (typeof runs)[number], e: unknown): void => {
+    r.failed = true;
+    toolErrors.push(toolError(info.id, r.check.id, e));
+  };
+  /**
+   * Deliver one hook to the checks that have it; a check that throws is reported and skipped from then on. The
+   * per-record hooks run millions of times: the list is filtered once, and no closure is made per call.
+   */
+  const dispatcher = <K extends keyof CheckRun>(k: K): ((d: Parameters<NonNullable<CheckRun[K]>>[0]) => void) => {
+    const list = runs.filter((r) => r.run[k] !== undefined);
+    return (d) => {
+      for (const r of list) {
+        if (r.failed) continue;
+        try {
+          (r.run[k] as (x: typeof d) => void).call(r.run, d);
+        } catch (e) {
+          fail(r, e);
+        }
+      }
+    };
+  };
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  // Large logs are schema-checked in a second thread while this one loads them (see parallel/schema-offload.ts).
+  const offloads = new Map<string, SchemaOffload>();
+  if (!opaque(found) && runs.some((r) => r.check.id === 'schema')) {
+    for (const a of artifacts.values()) {
+      if (a.role !== 'jsonl' && a.role !== 'quarantine') continue;
+      const o = SchemaOffload.start(source, format, a.path, a.kind, maxLineBytes);
+      if (o) offloads.set(a.path, o);
+    }
+  }
+  const onRecord = dispatcher('record');
+  const onFileEnd = dispatcher('fileEnd');
+  const sink: LoadSink = {
+    doc: dispatcher('doc'),
+    record: (d) => {
+      if (offloads.size > 0 && offloads.has(d.file)) d.offloaded = true;
+      onRecord(d);
+    },
+    event: dispatcher('event'),
+    chat: dispatcher('chat'),
+    damage: dispatcher('damage'),
+    fileEnd: (d) => {
+      const o = offloads.get(d.file);
+      if (o) {
+        offloads.delete(d.file);
+        d.schemaIssues = o.finish(d) ?? SchemaOffload.inline(source, format, d, maxLineBytes);
+      }
+      onFileEnd(d);
+    },
+  };
+  try {
+    if (!opaque(found)) format.load(source, artifacts, sink, { maxLineBytes });
+  } finally {
+    for (const o of offloads.values()) o.cancel();
+  }
+  dispatcher('end')(undefined);
+
+  for (const [k, slot] of perKey) {
+    if (slot.n <= cap || !slot.last) continue;
+    const [code] = k.split('\u0000');
+    const last = slot.last;
+    findings.push({
+      ...last,
+      message: `${slot.n - cap} more ${code} finding(s) in this file are not listed individually (the last one: ${last.location.line !== undefined ? `line ${last.location.line}` : 'see location'})`,
+      fingerprint: fingerprint(code!, info.id, last.location, 'overflow'),
+    });
+  }
+  findings.sort(compareFindings);
+  return { session: sessionReport(info, source, findings), findings, toolErrors };
+}
+
+function sessionReport(info: SessionInfo, source: SessionSource, findings: readonly Finding[]): SessionResult['session'] {
+  const files: FileRecord[] = source.inventory.map((e) => {
+    const r: FileRecord = { path: e.path, type: e.type };
+    if (e.type === 'file') r.size = e.size;
+    if (e.sha256 !== undefined) r.sha256 = e.sha256;
+    if (e.linkTarget !== undefined) r.linkTarget = e.linkTarget;
+    if (e.readError !== undefined) r.readError = e.readError;
+    return r;
+  });
+  return { id: info.id, path: info.path, format: info.format, files, findings: countBySeverity(findings) };
+}
+
+/** Run the checks over a whole tree (lineage, sandbox inheritance) and add their findings to the sessions'. */
+export function runRootChecks(results: readonly SessionResult[], graph: LineageGraph, checks: ReadonlyArray<{ check: RootCheck; prepared: unknown }>, options: AuditOptions): void {
+  const byPath = new Map(results.map((r) => [r.session.path, r]));
+  for (const { check, prepared } of checks) {
+    const ctx: RootCheckContext = {
+      graph,
+      agentOf: (on) => {
+        const f = formatNamed(on.format);
+        if (!f) throw new Error(`session ${on.path} has no known format (${on.format})`);
+        return f;
+      },
+      emit(on, code, location, message, opts) {
+        const r = byPath.get(on.path);
+        const meta = check.codes[code];
+        if (!r || !meta) throw new Error(`root check ${check.id} emitted ${code} for ${on.path}`);
+        if (options.ignore?.has(code)) return;
+        r.findings.push(
+          makeFinding({
+            code,
+            info: meta,
+            check: check.id,
+            session: r.session,
+            location,
+            message,
+            ...(opts?.severity ? { severity: opts.severity } : {}),
+            ...(opts?.key !== undefined ? { key: opts.key } : {}),
+            ...(options.severity ? { overrides: options.severity } : {}),
+          }),
+        );
+      },
+    };
+    try {
+      check.run(ctx, prepared);
+    } catch (e) {
+      results[0]?.toolErrors.push(toolError('(root)', check.id, e));
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The I/O glue of `bundle`: find the sessions, audit them, build their timelines, plan and write the bag.
+ * Everything that goes into the bag is a function of the input bytes and the options: no wall-clock time,
+ * no input order, no time zone.
+ */
+import type { KeyObject } from 'node:crypto';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { relative, resolve, isAbsolute } from 'node:path';
+import { buildBag, type BundledSession } from '../bundle/build.js';
+import { privateKeyFromPem } from '../bundle/dsse.js';
+import { ChangedDuringBundling } from '../bundle/payload.js';
+import { redactor, type Redactor } from '../bundle/redact.js';
+import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
+import { formatOf } from '../formats/registry.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
+import { fsSource } from '../read/source.js';
+import { type SessionSource } from '../model/source.js';
+import { byteOrder } from '../model/order.js';
+import { renderJson } from '../report/json.js';
+import { renderTimelineJsonl } from '../report/timeline.js';
+import { buildTimeline } from './timeline.js';
+import type { TimelineEvent } from '../timeline/model.js';
+import { UsageError } from '../errors.js';
+import { checkOutputPath } from './output.js';
+import { runAudit } from './tree.js';
+import { findSessions } from './tree.js';
+import { readUserFileText } from './user-files.js';
+import { opaque } from '../model/found.js';
+
+export interface BundleRequest {
+  paths: readonly string[];
+  out: string;
+  redact: boolean;
+  redactPatterns: readonly string[];
+  signKey?: string;
+  keyId?: string;
+  baggingDate?: string;
+  force: boolean;
+  /** --format-hint: read the paths as sessions of this format only. */
+  formatHint?: string;
+}
+
+export interface BundleOutcome {
+  out: string;
+  format: BundleFormat;
+  sessions: number;
+  files: number;
+  bytes: number;
+  notArchived: Array<{ bagPath: string; reason: string }>;
+  manifestSha256: string;
+  redactions?: Record<string, number>;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function parseBaggingDate(flag: string | undefined, env: string | undefined): string | undefined {
+  if (flag !== undefined) {
+    if (!DATE.test(flag) || Number.isNaN(Date.parse(`${flag}T00:00:00Z`))) throw new UsageError(`--bagging-date ${JSON.stringify(flag)}: expected YYYY-MM-DD`);
+    return flag;
+  }
+  if (env !== undefined && env !== '') {
+    if (!/^\d+$/.test(env)) throw new UsageError(`SOURCE_DATE_EPOCH ${JSON.stringify(env)}: expected seconds since the epoch`);
+    return new Date(Number(env) * 1000).toISOString().slice(0, 10);
+  }
+  return undefined;
+}
+
+export function parseRedactPatterns(list: readonly string[]): string[] {
+  for (const p of list) {
+    let re: RegExp;
+    try {
+      re = new RegExp(p, 'g');
+    } catch (e) {
+      throw new UsageError(`--redact-pattern ${JSON.stringify(p)}: not a valid regular expression (${(e as Error).message})`);
+    }
+    if (re.test('')) throw new UsageError(`--redact-pattern ${JSON.stringify(p)}: matches the empty string`);
+  }
+  return [...list];
+}
+
+function loadSignKey(path: string): KeyObject {
+  const pem = readUserFileText('--sign-key', path);
+  try {
+    return privateKeyFromPem(pem);
+  } catch (e) {
+    throw new UsageError(`--sign-key ${path}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The default Bagging-Date (reproducible, from the evidence): the latest `updated_at` the sessions' identity
+ * documents record and the latest event time of their timelines; 1970-01-01 when nothing carries a time.
+ */
+function latestUpdate(sources: readonly SessionSource[], latestEventMs: number): string {
+  let best = Number.isFinite(latestEventMs) ? new Date(latestEventMs).toISOString().slice(0, 10) : '';
+  for (const src of sources) {
+    const t = formatOf(src.found).identityOf?.(src)?.updatedAt;
+    const ms = t === undefined ? NaN : Date.parse(t);
+    if (Number.isNaN(ms)) continue;
+    const d = new Date(ms).toISOString().slice(0, 10);
+    if (d > best) best = d;
+  }
+  return best || '1970-01-01';
+}
+
+/** The session's timeline as JSONL, and the latest time an event of it carries (-Infinity: none). */
+function timelineOf(src: SessionSource): { bytes: Buffer; latestMs: number } | undefined {
+  if (opaque(src.found)) return undefined;
+  const format = formatOf(src.found);
+  const events: TimelineEvent[] = [];
+  let latestMs = -Infinity;
+  // A session without a readable log has no timeline.
+  const end = buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => {
+    events.push(e);
+    if (e.timeMs !== null && e.timeMs > latestMs) latestMs = e.timeMs;
+  });
+  if (!end.hasLog) return undefined;
+  return { bytes: Buffer.from(renderTimelineJsonl(events), 'utf8'), latestMs };
+}
+
+const inside = (child: string, parent: string): boolean => {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
+  const format = archiveFormat(req.out);
+  const out = checkOutputPath(req.out, req.paths);
+  for (const p of req.paths) {
+    if (inside(resolve(p), out)) throw new UsageError(`-o ${req.out}: an input (${p}) is inside the output`);
+  }
+  if (existsSync(out) || isLink(out)) {
+    if (!req.force) throw new UsageError(`-o ${req.out}: already exists (use --force to replace it)`);
+    if (isLink(out)) throw new UsageError(`-o ${req.out}: is a symlink; refusing to replace it`);
+    if (lstatSync(out).isDirectory() !== (format === 'dir') || (format === 'dir' && !existsSync(`${out}/bagit.txt`))) {
+      throw new UsageError(`-o ${req.out}: exists and is not a ${format === 'dir' ? 'bag directory' : 'file'}; refusing to replace it`);
+    }
+  }
+  const custom = parseRedactPatterns(req.redactPatterns);
+  if (custom.length && !req.redact) throw new UsageError('--redact-pattern needs --redact');
+  const signKey = req.signKey !== undefined ? loadSignKey(req.signKey) : undefined;
+  if (req.keyId !== undefined && !signKey) throw new UsageError('--key-id needs --sign-key');
+  const envDate = process.env.SOURCE_DATE_EPOCH;
+  const explicitDate = parseBaggingDate(req.baggingDate, envDate);
+
+  const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
+  const taken = new Set<string>();
+  const sessions: BundledSession[] = found.map((f) => {
+    const base = `${f.groupName ?? '_'}/${f.id}`;
+    let bagDir = base;
+    for (let i = 2; taken.has(bagDir); i++) bagDir = `${base}~${i}`;
+    taken.add(bagDir);
+    const source = fsSource(f);
+    return { id: f.id, path: f.display, bagDir, source, artifacts: formatOf(f).classify(source.inventory) };
+  });
+  sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
+
+  const report = runAudit(req.paths, { command: 'audit' }, req.formatHint !== undefined ? { formatHint: req.formatHint } : {});
+  const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
+  let latestEventMs = -Infinity;
+  for (const s of sessions) {
+    const t = timelineOf(s.source);
+    if (!t) continue;
+    tagFiles.set(`timelines/${s.bagDir}.jsonl`, t.bytes);
+    latestEventMs = Math.max(latestEventMs, t.latestMs);
+  }
+  const r: Redactor | undefined = req.redact ? redactor(custom) : undefined;
+  const bag = buildBag({
+    sources: [...req.paths].sort(byteOrder),
+    sessions,
+    baggingDate: explicitDate ?? latestUpdate(sessions.map((s) => s.source), latestEventMs),
+    ...(r ? { redactor: r, customPatterns: custom } : {}),
+    ...(signKey ? { signKey } : {}),
+    ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
+    tagFiles,
+  });
+  if (existsSync(out) && req.force) rmSync(out, { recursive: true, force: true });
+  try {
+    await writeBag(bag.entries, out, format);
+  } catch (e) {
+    if (e instanceof ChangedDuringBundling) throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);
+    if ((e as NodeJS.ErrnoException).code) throw new UsageError(`-o ${req.out}: cannot write (${(e as NodeJS.ErrnoException).code})`);
+    throw e;
+  }
+  const outcome: BundleOutcome = {
+    out: req.out,
+    format,
+    sessions: sessions.length,
+    files: bag.payload.length,
+    bytes: bag.payload.reduce((n, p) => n + p.size, 0),
+    notArchived: bag.notArchived.map((n) => ({ bagPath: n.bagPath, reason: n.reason })),
+    manifestSha256: bag.identity.manifestSha256,
+  };
+  if (r) outcome.redactions = Object.fromEntries([...r.counts].sort(([a], [b]) => byteOrder(a, b)));
+  return outcome;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Large JSONL logs are schema-checked in a second thread: the loader reads the log into a ring of shared buffers
+ * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
+ * loader's (same record shape, same line cap), validates every record, hashes the bytes, and hands the issues and
+ * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes
+ * and runs every other check without hashing. The file is read from disk once, and the hash and the issues are
+ * those of exactly the bytes the events came from. If the worker failed or stalled, the records are validated and
+ * hashed here instead, from a second read compared with the first by the file's stamps: the result never
+ * depends on the second thread.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { FormatModule } from '../../formats/types.js';
+import { packageRoot } from '../../formats/schema-runtime.js';
+import type { FileEndEvent, RecordIssue } from '../../model/session.js';
+import { JsonlScanner } from '../../read/jsonl.js';
+import { type JsonlRecord } from '../../model/records.js';
+import type { SessionSource } from '../../model/source.js';
+import { ChunkRing, STALL_MS } from '../../read/chunk-ring.js';
+
+/**
+ * Logs at least this large are worth a thread: the worker's start-up (~0.3 s, loading the validators) is repaid
+ * by validating in parallel only from about this size on; smaller logs are validated in the loader's thread.
+ */
+export const OFFLOAD_MIN_BYTES = 64 * 1024 * 1024;
+const minBytes = (): number => Number(process.env.SESSION_AUDIT_OFFLOAD_MIN_BYTES ?? OFFLOAD_MIN_BYTES);
+
+export interface OffloadOutcome {
+  records: number;
+  bytes: number;
+  issues: RecordIssue[];
+  /** The worker's sha256 of the bytes it consumed, and their count. */
+  sha256: string;
+  size: number;
+  /** The loader stopped sharing before the end (its read failed): issues of the records up to there, no hash. */
+  partial?: boolean;
+}
+
+/** Validate every record of a scanner's output: the one routine both threads run. */
+export function recordValidator(format: FormatModule, kind: string, issues: RecordIssue[]): (r: JsonlRecord) => void {
+  return (r) => {
+    for (const i of format.validate(kind, r.value)) issues.push({ line: r.line, byteOffset: r.byteOffset, code: i.code, pointer: i.pointer, message: i.message });
+  };
+}
+
+function workerScript(): string | undefined {
+  const here = fileURLToPath(new URL('./schema-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const built = join(packageRoot(), 'dist', 'src', 'engine', 'parallel', 'schema-worker.js');
+  return existsSync(built) ? built : undefined;
+}
+
+export class SchemaOffload {
+  /** [0]: 1 done, 2 failed; [1]: chunks consumed so far (the worker's heartbeat). */
+  private readonly flag = new Int32Array(new SharedArrayBuffer(8));
+  private port: MessagePort | undefined;
+  private worker: Worker | undefined;
+  private ring: ChunkRing | undefined;
+
+  private constructor(
+    private readonly source: SessionSource,
+    private readonly script: string,
+    private readonly rel: string,
+    private readonly kind: string,
+    private readonly format: string,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /**
+   * Arrange for this log to be checked in a second thread when it is large and the format can describe its
+   * records (else undefined). The worker starts when the loader starts reading the log, so a session with several
+   * large logs has one worker at a time.
+   */
+  static start(source: SessionSource, format: FormatModule, rel: string, kind: string, maxLineBytes: number): SchemaOffload | undefined {
+    if (!isMainThread || process.env.SESSION_AUDIT_NO_OFFLOAD) return undefined;
+    const entry = source.entry(rel);
+    if (!entry || entry.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
+    const script = workerScript();
+    if (!script) return undefined;
+    const o = new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes);
+    source.shareRead(rel, () => o.begin());
+    return o;
+  }
+
+  /** The loader is about to read the log: start the worker on a new ring (undefined if it cannot start). */
+  private begin(): ChunkRing | undefined {
+    try {
+      const ring = ChunkRing.create();
+      const { port1, port2 } = new MessageChannel();
+      // A small young generation: the worker's garbage is short-lived parse output, and its peak adds to the process's.
+      const worker = new Worker(this.script, {
+        workerData: { ring: ring.shared, kind: this.kind, format: this.format, maxLineBytes: this.maxLineBytes, flag: this.flag, port: port2 },
+        transferList: [port2],
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+      });
+      // Failures are reported through the flag and the port; an 'error' event must not end the process.
+      worker.on('error', () => {});
+      worker.unref();
+      this.ring = ring;
+      this.port = port1;
+      this.worker = worker;
+      return ring;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The schema issues of the log, once the worker is done (blocking), with its hash recorded in the inventory.
+   * Undefined when the worker's answer cannot be used (it failed, stalled, or the log was not read through it):
+   * the caller then validates in this thread.
+   */
+  finish(end: FileEndEvent): RecordIssue[] | undefined {
+    const { worker, port } = this;
+    if (!worker || !port) return undefined;
+    // A worker that stops making progress for this long (it died, e.g. out of memory, before it could say so) is
+    // given up on; the records are then validated here.
+    let beat = Atomics.load(this.flag, 1);
+    let lastBeat = Date.now();
+    let msg: { message: OffloadOutcome & { error?: string } } | undefined;
+    while (!(msg = receiveMessageOnPort(port) as typeof msg)) {
+      const now = Atomics.load(this.flag, 1);
+      if (now !== beat) {
+        beat = now;
+        lastBeat = Date.now();
+      } else if (Date.now() - lastBeat > STALL_MS) break;
+      Atomics.wait(this.flag, 0, 0, 200);
+      if (Atomics.load(this.flag, 0) === 2) {
+        msg = receiveMessageOnPort(port) as typeof msg;
+        break;
+      }
+    }
+    this.cancel();
+    const out = msg?.message;
+    if (!out || out.error !== undefined) return end.stats ? undefined : [];
+    // The loader's read failed part-way: the worker saw the same chunks, so its issues are those of the records
+    // the loader parsed; the file keeps its read error and no hash.
+    if (!end.stats) return out.partial ? out.issues : [];
+    if (out.partial || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
+    // The worker consumed every byte the loader read, through the ring: its hash is the hash of what was parsed.
+    if (!this.source.adoptHash(this.rel, out.sha256, out.size)) return undefined;
+    return out.issues;
+  }
+
+  cancel(): void {
+    this.ring?.abandon();
+    void this.worker?.terminate();
+    this.port?.close();
+    this.worker = undefined;
+    this.port = undefined;
+  }
+
+  /**
+   * The same validation in this thread, for when the worker's answer cannot be used: over the bytes the loader
+   * read and no further (a log still being appended to has grown since), hashing them for the inventory.
+   */
+  static inline(source: SessionSource, format: FormatModule, end: FileEndEvent, maxLineBytes: number): RecordIssue[] {
+    const issues: RecordIssue[] = [];
+    if (!end.stats) return issues; // the loader's read failed: nothing it parsed is known beyond what it reported
+    const shape = format.jsonlShape?.(end.kind);
+    source.streamJsonl(end.file, { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) }, recordValidator(format, end.kind, issues), () => {}, end.stats?.bytes);
+    return issues;
+  }
+
+  describe(): string {
+    return `${this.rel} (${this.kind})`;
+  }
+}
+
+export { JsonlScanner };

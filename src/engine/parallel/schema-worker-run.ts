@@ -1,0 +1,55 @@
+/**
+ * The work of the second thread of schema-offload.ts (loaded by schema-worker.ts): consume the log's bytes from
+ * the loader's ring of shared buffers with a reader configured like the loader's, validate every record, hash the
+ * bytes, and send the issues and the hash back.
+ */
+import { createHash } from 'node:crypto';
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { FORMATS } from '../../formats/registry.js';
+import type { RecordIssue } from '../../model/session.js';
+import { ChunkRing } from '../../read/chunk-ring.js';
+import { JsonlScanner } from '../../read/jsonl.js';
+import { recordValidator } from './schema-offload.js';
+
+const { ring: shared, kind, format, maxLineBytes, flag, port } = workerData as { ring: SharedArrayBuffer; kind: string; format: string; maxLineBytes: number; flag: Int32Array; port: MessagePort };
+const ring = ChunkRing.attach(shared);
+let done = 1;
+try {
+  const fm = FORMATS.find((f) => f.name === format);
+  const shape = fm?.jsonlShape?.(kind);
+  if (!fm || !shape) throw new Error(`format ${format} cannot describe ${kind} records`);
+  const issues: RecordIssue[] = [];
+  let records = 0;
+  const validate = recordValidator(fm, kind, issues);
+  const scanner = new JsonlScanner(
+    (r) => {
+      records++;
+      validate(r);
+    },
+    () => {},
+    { looksLikeRecord: shape, maxLineBytes },
+  );
+  const hash = createHash('sha256');
+  let size = 0;
+  for (let chunk = ring.next(); chunk; chunk = ring.next()) {
+    hash.update(chunk);
+    size += chunk.length;
+    scanner.push(chunk);
+    ring.release();
+    Atomics.add(flag, 1, 1);
+  }
+  if (ring.producerGaveUp) {
+    // The loader's read failed (or it stopped sharing): like the loader, no end-of-file processing.
+    port.postMessage({ records, bytes: size, issues, sha256: '', size, partial: true });
+  } else {
+    const stats = scanner.end();
+    port.postMessage({ records, bytes: stats.bytes, issues, sha256: hash.digest('hex'), size });
+  }
+} catch (e) {
+  done = 2;
+  ring.leave();
+  port.postMessage({ records: -1, bytes: -1, issues: [], error: e instanceof Error ? e.message : String(e) });
+} finally {
+  Atomics.store(flag, 0, done);
+  Atomics.notify(flag, 0);
+}

@@ -1,0 +1,139 @@
+/**
+ * The authoritative timeline of a session: its log in emission order, with rewound events flagged (not
+ * dropped), compaction boundaries marked, resume boundaries explained, and subagent sessions optionally nested
+ * under the event that spawned them. Two streaming passes over the log: the first learns what later lines
+ * decide about earlier ones (rewinds, the last compaction); the second emits.
+ */
+import type { FormatModule, LoadLimits } from '../formats/types.js';
+import { isoTime } from '../model/safe-values.js';
+import { isDead, type DeadRanges, type SessionEvent } from '../model/events.js';
+import { fsSource } from '../read/source.js';
+import { type SessionSource } from '../model/source.js';
+import { formatOf } from '../formats/registry.js';
+import type { FoundSession } from '../model/found.js';
+import type { JsonlRecord } from '../model/records.js';
+import { TimeAnalyzer } from '../timeline/analyze.js';
+import type { TimelineEvent } from '../timeline/model.js';
+import { EmissionOrderer } from '../timeline/order.js';
+
+export interface TimelineSource {
+  source: SessionSource;
+  format: FormatModule;
+}
+
+export interface BuildOptions {
+  limits: LoadLimits;
+  /** Resolve a subagent's own session (undefined: not nested). */
+  child?: (subagentId: string) => TimelineSource | undefined;
+  maxDepth?: number;
+}
+
+interface FirstPass {
+  dead: DeadRanges;
+  /** Per log file, the seq of its last compaction checkpoint. */
+  lastCheckpointSeq: Map<string, number>;
+  resumes: Map<number, string>;
+}
+
+function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
+  const artifacts = t.format.classify(t.source.inventory);
+  const lastCheckpointSeq = new Map<string, number>();
+  const resumes = new Map<number, string>();
+  const rules = t.format.timeline;
+  const newAnalyzer = (): TimeAnalyzer =>
+    new TimeAnalyzer(rules, (f) => {
+      if (f.code === 'TIME_RESUME_BOUNDARY') resumes.set(f.event.seq, f.reasons.join('; '));
+    });
+  let analyzer = newAnalyzer();
+  const orderer = new EmissionOrderer(rules, (e) => analyzer.push(e));
+  // Each log file is its own clock (a session may stream its sub-agents' logs after its own).
+  let file: string | undefined;
+  const end = t.format.streamLog(t.source, artifacts, limits, (e) => {
+    if (file !== undefined && e.file !== file) {
+      orderer.flush();
+      analyzer.end();
+      analyzer = newAnalyzer();
+    }
+    file = e.file;
+    if (e.kind === 'compaction_checkpoint') lastCheckpointSeq.set(e.file, e.seq);
+    orderer.push(e);
+  });
+  orderer.flush();
+  analyzer.end();
+  return { dead: end?.dead ?? [], lastCheckpointSeq, resumes };
+}
+
+/** Emit the timeline of one session (and, depth-first, of its subagents); `hasLog`: it has a readable log. */
+export function buildTimeline(t: TimelineSource, opts: BuildOptions, emit: (e: TimelineEvent) => void, depth = 0, parent?: string, seen = new Set<string>()): { hasLog: boolean } {
+  const id = t.source.found.id;
+  if (seen.has(id)) return { hasLog: false };
+  seen.add(id);
+  const fp = firstPass(t, opts.limits);
+  const artifacts = t.format.classify(t.source.inventory);
+  const texts = new Map<number, string>();
+  const toEvent = (e: SessionEvent): TimelineEvent => {
+    const ev: TimelineEvent = {
+      session: id,
+      depth,
+      file: e.file,
+      line: e.line,
+      byteOffset: e.byteOffset,
+      time: isoTime(e.timeMs) ?? null,
+      timeMs: e.timeMs ?? null,
+      timeSource: e.timeSource,
+      rail: e.rail,
+      kind: e.kind,
+      tag: e.tag,
+      summary: e.summary,
+      text: texts.get(e.seq) ?? e.summary,
+      rewound: isDead(fp.dead, e.seq),
+      compacted: e.seq < (fp.lastCheckpointSeq.get(e.file) ?? -1),
+      displaced: false,
+    };
+    if (parent !== undefined) ev.parent = parent;
+    if (e.eventId !== undefined) ev.eventId = e.eventId;
+    if (e.counter !== undefined) ev.counter = e.counter;
+    if (e.turn !== undefined) ev.promptIndex = e.turn;
+    if (e.promptId !== undefined) ev.promptId = e.promptId;
+    if (e.toolCallId !== undefined) ev.toolCallId = e.toolCallId;
+    if (e.toolStatus !== undefined) ev.toolStatus = e.toolStatus;
+    if (e.subagentId !== undefined) ev.subagentId = e.subagentId;
+    const resume = fp.resumes.get(e.seq);
+    if (resume !== undefined) ev.resume = resume;
+    return ev;
+  };
+  const displaced = new Set<number>();
+  const orderer = new EmissionOrderer(
+    t.format.timeline,
+    (e) => {
+      const ev = toEvent(e);
+      ev.displaced = displaced.has(e.seq);
+      texts.delete(e.seq);
+      emit(ev);
+      if (e.kind === 'subagent_spawned' && e.subagentId !== undefined && opts.child && depth < (opts.maxDepth ?? 4)) {
+        const child = opts.child(e.subagentId);
+        if (child) buildTimeline(child, opts, emit, depth + 1, e.subagentId, seen);
+      }
+    },
+    (d) => displaced.add(d.event.seq),
+  );
+  const end = t.format.streamLog(t.source, artifacts, opts.limits, (e: SessionEvent, r: JsonlRecord) => {
+    texts.set(e.seq, t.format.eventText(e, r));
+    orderer.push(e);
+  });
+  orderer.flush();
+  return { hasLog: end !== undefined };
+}
+
+/** The timeline of one found session (with its sub-agents' sessions nested when asked), event by event. */
+export function sessionTimeline(found: FoundSession, opts: { limits: LoadLimits; includeSubagents?: boolean }, emit: (e: TimelineEvent) => void): void {
+  const open = (f: FoundSession): TimelineSource => ({ source: fsSource(f), format: formatOf(f) });
+  const root = open(found);
+  const child = opts.includeSubagents
+    ? (id: string): TimelineSource | undefined => {
+        const c = root.format.childSession?.(root.source, id);
+        return c ? open(c) : undefined;
+      }
+    : undefined;
+  buildTimeline(root, { limits: opts.limits, ...(child ? { child } : {}) }, emit);
+}

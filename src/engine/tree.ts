@@ -1,0 +1,191 @@
+/** Auditing a tree: find sessions under the given paths, open them read-only, audit each, then the root checks. */
+import { createHash } from 'node:crypto';
+import type { RootCheck, TreeInputs } from '../checks/define-root.js';
+import { UsageError } from '../errors.js';
+import { detectorsFor, FORMATS, formatOf, sessionNouns } from '../formats/registry.js';
+import type { FormatModule } from '../formats/types.js';
+import { lineageObserver, type LineageFacts } from '../lineage/facts.js';
+import { buildGraph, type LineageGraph, type Relocation } from '../lineage/graph.js';
+import { opaque, type FoundSession } from '../model/found.js';
+import type { AuditReport } from '../model/report.js';
+import { discoverSessions } from '../read/discover.js';
+import { fsSource } from '../read/source.js';
+import { auditSession, rootChecks, runRootChecks, type AuditOptions } from './audit-session.js';
+import { auditInWorkers } from './parallel/pool.js';
+import { buildReport, type SessionResult } from './report.js';
+import { readUserFileText } from './user-files.js';
+
+/** The identity of a found session on disk: its directory, or for a file session the file it is shown by. */
+export const sessionKey = (s: FoundSession): string =>
+  s.members ? `${s.abs}\u0000${s.display.split('/').pop() ?? ''}\u0000${s.members.join('\u0000')}` : s.abs;
+
+/** Sessions under the paths; `hint` (--format-hint) restricts detection to one format and forces single files to it. */
+export function findSessions(paths: readonly string[], hint?: string): FoundSession[] {
+  const seen = new Set<string>();
+  const out: FoundSession[] = [];
+  const detectors = detectorsFor(hint);
+  for (const p of paths) {
+    const found = discoverSessions(p, detectors);
+    if (found.length === 0) {
+      throw new UsageError(
+        `${p}: no session found (expected ${sessionNouns(hint)}, or a tree holding them` +
+          `${hint !== undefined ? `, of format ${hint}` : ''})`,
+      );
+    }
+    for (const s of found) {
+      const key = sessionKey(s);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+export interface TreeOptions {
+  /** sandbox.toml files defining custom profiles. */
+  sandboxConfig?: readonly string[];
+  /** An earlier capture of the same sessions. */
+  against?: string;
+  /** An agent home given on the command line (`--grok-home`: its relocation journals decide between copies). */
+  home?: string;
+  /** --format-hint: read sessions as this format only. */
+  formatHint?: string;
+}
+
+export interface TreeResult {
+  found: FoundSession[];
+  results: SessionResult[];
+  facts: LineageFacts[];
+}
+
+/** Audit one session and gather its lineage facts (undefined for a session that is recorded, never opened). */
+export function auditOne(found: FoundSession, options: AuditOptions): { result: SessionResult; facts?: LineageFacts } {
+  const observer = lineageObserver(found);
+  const source = fsSource(found);
+  const result = auditSession(source, formatOf(found), options, [observer.run]);
+  observer.facts.resumes = result.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
+  return !opaque(found) ? { result, facts: observer.facts } : { result };
+}
+
+export interface RunOptions {
+  /** Sessions audited in parallel (worker threads); 1 = in this thread. */
+  jobs?: number;
+  /** Audit only shard `index` of `count` (1-based), chosen by a hash of the session id. */
+  shard?: { index: number; count: number };
+  /** --format-hint: read sessions as this format only. */
+  formatHint?: string;
+  /** Called after each session (done, total). */
+  progress?: (done: number, total: number) => void;
+}
+
+/** Audit every session found under the paths, collecting lineage facts; results in discovery order. */
+export function auditPaths(paths: readonly string[], options: AuditOptions, run: RunOptions = {}): TreeResult {
+  const found = inShard(findSessions(paths, run.formatHint), run.shard);
+  return collect(
+    found,
+    found.map((f, i) => {
+      const r = auditOne(f, options);
+      run.progress?.(i + 1, found.length);
+      return r;
+    }),
+  );
+}
+
+/** A stable 1/n of the sessions: by the session id's hash, so copies of one session land in the same shard. */
+export function shardOf(id: string, count: number): number {
+  return (createHash('sha256').update(id).digest().readUInt32BE(0) % count) + 1;
+}
+
+function inShard(found: FoundSession[], shard: RunOptions['shard']): FoundSession[] {
+  return shard ? found.filter((f) => shardOf(f.id, shard.count) === shard.index) : found;
+}
+
+function collect(found: FoundSession[], outs: ReadonlyArray<{ result: SessionResult; facts?: LineageFacts }>): TreeResult {
+  return { found, results: outs.map((o) => o.result), facts: outs.flatMap((o) => (o.facts ? [o.facts] : [])) };
+}
+
+/** The same as auditPaths, with the sessions spread over worker threads; identical results. */
+export async function auditPathsParallel(paths: readonly string[], options: AuditOptions, run: RunOptions): Promise<TreeResult> {
+  const found = inShard(findSessions(paths, run.formatHint), run.shard);
+  const jobs = Math.min(run.jobs ?? 1, found.length);
+  if (jobs <= 1) return auditPaths(paths, options, run);
+  return collect(found, await auditInWorkers(found, options, jobs, run.progress));
+}
+
+/** Sessions grouped by the sessions root they live in, in a stable order. */
+export function byRoot(facts: readonly LineageFacts[]): Map<string, LineageFacts[]> {
+  const m = new Map<string, LineageFacts[]>();
+  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0))) m.set(f.root, [...(m.get(f.root) ?? []), f]);
+  return m;
+}
+
+interface PreparedTree {
+  checks: Array<{ check: RootCheck; prepared: unknown }>;
+}
+
+/** What the root checks need, read (and validated) before any session is audited. */
+function prepareTree(tree: TreeOptions): PreparedTree {
+  const inputs: TreeInputs = {
+    sandboxConfigs: (tree.sandboxConfig ?? []).map((f) => ({ path: f, text: readUserFileText('--sandbox-config', f) })),
+    ...(tree.against !== undefined ? { earlier: findSessions([tree.against]).map((f) => fsSource(f)) } : {}),
+  };
+  return { checks: rootChecks(FORMATS).map((check) => ({ check, prepared: check.prepare?.(inputs) })) };
+}
+
+/** Relocation journals of every format, for the sessions under the audited roots. */
+function relocationsFor(facts: readonly LineageFacts[], home: string | undefined): Map<string, Relocation> {
+  const all = new Map<string, Relocation>();
+  for (const f of FORMATS as readonly FormatModule[]) {
+    if (!f.relocations) continue;
+    const mine = facts.filter((x) => x.format === f.name);
+    for (const [id, r] of f.relocations(mine, home)) all.set(id, r);
+  }
+  return all;
+}
+
+function finishTree(
+  { results, facts }: Pick<TreeResult, 'results' | 'facts'>,
+  options: AuditOptions,
+  tree: TreeOptions,
+  prepared: PreparedTree,
+): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+  const graphs = new Map<string, LineageGraph>();
+  if (options.command === 'audit') {
+    const relocations = relocationsFor(facts, tree.home);
+    for (const [root, inRoot] of byRoot(facts)) {
+      const g = buildGraph(inRoot, relocations);
+      graphs.set(root, g);
+      runRootChecks(results, g, prepared.checks, options);
+    }
+  }
+  return { results, graphs };
+}
+
+/** Audit a tree: every session, then (for `audit`) the checks over each sessions root's lineage graph. */
+export function auditTree(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+  const prepared = prepareTree(tree);
+  return finishTree(auditPaths(paths, options, tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}), options, tree, prepared);
+}
+
+export async function auditTreeParallel(
+  paths: readonly string[],
+  options: AuditOptions,
+  tree: TreeOptions,
+  run: RunOptions,
+): Promise<{ results: SessionResult[]; graphs: Map<string, LineageGraph>; facts: LineageFacts[] }> {
+  const prepared = prepareTree(tree);
+  const audited = await auditPathsParallel(paths, options, tree.formatHint !== undefined ? { ...run, formatHint: tree.formatHint } : run);
+  // A shard leaves the checks over the whole lineage graph to `merge`, which has every shard's facts.
+  if (run.shard) return { results: audited.results, graphs: new Map(), facts: audited.facts };
+  return { ...finishTree(audited, options, tree, prepared), facts: audited.facts };
+}
+
+/** `merge`: the root checks over all shards' sessions, as the unsharded run would have run them. */
+export function finishMerged(results: SessionResult[], facts: LineageFacts[], options: AuditOptions, tree: TreeOptions): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+  return finishTree({ results, facts }, options, tree, prepareTree(tree));
+}
+
+export function runAudit(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): AuditReport {
+  return buildReport(auditTree(paths, options, tree).results, options.command);
+}

@@ -1,0 +1,89 @@
+/**
+ * The I/O glue of `verify`: read the bag (directory or archive, never extracted), verify it, optionally compare
+ * it with the live session directories, and shape the result as a report (command "verify").
+ */
+import type { KeyObject } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import { basename } from 'node:path';
+import { standaloneFinding } from '../checks/findings.js';
+import { buildReport, type SessionResult } from './report.js';
+import { capturedSessions, compareWithLive } from '../bundle/against.js';
+import { publicKeyFromPem } from '../bundle/dsse.js';
+import { readBag, readMembers, type BagContents } from '../bundle/read.js';
+import { verifyBag } from '../bundle/verify.js';
+import type { Finding } from '../model/finding.js';
+import type { AuditReport } from '../model/report.js';
+import { UsageError } from '../errors.js';
+import { findSessions } from './tree.js';
+import { readUserFileText } from './user-files.js';
+
+export interface VerifyRequest {
+  bag: string;
+  key?: string;
+  against?: string;
+}
+
+export interface VerifyOutcome {
+  report: AuditReport;
+  contents?: BagContents;
+  /** Live sessions compared with (for --against). */
+  compared?: number;
+}
+
+function loadKey(path: string): KeyObject {
+  const pem = readUserFileText('--key', path);
+  try {
+    return publicKeyFromPem(pem);
+  } catch (e) {
+    throw new UsageError(`--key ${path}: ${(e as Error).message}`);
+  }
+}
+
+export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
+  let st;
+  try {
+    st = lstatSync(req.bag);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${req.bag}: ${code === 'ENOENT' ? 'no such file or directory' : `cannot be read (${code ?? 'error'})`}`);
+  }
+  if (st.isSymbolicLink()) throw new UsageError(`${req.bag}: is a symlink; give the bag itself`);
+  if (!st.isDirectory() && !st.isFile()) throw new UsageError(`${req.bag}: not a directory or an archive file`);
+  const key = req.key !== undefined ? loadKey(req.key) : undefined;
+  const live = req.against !== undefined ? findSessions([req.against]) : undefined;
+  const isDir = st.isDirectory();
+  const id = basename(req.bag.replace(/\/+$/, '')) || req.bag;
+  const findings: Finding[] = [];
+  const ctx = { id, path: req.bag, findings };
+  let contents: BagContents | undefined;
+  try {
+    contents = await readBag(req.bag, isDir);
+  } catch (e) {
+    findings.push(standaloneFinding('bundle', 'BUNDLE_INVALID', 'error', id, req.bag, { file: '' }, `cannot be read as a bag: ${(e as Error).message}`));
+  }
+  const results: SessionResult[] = [];
+  let compared: number | undefined;
+  if (contents) {
+    const v = verifyBag(contents, ctx, key);
+    if (live) {
+      const sessions = capturedSessions(contents, v.statement);
+      if (!sessions) throw new UsageError(`--against: ${req.bag} has no readable custody statement naming its sessions (was it made by session-audit bundle?)`);
+      const againstFindings: Finding[] = [];
+      compared = (await compareWithLive({ contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) }, againstFindings)).compared;
+      if (compared === 0) throw new UsageError(`--against ${req.against!}: none of the bag's sessions (${sessions.map((s) => s.id).join(', ')}) is there`);
+      const byPath = new Map<string, Finding[]>();
+      for (const f of againstFindings) byPath.set(f.sessionPath, [...(byPath.get(f.sessionPath) ?? []), f]);
+      for (const s of live) if (sessions.some((c) => c.id === s.id) && !byPath.has(s.display)) byPath.set(s.display, []);
+      for (const [path, list] of byPath) {
+        const first = list[0];
+        results.push({ session: { id: first?.session ?? basename(path), path, format: 'live session', files: [], findings: { error: 0, warning: 0, note: 0 } }, findings: list, toolErrors: [] });
+      }
+    }
+  }
+  const files = contents ? [...contents.members.values()].map((m) => ({ path: m.name, type: 'file' as const, size: m.size, sha256: m.digests.sha256 })) : [];
+  results.push({ session: { id, path: req.bag, format: contents ? `bagit (${contents.kind})` : 'bagit', files, findings: { error: 0, warning: 0, note: 0 } }, findings, toolErrors: [] });
+  const out: VerifyOutcome = { report: buildReport(results, 'verify') };
+  if (contents) out.contents = contents;
+  if (compared !== undefined) out.compared = compared;
+  return out;
+}

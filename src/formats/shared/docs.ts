@@ -1,0 +1,28 @@
+/** JSON documents beside a log (summaries, metadata, checkpoints): parsed whole, or a problem that says why not. */
+import { isUtf8 } from 'node:buffer';
+import type { DocEvent } from '../../model/session.js';
+import { firstInvalidUtf8 } from '../../read/json-bytes.js';
+
+export function parseDoc(file: string, kind: string, bytes: Buffer, size: number): DocEvent {
+  if (bytes.length === 0) return { file, kind, size, problem: { kind: 'empty', detail: 'the file is empty (0 bytes)' } };
+  if (!isUtf8(bytes)) {
+    const at = firstInvalidUtf8(bytes);
+    return { file, kind, size, problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at } };
+  }
+  try {
+    return { file, kind, size, value: JSON.parse(bytes.toString('utf8')) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : 'not JSON';
+    const truncated = /end of JSON input|Unterminated string/.test(msg);
+    return {
+      file,
+      kind,
+      size,
+      problem: {
+        kind: 'not-json',
+        detail: truncated ? 'the JSON ends early: the file was truncated (a crash during a non-atomic write)' : `not valid JSON (${msg.replace(/, ".*" is not valid JSON$/s, '').slice(0, 120)})`,
+      },
+    };
+  }
+}
+
