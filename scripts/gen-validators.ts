@@ -33,7 +33,8 @@ for (const path of schemaFiles(schemasDir)) {
   const schema = JSON.parse(readFileSync(path, 'utf8')) as { $defs?: Record<string, unknown> };
   ajv.addSchema(schema);
   const refs: Record<string, string> = {};
-  for (const key of [file, ...Object.keys(schema.$defs ?? {}).map((d) => `${file}#/$defs/${d}`)]) refs[`v${Object.keys(refs).length}`] = key;
+  for (const key of [file, ...Object.keys(schema.$defs ?? {}).map((d) => `${file}#/$defs/${d}`)])
+    refs[`v${Object.keys(refs).length}`] = key;
   files.push({ file, refs });
 }
 const outDir = join(root, 'dist', 'validators');
@@ -42,12 +43,18 @@ mkdirSync(outDir, { recursive: true });
 rmSync(join(root, 'dist', 'validators.cjs'), { force: true });
 const index: Record<string, [string, string]> = {};
 let total = 0;
-files.forEach(({ file, refs }, n) => {
+files.forEach(({ refs }, n) => {
   const module = `${n}.cjs`;
-  const code = standaloneCode(ajv, Object.fromEntries(Object.entries(refs).map(([name, key]) => [name, SCHEMA_BASE + key])));
+  const code = standaloneCode(
+    ajv,
+    Object.fromEntries(Object.entries(refs).map(([name, key]) => [name, SCHEMA_BASE + key])),
+  );
   writeFileSync(join(outDir, module), `${code}\n`);
   total += code.length;
   for (const [name, key] of Object.entries(refs)) index[key] = [module, name];
 });
 writeFileSync(join(outDir, 'index.json'), `${JSON.stringify(index)}\n`);
-console.log(`wrote dist/validators/: ${Object.keys(index).length} validators in ${files.length} modules, ${Math.round(total / 1024)} KiB`);
+console.log(
+  `wrote dist/validators/: ${Object.keys(index).length} validators in ${files.length} modules, ` +
+    `${Math.round(total / 1024)} KiB`,
+);

@@ -12,7 +12,8 @@ import { cycles, readImportGraph, violations, type ImportGraph } from './helpers
 const SRC = join(import.meta.dirname, '..', 'src');
 const agents = FORMAT_NAMES;
 
-const graph = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges).map(([k, v]) => [k, new Set(v)]));
+const graph = (edges: Record<string, string[]>): ImportGraph =>
+  new Map(Object.entries(edges).map(([k, v]) => [k, new Set(v)]));
 
 describe('the import graph of src/', () => {
   const g = readImportGraph(SRC);
@@ -30,7 +31,11 @@ describe('the import graph of src/', () => {
 
   test('every agent is a folder of src/formats/ that only the registry imports', () => {
     for (const a of agents) expect(statSync(join(SRC, 'formats', a)).isDirectory()).toBe(true);
-    const importers = [...g].filter(([from, tos]) => [...tos].some((t) => agents.some((a) => t.startsWith(`formats/${a}/`))) && !agents.some((a) => from.startsWith(`formats/${a}/`)));
+    const importers = [...g].filter(
+      ([from, tos]) =>
+        [...tos].some((t) => agents.some((a) => t.startsWith(`formats/${a}/`))) &&
+        !agents.some((a) => from.startsWith(`formats/${a}/`)),
+    );
     expect(importers.map(([from]) => from)).toEqual(['formats/registry.ts']);
   });
 });
@@ -60,11 +65,20 @@ describe('the rules catch planted violations', () => {
       }),
       agents,
     );
-    expect(v.map((x) => x.rule).sort()).toEqual(['checks/ may not import read/', 'engine/ may not import cli/', 'model/ may not import formats/', 'model/ may not import read/', 'report/ may not import read/']);
+    expect(v.map((x) => x.rule).sort()).toEqual([
+      'checks/ may not import read/',
+      'engine/ may not import cli/',
+      'model/ may not import formats/',
+      'model/ may not import read/',
+      'report/ may not import read/',
+    ]);
   });
 
   test('a cycle, even of type-only imports, and a module importing itself', () => {
-    expect(cycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'], 'd.ts': ['d.ts'] }))).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+    expect(cycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'], 'd.ts': ['d.ts'] }))).toEqual([
+      ['a.ts', 'b.ts', 'c.ts'],
+      ['d.ts'],
+    ]);
   });
 });
 
@@ -104,7 +118,7 @@ describe('agent knowledge stays in src/formats/<agent>/', () => {
     return !agents.some((a) => rel.startsWith(`formats/${a}/`)) && rel !== 'formats/registry.ts';
   });
 
-  test('no agent file name outside the agents\' folders (code and comments alike)', () => {
+  test("no agent file name outside the agents' folders (code and comments alike)", () => {
     const hits: string[] = [];
     for (const f of outside) {
       const text = readFileSync(f, 'utf8');
@@ -114,12 +128,30 @@ describe('agent knowledge stays in src/formats/<agent>/', () => {
   });
 
   test('no import of an agent folder outside the registry', () => {
-    const hits = outside.filter((f) => /from\s+['"][^'"]*formats\/(?:grok|codex|claude)\//.test(readFileSync(f, 'utf8')));
+    const hits = outside.filter((f) =>
+      /from\s+['"][^'"]*formats\/(?:grok|codex|claude)\//.test(readFileSync(f, 'utf8')),
+    );
     expect(hits.map((f) => relative(SRC, f))).toEqual([]);
   });
 
   test('the count rule itself finds a planted name', () => {
     const planted = "const log = 'updates.jsonl';";
     expect(AGENT_FILE_NAMES.some((n) => planted.includes(n))).toBe(true);
+  });
+});
+
+describe('code shape', () => {
+  test('no line over 120 characters in src/, test/ and scripts/', () => {
+    const root = join(SRC, '..');
+    const files = ['src', 'test', 'scripts'].flatMap((d) => sources(join(root, d)));
+    const long: string[] = [];
+    for (const f of files) {
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (line.length > 120) long.push(`${relative(root, f)}:${i + 1} (${line.length})`);
+        });
+    }
+    expect(long).toEqual([]);
   });
 });

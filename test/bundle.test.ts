@@ -6,7 +6,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, cpSync, mkdirSync, symlinkSync, appendFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  existsSync,
+  cpSync,
+  mkdirSync,
+  appendFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +42,10 @@ const sha256 = (p: string): string => createHash('sha256').update(readFileSync(p
 const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
 const built = isBuilt('src/cli/main.js');
 
-async function verifyJson(bag: string, ...args: string[]): Promise<{ report: AuditReport; code: number; stderr: string; stdout: string }> {
+async function verifyJson(
+  bag: string,
+  ...args: string[]
+): Promise<{ report: AuditReport; code: number; stderr: string; stdout: string }> {
   const r = await cli(['verify', bag, '--format', 'json', ...args]);
   return { report: JSON.parse(r.stdout) as AuditReport, code: r.code, stderr: r.stderr, stdout: r.stdout };
 }
@@ -52,10 +64,19 @@ describe('round trip on every corpora case', () => {
     expect(v.report.findings).toEqual([]);
     expect(v.code).toBe(0);
     // Every regular file of every session is in the payload, byte for byte.
-    const audit = JSON.parse((await cli(['audit', dir, '--format', 'json', '--fail-on', 'never'])).stdout) as AuditReport;
-    const inBag = new Map(v.report.sessions.find((s) => s.format.startsWith('bagit'))!.files.map((f) => [f.path, f.sha256]));
-    const payloadDigests = [...inBag].filter(([p]) => p.startsWith('data/')).map(([, d]) => d).sort();
-    const sessionDigests = audit.sessions.flatMap((s) => s.files.filter((f) => f.type === 'file' && f.sha256 && !f.readError).map((f) => f.sha256!)).sort();
+    const audit = JSON.parse(
+      (await cli(['audit', dir, '--format', 'json', '--fail-on', 'never'])).stdout,
+    ) as AuditReport;
+    const inBag = new Map(
+      v.report.sessions.find((s) => s.format.startsWith('bagit'))!.files.map((f) => [f.path, f.sha256]),
+    );
+    const payloadDigests = [...inBag]
+      .filter(([p]) => p.startsWith('data/'))
+      .map(([, d]) => d)
+      .sort();
+    const sessionDigests = audit.sessions
+      .flatMap((s) => s.files.filter((f) => f.type === 'file' && f.sha256 && !f.readError).map((f) => f.sha256!))
+      .sort();
     expect(payloadDigests).toEqual(sessionDigests);
     expect(diffStates(before, treeState(dir))).toEqual([]);
   });
@@ -66,7 +87,9 @@ test.each(['dir', 'zip', 'tar', 'tar.gz', 'tgz'])('every archive form verifies: 
   expect((await cli(['bundle', join(CORPORA, 'grok', 'clean'), '-o', out])).code).toBe(0);
   const v = await verifyJson(out);
   expect(v.report.findings).toEqual([]);
-  expect(v.report.sessions[0]!.format).toBe(`bagit (${form === 'dir' ? 'dir' : form === 'zip' ? 'zip' : form === 'tar' ? 'tar' : 'tgz'})`);
+  expect(v.report.sessions[0]!.format).toBe(
+    `bagit (${form === 'dir' ? 'dir' : form === 'zip' ? 'zip' : form === 'tar' ? 'tar' : 'tgz'})`,
+  );
 });
 
 describe('tampering fails verify with the right code', () => {
@@ -107,7 +130,10 @@ describe('tampering fails verify with the right code', () => {
   test('an edited manifest', async () => {
     const bag = await make();
     const m = join(bag, 'manifest-sha512.txt');
-    writeFileSync(m, readFileSync(m, 'utf8').replace(/^[0-9a-f]/, (c) => (c === '0' ? '1' : '0')));
+    writeFileSync(
+      m,
+      readFileSync(m, 'utf8').replace(/^[0-9a-f]/, (c) => (c === '0' ? '1' : '0')),
+    );
     const v = await verifyJson(bag);
     expect(codesOf(v.report)).toEqual(['BUNDLE_MANIFEST_MISMATCH']);
     const files = v.report.findings.map((f) => f.location.file).sort();
@@ -156,7 +182,9 @@ describe('reproducible', () => {
     const b = join(CORPORA, 'grok', 'tool-interrupted-call');
     const run = (tz: string, paths: string[], form: string): string => {
       const out = tmp(`repro.${form}`);
-      execFileSync(process.execPath, [bin, 'bundle', ...paths, '-o', out], { env: { ...process.env, TZ: tz, SOURCE_DATE_EPOCH: '' } });
+      execFileSync(process.execPath, [bin, 'bundle', ...paths, '-o', out], {
+        env: { ...process.env, TZ: tz, SOURCE_DATE_EPOCH: '' },
+      });
       return sha256(out);
     };
     for (const form of ['zip', 'tar.gz', 'tar']) {
@@ -190,10 +218,14 @@ describe('symlinks and special files', () => {
       if (treeState(out, { meta: false }).get(p)?.startsWith('dir')) continue;
       expect(readFileSync(abs).includes(Buffer.from('root:x:0:0'))).toBe(false);
     }
-    const inventory = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as { files: Array<{ path: string; type: string; archived: boolean; linkTarget?: string }> };
+    const inventory = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as {
+      files: Array<{ path: string; type: string; archived: boolean; linkTarget?: string }>;
+    };
     const link = inventory.files.find((f) => f.path === 'exfil.jsonl')!;
     expect(link).toMatchObject({ type: 'symlink', archived: false, linkTarget: '../../../../../../etc/passwd' });
-    const custody = JSON.parse(readFileSync(join(out, 'custody.intoto.json'), 'utf8')) as { predicate: { notArchived: Array<{ bagPath: string }> } };
+    const custody = JSON.parse(readFileSync(join(out, 'custody.intoto.json'), 'utf8')) as {
+      predicate: { notArchived: Array<{ bagPath: string }> };
+    };
     expect(custody.predicate.notArchived.some((x) => x.bagPath.endsWith('exfil.jsonl'))).toBe(true);
     expect((await verifyJson(out)).report.findings).toEqual([]);
   });
@@ -259,7 +291,9 @@ describe('plain BagIt bags from other tools', () => {
     writeFileSync(join(bag, 'bagit.txt'), 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
     writeFileSync(join(bag, 'bag-info.txt'), `Payload-Oxum: 14.2\nSource-Organization: Example\n`);
     for (const alg of algs) {
-      const lines = Object.entries(files).map(([p, c]) => `${createHash(alg).update(c).digest('hex')}  ${encodePath(p)}\n`);
+      const lines = Object.entries(files).map(
+        ([p, c]) => `${createHash(alg).update(c).digest('hex')}  ${encodePath(p)}\n`,
+      );
       writeFileSync(join(bag, `manifest-${alg}.txt`), lines.join(''));
     }
     return bag;
@@ -283,7 +317,10 @@ describe('plain BagIt bags from other tools', () => {
     const p = 'data/a%b\r\nc.txt';
     expect(encodePath(p)).toBe('data/a%25b%0D%0Ac.txt');
     expect(decodePath(encodePath(p))).toBe(p);
-    expect(parseManifest(`abc  ${encodePath(p)}\nnot a line\n`)).toEqual({ entries: [{ digest: 'abc', path: p, line: 1 }], bad: [2] });
+    expect(parseManifest(`abc  ${encodePath(p)}\nnot a line\n`)).toEqual({
+      entries: [{ digest: 'abc', path: p, line: 1 }],
+      bad: [2],
+    });
   });
   test('unsafe member paths are named', () => {
     expect(unsafePath('/etc/passwd')).toBeDefined();
@@ -296,7 +333,18 @@ describe('plain BagIt bags from other tools', () => {
     const out = tmp('slip.zip');
     const src = tmp('slip-src');
     mkdirSync(join(src, 'sessions', 'g', 'ses'), { recursive: true });
-    cpSync(join(CORPORA, 'grok', 'clean', 'sessions', readdirSync(join(CORPORA, 'grok', 'clean', 'sessions'))[0]!, '019a3f2e-0f10-7c42-8000-00000000a003'), join(src, 'sessions', 'g', 'ses'), { recursive: true });
+    cpSync(
+      join(
+        CORPORA,
+        'grok',
+        'clean',
+        'sessions',
+        readdirSync(join(CORPORA, 'grok', 'clean', 'sessions'))[0]!,
+        '019a3f2e-0f10-7c42-8000-00000000a003',
+      ),
+      join(src, 'sessions', 'g', 'ses'),
+      { recursive: true },
+    );
     await cli(['bundle', join(src, 'sessions', 'g', 'ses'), '-o', out]);
     // Rename one member in place (same length) in both the local header and the central directory.
     const bytes = readFileSync(out);
@@ -315,7 +363,9 @@ describe('plain BagIt bags from other tools', () => {
     writeFileSync(bad, bytes);
     const v = await verifyJson(bad);
     expect(codesOf(v.report)).toContain('BUNDLE_UNSAFE_PATH');
-    expect(v.report.findings.find((f) => f.code === 'BUNDLE_UNSAFE_PATH')!.location.file).toBe('../../../g/summary.json');
+    expect(v.report.findings.find((f) => f.code === 'BUNDLE_UNSAFE_PATH')!.location.file).toBe(
+      '../../../g/summary.json',
+    );
     expect(existsSync(join(scratch, 'summary.json'))).toBe(false);
   });
 });
@@ -328,16 +378,23 @@ describe('signing (DSSE, Ed25519)', () => {
   const body = Buffer.from('eyJfdHlwZSI6Imh0dHBzOi8vaW4tdG90by5pby9TdGF0ZW1lbnQvdjEifQ==', 'base64');
   test('PAE matches the published vector', () => {
     expect(pae(payloadType, body).toString('hex')).toBe(
-      '445353457631203238206170706c69636174696f6e2f766e642e696e2d746f746f2b6a736f6e203433207b225f74797065223a2268747470733a2f2f696e2d746f746f2e696f2f53746174656d656e742f7631227d',
+      '445353457631203238206170706c69636174696f6e2f766e642e696e2d746f746f2b6a736f6e203433207b225f747970' +
+        '65223a2268747470733a2f2f696e2d746f746f2e696f2f53746174656d656e742f7631227d',
     );
   });
   test('the signature matches the published vector and verifies', () => {
     const env = signEnvelope(body, privateKeyFromSeed(seed));
-    expect(env.signatures[0]!.sig).toBe('2WAfaHm5jluo0w+0rk8uVkluELJYWjSmU9x7EUzx+AyteDGJ4/nqyJXfmAUVFIAoQafWm7AxBZNw5M9ixNHiCA==');
+    expect(env.signatures[0]!.sig).toBe(
+      '2WAfaHm5jluo0w+0rk8uVkluELJYWjSmU9x7EUzx+AyteDGJ4/nqyJXfmAUVFIAoQafWm7AxBZNw5M9ixNHiCA==',
+    );
     expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1 });
   });
   test('the URL-safe base64 vector verifies', () => {
-    const env = { payload: '-_-_Pj8=', payloadType, signatures: [{ sig: 'P-_KHICeR7tI6S_YyejJTRtrXhcQyQ2LYPaL8h90KjC9qN8HU_svOQ6TuDOT1HIrsGW886DbWNWcCmX5twLrAw==' }] };
+    const env = {
+      payload: '-_-_Pj8=',
+      payloadType,
+      signatures: [{ sig: 'P-_KHICeR7tI6S_YyejJTRtrXhcQyQ2LYPaL8h90KjC9qN8HU_svOQ6TuDOT1HIrsGW886DbWNWcCmX5twLrAw==' }],
+    };
     expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1 });
     expect(verifyEnvelope({ ...env, payloadType: 'text/plain' }, publicKeyFromRaw(pub)).valid).toBe(0);
   });
@@ -349,15 +406,38 @@ describe('signing (DSSE, Ed25519)', () => {
     writeFileSync(join(keys, 'a.pem'), a.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(join(keys, 'a.pub'), a.publicKey.export({ type: 'spki', format: 'pem' }));
     writeFileSync(join(keys, 'b.pub'), b.publicKey.export({ type: 'spki', format: 'pem' }));
-    writeFileSync(join(keys, 'rsa.pem'), generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(
+      join(keys, 'rsa.pem'),
+      generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     const out = tmp('signed.tgz');
-    expect((await cli(['bundle', join(CORPORA, 'grok', 'clean'), '-o', out, '--sign-key', join(keys, 'a.pem'), '--key-id', 'alice'])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'bundle',
+          join(CORPORA, 'grok', 'clean'),
+          '-o',
+          out,
+          '--sign-key',
+          join(keys, 'a.pem'),
+          '--key-id',
+          'alice',
+        ])
+      ).code,
+    ).toBe(0);
     expect((await verifyJson(out, '--key', join(keys, 'a.pub'))).report.findings).toEqual([]);
     expect(codesOf((await verifyJson(out, '--key', join(keys, 'b.pub'))).report)).toEqual(['BUNDLE_SIGNATURE_INVALID']);
     const noKey = await cli(['verify', out]);
     expect(noKey.code).toBe(0);
     expect(noKey.stderr).toMatch(/BUNDLE_UNVERIFIED/);
-    const rsa = await cli(['bundle', join(CORPORA, 'grok', 'clean'), '-o', tmp('x.zip'), '--sign-key', join(keys, 'rsa.pem')]);
+    const rsa = await cli([
+      'bundle',
+      join(CORPORA, 'grok', 'clean'),
+      '-o',
+      tmp('x.zip'),
+      '--sign-key',
+      join(keys, 'rsa.pem'),
+    ]);
     expect(rsa.code).toBe(2);
     expect(rsa.stderr).toMatch(/expected an Ed25519 private key/);
     // A statement re-signed by someone else's key over a forged manifest digest.
@@ -365,7 +445,9 @@ describe('signing (DSSE, Ed25519)', () => {
     await cli(['bundle', join(CORPORA, 'grok', 'clean'), '-o', dirBag, '--sign-key', join(keys, 'a.pem')]);
     const envPath = join(dirBag, 'custody.dsse.json');
     const env = JSON.parse(readFileSync(envPath, 'utf8')) as { payload: string };
-    const st = Buffer.from(env.payload, 'base64').toString('utf8').replace(/"sha256":"[0-9a-f]/, '"sha256":"f');
+    const st = Buffer.from(env.payload, 'base64')
+      .toString('utf8')
+      .replace(/"sha256":"[0-9a-f]/, '"sha256":"f');
     writeFileSync(envPath, JSON.stringify({ ...env, payload: Buffer.from(st).toString('base64') }));
     const v = await verifyJson(dirBag, '--key', join(keys, 'a.pub'));
     expect(codesOf(v.report)).toEqual(['BUNDLE_MANIFEST_MISMATCH', 'BUNDLE_SIGNATURE_INVALID']);
@@ -376,13 +458,27 @@ describe('redaction', () => {
   const secrets = {
     xai: 'xai-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
     jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
-    pem: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END PRIVATE KEY-----',
+    pem:
+      '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END ' +
+      'PRIVATE KEY-----',
   };
   test('secrets in JSON strings are replaced and every line still parses', () => {
     const r = redactor(['ACME-[0-9]{6}']);
-    const line = JSON.stringify({ a: `key ${secrets.xai} here`, b: [`Authorization: Bearer ${'t0k3n'.repeat(5)}`, secrets.jwt], c: { d: `AWS_SECRET_ACCESS_KEY=${'x'.repeat(40)} ok`, e: secrets.pem }, f: 'order ACME-123456', n: 42 });
+    const line = JSON.stringify({
+      a: `key ${secrets.xai} here`,
+      b: [`Authorization: Bearer ${'t0k3n'.repeat(5)}`, secrets.jwt],
+      c: { d: `AWS_SECRET_ACCESS_KEY=${'x'.repeat(40)} ok`, e: secrets.pem },
+      f: 'order ACME-123456',
+      n: 42,
+    });
     const out = redactJsonLine(line, r);
-    const parsed = JSON.parse(out.text) as { a: string; b: string[]; c: { d: string; e: string }; f: string; n: number };
+    const parsed = JSON.parse(out.text) as {
+      a: string;
+      b: string[];
+      c: { d: string; e: string };
+      f: string;
+      n: number;
+    };
     expect(parsed.a).toBe('key [REDACTED:api-key] here');
     expect(parsed.b[0]).toBe('Authorization: Bearer [REDACTED:auth-header]');
     expect(parsed.b[1]).toBe('[REDACTED:jwt]');
@@ -399,7 +495,20 @@ describe('redaction', () => {
     const sdir = join(src, 'sessions', readdirSync(join(src, 'sessions'))[0]!);
     const id = '019a3f2e-0f10-7c42-8000-00000000a003';
     const updates = join(sdir, id, 'updates.jsonl');
-    appendFileSync(updates, `${JSON.stringify({ timestamp: 1787140000, method: 'session/update', params: { sessionId: id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `export XAI_API_KEY=${secrets.xai}\n${secrets.pem}` } } } })}\n`);
+    appendFileSync(
+      updates,
+      `${JSON.stringify({
+        timestamp: 1787140000,
+        method: 'session/update',
+        params: {
+          sessionId: id,
+          update: {
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `export XAI_API_KEY=${secrets.xai}\n${secrets.pem}` },
+          },
+        },
+      })}\n`,
+    );
     const original = readFileSync(updates);
     const out = tmp('redacted');
     const r = await cli(['bundle', join(sdir, id), '-o', out, '--redact']);
@@ -408,10 +517,16 @@ describe('redaction', () => {
     const bagged = readFileSync(join(out, 'data', readdirSync(join(out, 'data'))[0]!, id, 'updates.jsonl'));
     expect(bagged.includes(Buffer.from(secrets.xai))).toBe(false);
     expect(bagged.includes(Buffer.from('MC4CAQAwBQYDK2VwBCIEIJ1h'))).toBe(false);
-    for (const line of bagged.toString('utf8').split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of bagged.toString('utf8').split('\n').filter(Boolean))
+      expect(() => JSON.parse(line)).not.toThrow();
     expect(bagged.toString('utf8').split('\n').length).toBe(original.toString('utf8').split('\n').length);
     expect(readFileSync(join(out, 'bag-info.txt'), 'utf8')).toMatch(/^Payload-Redacted: yes$/m);
-    const custody = JSON.parse(readFileSync(join(out, 'custody.intoto.json'), 'utf8')) as { predicate: { redacted: boolean; files: Array<{ path: string; originalSha256: string; originalSize: number; redactions: number }> } };
+    const custody = JSON.parse(readFileSync(join(out, 'custody.intoto.json'), 'utf8')) as {
+      predicate: {
+        redacted: boolean;
+        files: Array<{ path: string; originalSha256: string; originalSize: number; redactions: number }>;
+      };
+    };
     const rec = custody.predicate.files.find((f) => f.path.endsWith(`${id}/updates.jsonl`))!;
     expect(rec.originalSha256).toBe(createHash('sha256').update(original).digest('hex'));
     expect(rec.originalSize).toBe(original.length);
@@ -439,8 +554,18 @@ describe('verify --against', () => {
   });
   test('first difference: line, column and context', () => {
     expect(firstDifference(Buffer.from('a\nb\n'), Buffer.from('a\nb\nc\n'))).toBeUndefined();
-    expect(firstDifference(Buffer.from('a\nbcd\n'), Buffer.from('a\nbXd\n'))).toMatchObject({ line: 2, column: 2, offset: 3, was: 'bcd', now: 'bXd' });
-    expect(firstDifference(Buffer.from('a\nbcd\n'), Buffer.from('a\n'))).toMatchObject({ line: 2, column: 1, now: '(end of file)' });
+    expect(firstDifference(Buffer.from('a\nbcd\n'), Buffer.from('a\nbXd\n'))).toMatchObject({
+      line: 2,
+      column: 2,
+      offset: 3,
+      was: 'bcd',
+      now: 'bXd',
+    });
+    expect(firstDifference(Buffer.from('a\nbcd\n'), Buffer.from('a\n'))).toMatchObject({
+      line: 2,
+      column: 1,
+      now: '(end of file)',
+    });
   });
   test('torn-tail healing (a newline appended) is append-only; a quarantine copy rewritten is not', async () => {
     const src = tmp('heal');
@@ -455,7 +580,9 @@ describe('verify --against', () => {
     appendFileSync(u, '\n{"timestamp":1787140002}\n');
     writeFileSync(join(src, id, 'chat_history.jsonl.corrupt'), 'quarantined, edited\n');
     const v = await verifyJson(out, '--against', join(src, id));
-    expect(v.report.findings.map((f) => `${f.code} ${f.location.file}`)).toEqual(['BUNDLE_NOT_APPEND_ONLY chat_history.jsonl.corrupt']);
+    expect(v.report.findings.map((f) => `${f.code} ${f.location.file}`)).toEqual([
+      'BUNDLE_NOT_APPEND_ONLY chat_history.jsonl.corrupt',
+    ]);
     expect(v.report.findings[0]!.message).toMatch(/never rewrites.*line 1, column 12/);
   });
   test('a live path holding none of the captured sessions is a usage error', async () => {

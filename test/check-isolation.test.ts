@@ -47,20 +47,26 @@ function counter(seen: Record<string, number>): Check {
   };
 }
 
-test.each(['record', 'event', 'damage', 'fileEnd', 'end', 'doc'] as const)('a check throwing in %s is isolated', (hook) => {
-  const source = session();
-  const format = formatOf(source.found);
-  const clean: Record<string, number> = {};
-  const normal = auditSession(session(), format, { command: 'audit', checks: [...CHECKS, counter(clean)] });
-  expect(normal.toolErrors).toEqual([]);
-  expect(clean.event).toBeGreaterThan(3);
-  expect(clean.damage).toBeGreaterThan(0);
+test.each(['record', 'event', 'damage', 'fileEnd', 'end', 'doc'] as const)(
+  'a check throwing in %s is isolated',
+  (hook) => {
+    const source = session();
+    const format = formatOf(source.found);
+    const clean: Record<string, number> = {};
+    const normal = auditSession(session(), format, { command: 'audit', checks: [...CHECKS, counter(clean)] });
+    expect(normal.toolErrors).toEqual([]);
+    expect(clean.event).toBeGreaterThan(3);
+    expect(clean.damage).toBeGreaterThan(0);
 
-  const seen: Record<string, number> = {};
-  const r = auditSession(source, format, { command: 'audit', checks: [thrower(hook, hook === 'record' || hook === 'event' ? 2 : 0), ...CHECKS, counter(seen)] });
-  expect(r.toolErrors).toHaveLength(1);
-  expect(r.toolErrors[0]!.check).toBe(`throws-in-${hook}`);
-  expect(r.toolErrors[0]!.message).toContain(`boom in ${hook}`);
-  expect(seen).toEqual(clean);
-  expect(r.findings.map((f) => f.fingerprint)).toEqual(normal.findings.map((f) => f.fingerprint));
-});
+    const seen: Record<string, number> = {};
+    const r = auditSession(source, format, {
+      command: 'audit',
+      checks: [thrower(hook, hook === 'record' || hook === 'event' ? 2 : 0), ...CHECKS, counter(seen)],
+    });
+    expect(r.toolErrors).toHaveLength(1);
+    expect(r.toolErrors[0]!.check).toBe(`throws-in-${hook}`);
+    expect(r.toolErrors[0]!.message).toContain(`boom in ${hook}`);
+    expect(seen).toEqual(clean);
+    expect(r.findings.map((f) => f.fingerprint)).toEqual(normal.findings.map((f) => f.fingerprint));
+  },
+);

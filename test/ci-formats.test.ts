@@ -29,7 +29,9 @@ const SARIF_SCHEMA = fileURLToPath(new URL('../../shared/external/sarif/sarif-sc
 const built = isBuilt('src/engine/parallel/worker.js');
 
 function sarifValidator(): ((v: unknown) => boolean) & { errors?: unknown } {
-  const Ajv4 = require('ajv-draft-04') as new (o: object) => { compile: (s: unknown) => ((v: unknown) => boolean) & { errors?: unknown } };
+  const Ajv4 = require('ajv-draft-04') as new (
+    o: object,
+  ) => { compile: (s: unknown) => ((v: unknown) => boolean) & { errors?: unknown } };
   const addFormats = require('ajv-formats') as (a: unknown) => void;
   const ajv = new Ajv4({ allErrors: true, strict: false });
   addFormats(ajv);
@@ -51,38 +53,70 @@ function fakeReport(findings: Finding[]): AuditReport {
     toolErrors: [],
   };
 }
-const finding = (i: number, severity: Finding['severity'], message = `m${i}`): Finding => ({ code: 'JSONL_BAD_LINE', severity, message, check: 'jsonl-integrity', session: 's', sessionPath: 'root/s', location: { file: 'updates.jsonl', line: i + 1, byteOffset: i * 10 }, fingerprint: `fp${i}` });
+const finding = (i: number, severity: Finding['severity'], message = `m${i}`): Finding => ({
+  code: 'JSONL_BAD_LINE',
+  severity,
+  message,
+  check: 'jsonl-integrity',
+  session: 's',
+  sessionPath: 'root/s',
+  location: { file: 'updates.jsonl', line: i + 1, byteOffset: i * 10 },
+  fingerprint: `fp${i}`,
+});
 
 describe('SARIF 2.1.0', () => {
   const validate = existsSync(SARIF_SCHEMA) ? sarifValidator() : undefined;
-  test.skipIf(!validate).each(auditCases.map((c) => [c.name, c] as const))('%s validates against the official schema', async (_n, c) => {
-    const dir = materialise(c);
-    const args = (c.expected.args ?? []).map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));
-    const r = await cli(['audit', dir, '--format', 'sarif', '--fail-on', 'never', ...args]);
-    const sarif = JSON.parse(r.stdout) as { runs: Array<{ results: Array<{ ruleId: string; ruleIndex: number; partialFingerprints: Record<string, string>; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }>; tool: { driver: { rules: Array<{ id: string }> } }; artifacts: Array<{ hashes?: Record<string, string> }> }> };
-    const ok = validate!(sarif);
-    expect(ok, JSON.stringify(validate!.errors, null, 1)?.slice(0, 2000)).toBe(true);
-    const json = JSON.parse((await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...args])).stdout) as AuditReport;
-    const run = sarif.runs[0]!;
-    expect(run.results.length).toBe(json.findings.length);
-    const ids = run.tool.driver.rules.map((x) => x.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const [i, res] of run.results.entries()) {
-      expect(ids[res.ruleIndex]).toBe(res.ruleId);
-      expect(res.partialFingerprints['sessionAudit/v1']).toBe(json.findings[i]!.fingerprint);
-      expect(res.locations[0]!.physicalLocation.artifactLocation.uri).not.toMatch(/^\//);
-    }
-    expect(run.artifacts.every((a) => /^[0-9a-f]{64}$/.test(a.hashes?.['sha-256'] ?? ''))).toBe(true);
-  });
+  test.skipIf(!validate).each(auditCases.map((c) => [c.name, c] as const))(
+    '%s validates against the official schema',
+    async (_n, c) => {
+      const dir = materialise(c);
+      const args = (c.expected.args ?? []).map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));
+      const r = await cli(['audit', dir, '--format', 'sarif', '--fail-on', 'never', ...args]);
+      const sarif = JSON.parse(r.stdout) as {
+        runs: Array<{
+          results: Array<{
+            ruleId: string;
+            ruleIndex: number;
+            partialFingerprints: Record<string, string>;
+            locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>;
+          }>;
+          tool: { driver: { rules: Array<{ id: string }> } };
+          artifacts: Array<{ hashes?: Record<string, string> }>;
+        }>;
+      };
+      const ok = validate!(sarif);
+      expect(ok, JSON.stringify(validate!.errors, null, 1)?.slice(0, 2000)).toBe(true);
+      const json = JSON.parse(
+        (await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...args])).stdout,
+      ) as AuditReport;
+      const run = sarif.runs[0]!;
+      expect(run.results.length).toBe(json.findings.length);
+      const ids = run.tool.driver.rules.map((x) => x.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const [i, res] of run.results.entries()) {
+        expect(ids[res.ruleIndex]).toBe(res.ruleId);
+        expect(res.partialFingerprints['sessionAudit/v1']).toBe(json.findings[i]!.fingerprint);
+        expect(res.locations[0]!.physicalLocation.artifactLocation.uri).not.toMatch(/^\//);
+      }
+      expect(run.artifacts.every((a) => /^[0-9a-f]{64}$/.test(a.hashes?.['sha-256'] ?? ''))).toBe(true);
+    },
+  );
   test('URIs are relative, stable and percent-encoded', () => {
-    expect(pathUri('corpora/grok/x/sessions/%2Fhome%2Fdev/0199/updates.jsonl')).toBe('corpora/grok/x/sessions/%252Fhome%252Fdev/0199/updates.jsonl');
+    expect(pathUri('corpora/grok/x/sessions/%2Fhome%2Fdev/0199/updates.jsonl')).toBe(
+      'corpora/grok/x/sessions/%252Fhome%252Fdev/0199/updates.jsonl',
+    );
     expect(pathUri('a b/#c')).toBe('a%20b/%23c');
     expect(pathUri('/abs/p')).toBe('file:///abs/p');
   });
   test(`past ${SARIF_MAX_RESULTS} results the most severe are kept and a notification says so`, () => {
     const findings: Finding[] = [];
     for (let i = 0; i < SARIF_MAX_RESULTS + 10; i++) findings.push(finding(i, i % 1000 === 0 ? 'error' : 'note'));
-    const sarif = JSON.parse(renderSarif(fakeReport(findings))) as { runs: Array<{ results: Array<{ level: string }>; invocations: Array<{ toolExecutionNotifications: Array<{ message: { text: string } }> }> }> };
+    const sarif = JSON.parse(renderSarif(fakeReport(findings))) as {
+      runs: Array<{
+        results: Array<{ level: string }>;
+        invocations: Array<{ toolExecutionNotifications: Array<{ message: { text: string } }> }>;
+      }>;
+    };
     const run = sarif.runs[0]!;
     expect(run.results.length).toBe(SARIF_MAX_RESULTS);
     expect(run.results.filter((r) => r.level === 'error').length).toBe(26);
@@ -99,24 +133,36 @@ describe('JUnit XML', () => {
     const r = await cli(['audit', dir, '--format', 'junit', ...args]);
     expect(XMLValidator.validate(r.stdout)).toBe(true);
     const doc = parser.parse(r.stdout) as { testsuites: { testsuite: unknown } };
-    const suites = ([] as Array<{ name: string; testcase: unknown; failures: string }>).concat(doc.testsuites.testsuite as never);
+    const suites = ([] as Array<{ name: string; testcase: unknown; failures: string }>).concat(
+      doc.testsuites.testsuite as never,
+    );
     const names = new Set<string>();
     let failing = 0;
     for (const s of suites) {
-      for (const tc of ([] as Array<{ classname: string; name: string; failure?: unknown }>).concat(s.testcase as never)) {
+      for (const tc of ([] as Array<{ classname: string; name: string; failure?: unknown }>).concat(
+        s.testcase as never,
+      )) {
         const key = `${tc.classname}\u0000${tc.name}`;
         expect(names.has(key), key).toBe(false);
         names.add(key);
         if (tc.failure) failing++;
       }
     }
-    const json = JSON.parse((await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...args])).stdout) as AuditReport;
-    const failingChecks = new Set(json.findings.filter((f) => f.severity === 'error').map((f) => `${f.sessionPath}\u0000${f.check}`));
+    const json = JSON.parse(
+      (await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...args])).stdout,
+    ) as AuditReport;
+    const failingChecks = new Set(
+      json.findings.filter((f) => f.severity === 'error').map((f) => `${f.sessionPath}\u0000${f.check}`),
+    );
     expect(failing).toBe(failingChecks.size);
     expect(r.code).toBe(failingChecks.size ? 1 : 0);
   });
   test('hostile text stays well-formed XML', () => {
-    const xml = renderJunit(fakeReport([finding(0, 'error', 'a <b> & "c" ]]> \u0000\u001b[31m \ud800 end')]), 'error', () => ['jsonl-integrity']);
+    const xml = renderJunit(
+      fakeReport([finding(0, 'error', 'a <b> & "c" ]]> \u0000\u001b[31m \ud800 end')]),
+      'error',
+      () => ['jsonl-integrity'],
+    );
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain('\\e[31m');
   });
@@ -124,15 +170,19 @@ describe('JUnit XML', () => {
 
 describe('Markdown', () => {
   test('session content cannot become markup, links or mentions; the size is bounded', () => {
-    const hostile = '<script>alert(1)</script> | [x](javascript:alert(1)) ![i](http://e/x.png) @everyone `code` **b**\n# h';
-    const findings = Array.from({ length: 10_000 }, (_, i) => finding(i, i % 3 === 0 ? 'error' : 'warning', hostile.repeat(3)));
+    const hostile =
+      '<script>alert(1)</script> | [x](javascript:alert(1)) ![i](http://e/x.png) @everyone `code` **b**\n# h';
+    const findings = Array.from({ length: 10_000 }, (_, i) =>
+      finding(i, i % 3 === 0 ? 'error' : 'warning', hostile.repeat(3)),
+    );
     const md = renderMarkdown(fakeReport(findings), 'error');
     expect(md.length).toBeLessThan(65_536);
     expect(md).not.toContain('<script');
     expect(md).not.toMatch(/\]\(javascript/);
     expect(md).not.toMatch(/(^|[^\\])@everyone/);
     expect(md).toMatch(/The 50 most severe of 10000 findings/);
-    for (const line of md.split('\n').filter((l) => l.startsWith('| 🔴'))) expect(line.split(/(?<!\\)\|/).length).toBe(7);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| 🔴')))
+      expect(line.split(/(?<!\\)\|/).length).toBe(7);
   });
   test('a clean run says so', async () => {
     const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'markdown']);
@@ -155,9 +205,14 @@ describe('baselines', () => {
     expect(r2.baseline).toEqual({ path: base, suppressed: report.findings.length, absent: [] });
     expect(again.code).toBe(0);
     // One known finding dropped from the baseline, one stale entry added.
-    const edited = { ...report, findings: [...report.findings.slice(1), { ...report.findings[0]!, fingerprint: 'gone' }] };
+    const edited = {
+      ...report,
+      findings: [...report.findings.slice(1), { ...report.findings[0]!, fingerprint: 'gone' }],
+    };
     writeFileSync(base, JSON.stringify(edited));
-    const r3 = JSON.parse((await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', '--baseline', base])).stdout) as AuditReport;
+    const r3 = JSON.parse(
+      (await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', '--baseline', base])).stdout,
+    ) as AuditReport;
     expect(r3.findings.map((f) => f.fingerprint)).toEqual([report.findings[0]!.fingerprint]);
     expect(r3.baseline!.absent.map((a) => a.fingerprint)).toEqual(['gone']);
     expect(r3.summary.findings.error + r3.summary.findings.warning + r3.summary.findings.note).toBe(1);
@@ -177,7 +232,15 @@ describe('baselines', () => {
 describe('config file', () => {
   test('defaults come from the file; flags override it; paths are relative to it', async () => {
     const dir = mkdtempSync(join(scratch, 'cfg-'));
-    writeFileSync(join(dir, '.session-audit.json'), JSON.stringify({ failOn: 'warning', format: 'json', ignore: ['TOOL_INTERRUPTED_CALL'], severity: { TOOL_UNANSWERED_CALL: 'note' } }));
+    writeFileSync(
+      join(dir, '.session-audit.json'),
+      JSON.stringify({
+        failOn: 'warning',
+        format: 'json',
+        ignore: ['TOOL_INTERRUPTED_CALL'],
+        severity: { TOOL_UNANSWERED_CALL: 'note' },
+      }),
+    );
     expect(loadConfig(undefined, dir).config.failOn).toBe('warning');
     expect(loadConfig(undefined, scratch).config).toEqual({});
     const cfg = join(dir, '.session-audit.json');
@@ -185,7 +248,9 @@ describe('config file', () => {
     const r = await cli(['audit', target, '--config', cfg]);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.findings.some((f) => f.code === 'TOOL_INTERRUPTED_CALL')).toBe(false);
-    expect(report.findings.filter((f) => f.code === 'TOOL_UNANSWERED_CALL').every((f) => f.severity === 'note')).toBe(true);
+    expect(report.findings.filter((f) => f.code === 'TOOL_UNANSWERED_CALL').every((f) => f.severity === 'note')).toBe(
+      true,
+    );
     const table = await cli(['audit', target, '--config', cfg, '--format', 'table', '--fail-on', 'never']);
     expect(table.stdout).toMatch(/Audited/);
     expect(table.code).toBe(0);
@@ -218,7 +283,14 @@ describe('many sessions', () => {
     const run = async (progress: boolean): Promise<{ out: string; err: string }> => {
       let out = '';
       let err = '';
-      await main(['audit', join(CORPORA, 'grok', 'clean'), '--fail-on', 'never'], { stdout: (s) => (out += s), stderr: (s) => (err += s), setExitCode: () => {}, isTTY: false, progress, columns: 100 });
+      await main(['audit', join(CORPORA, 'grok', 'clean'), '--fail-on', 'never'], {
+        stdout: (s) => (out += s),
+        stderr: (s) => (err += s),
+        setExitCode: () => {},
+        isTTY: false,
+        progress,
+        columns: 100,
+      });
       return { out, err };
     };
     const tty = await run(true);

@@ -35,7 +35,7 @@ describe('usage errors: one line on stderr, exit 2', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['missing path', ['audit', '/no/such/dir'], /no such file or directory/],
     ['a file, not a directory', ['audit', join(clean, 'expected.json')], /not a directory/],
-    ['no session below', ['audit', tmpdir() + '/sa-empty-' + process.pid], /no such file|no session found/],
+    ['no session below', ['audit', `${tmpdir()}/sa-empty-${process.pid}`], /no such file|no session found/],
     ['bad --format', ['audit', clean, '--format', 'xml'], /--format "xml"/],
     ['bad --fail-on', ['audit', clean, '--fail-on', 'sometimes'], /--fail-on "sometimes"/],
     ['unknown code in --ignore', ['audit', clean, '--ignore', 'NOPE'], /unknown finding code/],
@@ -82,7 +82,11 @@ describe('the JSON report', () => {
     const r = await cli(['audit', torn, '--format', 'json']);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.findings).toHaveLength(1);
-    expect(report.findings[0]).toMatchObject({ code: 'JSONL_TORN_TAIL', severity: 'error', location: { file: 'updates.jsonl', line: 52 } });
+    expect(report.findings[0]).toMatchObject({
+      code: 'JSONL_TORN_TAIL',
+      severity: 'error',
+      location: { file: 'updates.jsonl', line: 52 },
+    });
     expect(report.sessions[0]!.files.find((f) => f.path === 'updates.jsonl')!.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -106,8 +110,18 @@ describe('terminal safety', () => {
     const dir = join(root, '%2Ftmp', 'evil\u001b[31m\u202e');
     mkdirSync(dir, { recursive: true });
     const tag = '\u001b]0;pwned\u0007\u202e';
-    writeFileSync(join(dir, 'updates.jsonl'), `${JSON.stringify({ timestamp: 1, method: '_x.ai/session/update', params: { sessionId: 's', update: { sessionUpdate: tag } } })}\n`);
-    writeFileSync(join(dir, 'chat_history.jsonl'), `{"type":"user","content":[{"type":"text","text":"raw \u001b[2J in a torn line`);
+    writeFileSync(
+      join(dir, 'updates.jsonl'),
+      JSON.stringify({
+        timestamp: 1,
+        method: '_x.ai/session/update',
+        params: { sessionId: 's', update: { sessionUpdate: tag } },
+      }) + '\n',
+    );
+    writeFileSync(
+      join(dir, 'chat_history.jsonl'),
+      `{"type":"user","content":[{"type":"text","text":"raw \u001b[2J in a torn line`,
+    );
     writeFileSync(join(dir, 'notes\u001b[2J.txt'), 'x');
     const r = await cli(['audit', root, '--fail-on', 'never', '--color', 'false']);
     expect(r.stdout).toMatch(/SCHEMA_UNKNOWN_TYPE/);

@@ -6,7 +6,17 @@
  * skipped, except under CI, where it fails.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, appendFileSync, constants, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  constants,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,25 +47,50 @@ function findChromium(): string | undefined {
 const CHROME = findChromium();
 const IN_CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 const RUN = CHROME !== undefined || IN_CI;
-if (!RUN) process.stderr.write(`\nhtml-browser.test: SKIPPED: no Chromium found (${CANDIDATES.join(', ')} on PATH, or set CHROMIUM=/path/to/chrome). Install one, e.g. apt-get install -y chromium.\n`);
+if (!RUN)
+  process.stderr.write(
+    `\nhtml-browser.test: SKIPPED: no Chromium found (${CANDIDATES.join(', ')} on PATH, or set ` +
+      `CHROMIUM=/path/to/chrome). Install one, e.g. apt-get install -y chromium.\n`,
+  );
 
 const SCREENSHOT = fileURLToPath(new URL('../reports/html-report.png', import.meta.url));
 const RUN_TIMEOUT_MS = 40_000;
-const BASE_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check', '--disable-extensions', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--mute-audio'];
+const BASE_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-extensions',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--mute-audio',
+];
 
 /** One Chromium run with its own profile directory; its stdout. */
 function chromium(tmp: string, args: string[]): string {
-  if (!CHROME) throw new Error(`Chromium is required under CI but none was found (${CANDIDATES.join(', ')}; or set CHROMIUM)`);
+  if (!CHROME)
+    throw new Error(`Chromium is required under CI but none was found (${CANDIDATES.join(', ')}; or set CHROMIUM)`);
   const profile = mkdtempSync(join(tmp, 'profile-'));
-  const r = spawnSync(CHROME, [...BASE_FLAGS, `--user-data-dir=${profile}`, ...args], { encoding: 'utf8', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 512 * 1024 * 1024 });
+  const r = spawnSync(CHROME, [...BASE_FLAGS, `--user-data-dir=${profile}`, ...args], {
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   if (r.error) throw new Error(`${CHROME}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${CHROME} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
   return r.stdout;
 }
 
-const dumpDom = (tmp: string, file: string): string => chromium(tmp, ['--virtual-time-budget=5000', '--dump-dom', pathToFileURL(file).href]);
+const dumpDom = (tmp: string, file: string): string =>
+  chromium(tmp, ['--virtual-time-budget=5000', '--dump-dom', pathToFileURL(file).href]);
 
-const HOSTILE = `<script>document.documentElement.dataset.pwned='1'</script><img src=x onerror="document.documentElement.dataset.pwned='2'">`;
+const HOSTILE =
+  `<script>document.documentElement.dataset.pwned='1'</script><img src=x ` +
+  `onerror="document.documentElement.dataset.pwned='2'">`;
 
 /** A copy of the clean corpus under a hostile directory name, with a hostile agent message appended to a session. */
 function hostileCopy(tmp: string): string {
@@ -65,12 +100,23 @@ function hostileCopy(tmp: string): string {
   const line = {
     timestamp: 1787131881,
     method: 'session/update',
-    params: { sessionId: id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Done. ${HOSTILE}\n<a href="javascript:document.documentElement.dataset.pwned='3'">click</a> \u202Egnp.exe` } }, _meta: { eventId: `${id}-51`, agentTimestampMs: 1787131881000, promptId: 'prompt-a001-3' } },
+    params: {
+      sessionId: id,
+      update: {
+        sessionUpdate: 'agent_message_chunk',
+        content: {
+          type: 'text',
+          text:
+            `Done. ${HOSTILE}\n<a href="javascript:document.documentElement.dataset.pwned='3'">click</a> ` +
+            `\u202Egnp.exe`,
+        },
+      },
+      _meta: { eventId: `${id}-51`, agentTimestampMs: 1787131881000, promptId: 'prompt-a001-3' },
+    },
   };
   appendFileSync(join(root, 'sessions', '%2Fhome%2Fdev%2Fproj', id, 'updates.jsonl'), `${JSON.stringify(line)}\n`);
   return root;
 }
-
 
 const count = (s: string, re: RegExp): number => s.match(re)?.length ?? 0;
 
@@ -84,7 +130,11 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     tmp = mkdtempSync(join(tmpdir(), 'sa-html-browser-'));
     const evil = hostileCopy(tmp);
     const lineageRoot = join(CORPORA, 'grok', 'lineage');
-    input = await htmlInputFromCli([join(CORPORA, 'grok', 'tool-interrupted-call'), evil, lineageRoot], lineageRoot, `report for ${HOSTILE}`);
+    input = await htmlInputFromCli(
+      [join(CORPORA, 'grok', 'tool-interrupted-call'), evil, lineageRoot],
+      lineageRoot,
+      `report for ${HOSTILE}`,
+    );
     events = input.sessions.reduce((n, s) => n + (s.timeline?.length ?? 0), 0);
     expect(input.report.findings.length).toBeGreaterThan(0);
     expect(events).toBeGreaterThan(0);
@@ -115,7 +165,9 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
 
   test('defence in depth: markup injected past the escaping still cannot run under the CSP', () => {
     const tampered = join(tmp, 'tampered.html');
-    const injected = `<script>document.documentElement.dataset.pwned='5'</script><img src=x onerror="document.documentElement.dataset.pwned='6'"><div onclick="x()" id="injected">x</div>`;
+    const injected =
+      `<script>document.documentElement.dataset.pwned='5'</script><img src=x ` +
+      `onerror="document.documentElement.dataset.pwned='6'"><div onclick="x()" id="injected">x</div>`;
     writeFileSync(tampered, readFileSync(reportFile, 'utf8').replace('<main>', `<main>${injected}`));
     const dom = dumpDom(tmp, tampered);
     expect(dom).toContain('id="injected"'); // the injection is in the page…
@@ -125,7 +177,18 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
 
   test('sorting and filtering work in the browser (DevTools protocol over a pipe)', async () => {
     const result = await evaluateInPage(tmp, reportFile, INTERACT);
-    const r = JSON.parse(result) as { ready: string; sevAsc: string[]; sevDesc: string[]; code: string; codeRows: number; codeOthers: number; shown: string; text: number; total: number; sessionRows: number };
+    const r = JSON.parse(result) as {
+      ready: string;
+      sevAsc: string[];
+      sevDesc: string[];
+      code: string;
+      codeRows: number;
+      codeOthers: number;
+      shown: string;
+      text: number;
+      total: number;
+      sessionRows: number;
+    };
     expect(r.ready).toBe('1');
     const rank = (s: string): number => ['error', 'warning', 'note'].indexOf(s);
     expect(r.sevAsc.map(rank)).toEqual([...r.sevAsc.map(rank)].sort((a, b) => a - b));
@@ -141,7 +204,13 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
   test('screenshot for reports/html-report.png', () => {
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     rmSync(SCREENSHOT, { force: true });
-    chromium(tmp, ['--virtual-time-budget=5000', '--hide-scrollbars', `--screenshot=${SCREENSHOT}`, '--window-size=1400,1000', pathToFileURL(reportFile).href]);
+    chromium(tmp, [
+      '--virtual-time-budget=5000',
+      '--hide-scrollbars',
+      `--screenshot=${SCREENSHOT}`,
+      '--window-size=1400,1000',
+      pathToFileURL(reportFile).href,
+    ]);
     const png = readFileSync(SCREENSHOT);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(png.length).toBeGreaterThan(10_000);
@@ -175,7 +244,9 @@ const INTERACT = `(async () => {
   q.dispatchEvent(new Event('input'));
   d.querySelector('button.session-filter').click();
   const sessionRows = visible().length;
-  return JSON.stringify({ ready: d.documentElement.dataset.ready, sevAsc, sevDesc, code, codeRows, codeOthers, shown, text, total: rows().length, sessionRows });
+  const ready = d.documentElement.dataset.ready;
+  const total = rows().length;
+  return JSON.stringify({ ready, sevAsc, sevDesc, code, codeRows, codeOthers, shown, text, total, sessionRows });
 })()`;
 
 /**
@@ -185,7 +256,11 @@ const INTERACT = `(async () => {
 async function evaluateInPage(tmp: string, file: string, expression: string): Promise<string> {
   if (!CHROME) throw new Error('Chromium is required under CI but none was found');
   const profile = mkdtempSync(join(tmp, 'profile-'));
-  const child = spawn(CHROME, [...BASE_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', pathToFileURL(file).href], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    CHROME,
+    [...BASE_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', pathToFileURL(file).href],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+  );
   const toChrome = child.stdio[3] as NodeJS.WritableStream;
   const fromChrome = child.stdio[4] as NodeJS.ReadableStream;
   toChrome.on('error', () => undefined); // EPIPE once Chromium is gone: the exit is reported instead
@@ -199,7 +274,11 @@ async function evaluateInPage(tmp: string, file: string, expression: string): Pr
     buf += b.toString('utf8');
     let nul: number;
     while ((nul = buf.indexOf('\0')) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nul)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+      const msg = JSON.parse(buf.slice(0, nul)) as {
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+      };
       buf = buf.slice(nul + 1);
       const p = msg.id !== undefined ? pending.get(msg.id) : undefined;
       if (!p) continue;
@@ -209,37 +288,62 @@ async function evaluateInPage(tmp: string, file: string, expression: string): Pr
     }
   });
   let next = 0;
-  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> =>
+  const send = (
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+  ): Promise<Record<string, unknown>> =>
     new Promise((resolve, reject) => {
       const id = ++next;
       pending.set(id, { resolve, reject });
       toChrome.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
     });
-  const exited = new Promise<never>((_, reject) => child.on('exit', (code, signal) => reject(new Error(`Chromium exited early (${code ?? signal}): ${stderr}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.on('exit', (code, signal) => reject(new Error(`Chromium exited early (${code ?? signal}): ${stderr}`))),
+  );
   exited.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Chromium did not answer within ${RUN_TIMEOUT_MS} ms: ${stderr}`)), RUN_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`Chromium did not answer within ${RUN_TIMEOUT_MS} ms: ${stderr}`)),
+      RUN_TIMEOUT_MS,
+    );
   });
   try {
     const run = async (): Promise<string> => {
       let target: { targetId: string; type: string; url: string } | undefined;
       for (let i = 0; i < 100 && !target; i++) {
-        const { targetInfos } = (await send('Target.getTargets')) as { targetInfos: Array<{ targetId: string; type: string; url: string }> };
+        const { targetInfos } = (await send('Target.getTargets')) as {
+          targetInfos: Array<{ targetId: string; type: string; url: string }>;
+        };
         target = targetInfos.find((t) => t.type === 'page' && t.url.startsWith('file:'));
         if (!target) await new Promise((r) => setTimeout(r, 100));
       }
       if (!target) throw new Error('no page target');
-      const { sessionId } = (await send('Target.attachToTarget', { targetId: target.targetId, flatten: true })) as { sessionId: string };
+      const { sessionId } = (await send('Target.attachToTarget', { targetId: target.targetId, flatten: true })) as {
+        sessionId: string;
+      };
       // Wait until the report has loaded and its script has run (the page may still be navigating from about:blank).
       for (let i = 0; ; i++) {
-        const probe = (await send('Runtime.evaluate', { expression: `document.readyState === 'complete' && document.documentElement.dataset.ready === '1'`, returnByValue: true }, sessionId).catch(() => ({ result: {} }))) as { result: { value?: unknown } };
+        const probe = (await send(
+          'Runtime.evaluate',
+          {
+            expression: `document.readyState === 'complete' && document.documentElement.dataset.ready === '1'`,
+            returnByValue: true,
+          },
+          sessionId,
+        ).catch(() => ({ result: {} }))) as { result: { value?: unknown } };
         if (probe.result.value === true) break;
         if (i >= 200) throw new Error('the report never set data-ready');
         await new Promise((r) => setTimeout(r, 50));
       }
-      const res = (await send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)) as { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
-      if (res.exceptionDetails) throw new Error(`in page: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
+      const res = (await send(
+        'Runtime.evaluate',
+        { expression, awaitPromise: true, returnByValue: true },
+        sessionId,
+      )) as { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+      if (res.exceptionDetails)
+        throw new Error(`in page: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
       return String(res.result.value);
     };
     return await Promise.race([run(), exited, timeout]);

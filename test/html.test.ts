@@ -1,4 +1,6 @@
-/** The self-contained HTML report: escaping of hostile session content, CSP hashes, determinism, content, empty states. */
+/**
+ * The self-contained HTML report: escaping of hostile session content, CSP hashes, determinism, content, empty states.
+ */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -8,11 +10,13 @@ import type { PairRow } from '../src/pairing/classify.js';
 import { contentSecurityPolicy, renderHtml } from '../src/report/html.js';
 import type { HtmlInput, HtmlSession } from '../src/report/html-input.js';
 import type { TimelineEvent } from '../src/timeline/model.js';
-import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 import { htmlInputFromCli } from './helpers/html-input.js';
 
-const EVIL = `<script>document.documentElement.dataset.pwned='1'</script><img src=x onerror="alert(1)"></textarea></style></title>"' onmouseover="alert(2)" javascript:alert(3) \u202Eevil\u0000nul\u001b[31m \ud800 https://evil.example/x.js`;
+const EVIL =
+  `<script>document.documentElement.dataset.pwned='1'</script><img src=x ` +
+  `onerror="alert(1)"></textarea></style></title>"' onmouseover="alert(2)" javascript:alert(3) ` +
+  `\u202Eevil\u0000nul\u001b[31m \ud800 https://evil.example/x.js`;
 
 function report(findings: AuditReport['findings'], sessions: AuditReport['sessions']): AuditReport {
   const byCode: Record<string, number> = {};
@@ -25,7 +29,13 @@ function report(findings: AuditReport['findings'], sessions: AuditReport['sessio
     tool: { name: 'session-audit', version: '0.1.0' },
     reportVersion: 1,
     command: 'audit',
-    summary: { sessions: sessions.length, files: sessions.reduce((n, s) => n + s.files.length, 0), bytes: 1234, findings: counts, byCode },
+    summary: {
+      sessions: sessions.length,
+      files: sessions.reduce((n, s) => n + s.files.length, 0),
+      bytes: 1234,
+      findings: counts,
+      byCode,
+    },
     sessions,
     findings,
     toolErrors: [],
@@ -57,26 +67,109 @@ function event(i: number, over: Partial<TimelineEvent> = {}): TimelineEvent {
 /** Hostile strings in every field the renderer shows. */
 function hostileInput(): HtmlInput {
   const path = `/tmp/${EVIL}/sess-1`;
-  const sessions: AuditReport['sessions'] = [{ id: `sess-1${EVIL}`, path, format: `grok${EVIL}`, files: [{ path: `updates.jsonl${EVIL}`, type: 'symlink', linkTarget: EVIL }], findings: { error: 1, warning: 1, note: 0 } }];
+  const sessions: AuditReport['sessions'] = [
+    {
+      id: `sess-1${EVIL}`,
+      path,
+      format: `grok${EVIL}`,
+      files: [{ path: `updates.jsonl${EVIL}`, type: 'symlink', linkTarget: EVIL }],
+      findings: { error: 1, warning: 1, note: 0 },
+    },
+  ];
   const findings: AuditReport['findings'] = [
-    { code: `JSONL_TORN_TAIL${EVIL}`, severity: 'error', message: EVIL, check: 'x', session: `sess-1${EVIL}`, sessionPath: path, location: { file: EVIL, line: 3, byteOffset: 12, pointer: `/a${EVIL}` }, fingerprint: EVIL },
-    { code: 'SESSION_SYMLINK', severity: 'warning', message: 'plain', check: 'x', session: `sess-1${EVIL}`, sessionPath: path, location: { file: '' }, fingerprint: 'f2' },
+    {
+      code: `JSONL_TORN_TAIL${EVIL}`,
+      severity: 'error',
+      message: EVIL,
+      check: 'x',
+      session: `sess-1${EVIL}`,
+      sessionPath: path,
+      location: { file: EVIL, line: 3, byteOffset: 12, pointer: `/a${EVIL}` },
+      fingerprint: EVIL,
+    },
+    {
+      code: 'SESSION_SYMLINK',
+      severity: 'warning',
+      message: 'plain',
+      check: 'x',
+      session: `sess-1${EVIL}`,
+      sessionPath: path,
+      location: { file: '' },
+      fingerprint: 'f2',
+    },
   ];
   const rep = report(findings, sessions);
   rep.toolErrors = [{ session: EVIL, check: EVIL, message: EVIL }];
-  rep.baseline = { path: EVIL, suppressed: 3, absent: [{ fingerprint: EVIL, code: EVIL, sessionPath: EVIL, file: EVIL, line: 4 }] };
+  rep.baseline = {
+    path: EVIL,
+    suppressed: 3,
+    absent: [{ fingerprint: EVIL, code: EVIL, sessionPath: EVIL, file: EVIL, line: 4 }],
+  };
   const timeline = [
-    event(0, { summary: EVIL, text: `${EVIL}\nsecond line\twith tab`, resume: EVIL, rewound: true, compacted: true, displaced: true, toolCallId: EVIL, subagentId: EVIL, eventId: EVIL }),
+    event(0, {
+      summary: EVIL,
+      text: `${EVIL}\nsecond line\twith tab`,
+      resume: EVIL,
+      rewound: true,
+      compacted: true,
+      displaced: true,
+      toolCallId: EVIL,
+      subagentId: EVIL,
+      eventId: EVIL,
+    }),
     event(1, { depth: 1, session: EVIL, parent: EVIL }),
   ];
-  const pairs: PairRow[] = [{ id: EVIL, name: EVIL, status: 'interrupted', mutating: true, kind: EVIL, args: EVIL, note: EVIL, call: { file: EVIL, line: 1, byteOffset: 0 }, logTerminal: { file: EVIL, line: 2, byteOffset: 5, status: EVIL } }];
-  const child = { id: `child${EVIL}`, path: EVIL, kind: EVIL, parent: `root${EVIL}`, edge: 'fork' as const, edgeSandbox: 'widened' as const, cwd: EVIL, created: EVIL, profile: EVIL, resumes: 1, flags: [EVIL], children: [] };
+  const pairs: PairRow[] = [
+    {
+      id: EVIL,
+      name: EVIL,
+      status: 'interrupted',
+      mutating: true,
+      kind: EVIL,
+      args: EVIL,
+      note: EVIL,
+      call: { file: EVIL, line: 1, byteOffset: 0 },
+      logTerminal: { file: EVIL, line: 2, byteOffset: 5, status: EVIL },
+    },
+  ];
+  const child = {
+    id: `child${EVIL}`,
+    path: EVIL,
+    kind: EVIL,
+    parent: `root${EVIL}`,
+    edge: 'fork' as const,
+    edgeSandbox: 'widened' as const,
+    cwd: EVIL,
+    created: EVIL,
+    profile: EVIL,
+    resumes: 1,
+    flags: [EVIL],
+    children: [],
+  };
   const lineage: LineageView[] = [
     {
       root: EVIL,
       trees: [
-        { id: `root${EVIL}`, path: EVIL, kind: 'session', resumes: 0, flags: [], profile: 'read-only', children: [child] },
-        { id: 'orphan', path: 'o', kind: 'fork', parent: `missing${EVIL}`, edge: 'fork', edgeSandbox: 'dropped', resumes: 0, flags: ['parent-missing'], children: [] },
+        {
+          id: `root${EVIL}`,
+          path: EVIL,
+          kind: 'session',
+          resumes: 0,
+          flags: [],
+          profile: 'read-only',
+          children: [child],
+        },
+        {
+          id: 'orphan',
+          path: 'o',
+          kind: 'fork',
+          parent: `missing${EVIL}`,
+          edge: 'fork',
+          edgeSandbox: 'dropped',
+          resumes: 0,
+          flags: ['parent-missing'],
+          children: [],
+        },
       ],
       edges: [{ from: `root${EVIL}`, to: `child${EVIL}`, kind: 'fork', sandbox: 'widened' }],
     },
@@ -86,13 +179,25 @@ function hostileInput(): HtmlInput {
 }
 
 const tags = (html: string): Array<{ name: string; attrs: string; raw: string }> =>
-  [...html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({ name: `${m[1]}${m[2]!.toLowerCase()}`, attrs: m[3]!, raw: m[0] }));
+  [...html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({
+    name: `${m[1]}${m[2]!.toLowerCase()}`,
+    attrs: m[3]!,
+    raw: m[0],
+  }));
 
 /** A tag's attributes as the HTML tokenizer splits them: name and (quoted or bare) value. */
 const attrList = (attrs: string): Array<[name: string, value: string]> =>
-  [...attrs.matchAll(/([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g)].map((m) => [m[1]!.toLowerCase(), m[2] ?? m[3] ?? m[4] ?? '']);
+  [...attrs.matchAll(/([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g)].map((m) => [
+    m[1]!.toLowerCase(),
+    m[2] ?? m[3] ?? m[4] ?? '',
+  ]);
 
-const attrValues = (html: string, name: string): string[] => tags(html).flatMap((t) => attrList(t.attrs).filter(([n]) => n === name).map(([, v]) => v));
+const attrValues = (html: string, name: string): string[] =>
+  tags(html).flatMap((t) =>
+    attrList(t.attrs)
+      .filter(([n]) => n === name)
+      .map(([, v]) => v),
+  );
 
 const VOID = new Set(['meta', 'br', 'input', 'link', 'img', 'hr', 'wbr']);
 
@@ -122,7 +227,19 @@ function assertSafe(html: string): void {
       expect(name, t.raw).not.toBe('style');
       expect(name, t.raw).toMatch(/^[a-z][a-z0-9-]*$/);
     }
-    expect(['img', 'iframe', 'object', 'embed', 'link', 'base', 'form', 'textarea', 'foreignobject', 'image', 'use']).not.toContain(t.name);
+    expect([
+      'img',
+      'iframe',
+      'object',
+      'embed',
+      'link',
+      'base',
+      'form',
+      'textarea',
+      'foreignobject',
+      'image',
+      'use',
+    ]).not.toContain(t.name);
   }
   for (const href of attrValues(html, 'href')) expect(href).toMatch(/^#[\w-]+$/);
   expect(attrValues(html, 'src')).toEqual([]);
@@ -171,13 +288,29 @@ describe('renderHtml with hostile content', () => {
 
   test('rows carry stable classes and data attributes; flags are visible', () => {
     expect(html.match(/<tr class="finding"/g)).toHaveLength(2);
-    expect(html).toMatch(/<tr class="finding" id="finding-1" data-i="0" data-severity="error" data-code="JSONL_TORN_TAIL&lt;script&gt;/);
+    expect(html).toMatch(
+      /<tr class="finding" id="finding-1" data-i="0" data-severity="error" data-code="JSONL_TORN_TAIL&lt;script&gt;/,
+    );
     expect(html.match(/<tr class="event[ "]/g)).toHaveLength(2);
     expect(html).toMatch(/<tr class="event rewound compacted displaced resume"/);
     expect(html).toMatch(/<tr class="event d1"/);
-    expect(html).toMatch(/<span class="flag rewound"[^>]*>rewound<\/span><span class="flag compacted"[^>]*>compacted<\/span><span class="flag displaced"[^>]*>late<\/span><span class="flag resume"/);
+    expect(html).toMatch(
+      new RegExp(
+        [
+          '<span class="flag rewound"[^>]*>rewound</span>',
+          '<span class="flag compacted"[^>]*>compacted</span>',
+          '<span class="flag displaced"[^>]*>late</span>',
+          '<span class="flag resume"',
+        ].join(''),
+      ),
+    );
     expect(html).toContain('7 later event(s) are not shown');
-    expect(html).toMatch(/<p class="baseline">Baseline <code>&lt;script&gt;[^<]*<\/code>: 3 known findings left out, 1 baseline entry no longer found\.<\/p>/);
+    expect(html).toMatch(
+      new RegExp(
+        '<p class="baseline">Baseline <code>&lt;script&gt;[^<]*</code>: ' +
+          '3 known findings left out, 1 baseline entry no longer found\\.</p>',
+      ),
+    );
     expect(html).toMatch(/<tr class="pair interrupted"/);
     expect(html).toMatch(/<svg id="lineage"/);
     expect(html).toMatch(/<path class="edge widened"/);
@@ -204,23 +337,43 @@ describe('renderHtml edge cases', () => {
   });
 
   test('lineage views with no trees draw nothing', () => {
-    const html = renderHtml({ report: report([], []), sessions: [], lineage: [{ root: 'r', trees: [], edges: [] }], title: 't' });
+    const html = renderHtml({
+      report: report([], []),
+      sessions: [],
+      lineage: [{ root: 'r', trees: [], edges: [] }],
+      title: 't',
+    });
     expect(html).not.toContain('<svg');
   });
 
   test('thousands of findings and a long timeline render quickly and completely', () => {
-    const sessions: AuditReport['sessions'] = [{ id: 'big', path: '/p/big', format: 'grok', files: [], findings: { error: 5000, warning: 0, note: 0 } }];
-    const findings = Array.from({ length: 5000 }, (_, i) => ({ code: `CODE_${i % 17}`, severity: 'error' as const, message: `message ${i} <b>`, check: 'c', session: 'big', sessionPath: '/p/big', location: { file: 'updates.jsonl', line: i + 1, byteOffset: i * 10 }, fingerprint: `f${i}` }));
+    const sessions: AuditReport['sessions'] = [
+      { id: 'big', path: '/p/big', format: 'grok', files: [], findings: { error: 5000, warning: 0, note: 0 } },
+    ];
+    const findings = Array.from({ length: 5000 }, (_, i) => ({
+      code: `CODE_${i % 17}`,
+      severity: 'error' as const,
+      message: `message ${i} <b>`,
+      check: 'c',
+      session: 'big',
+      sessionPath: '/p/big',
+      location: { file: 'updates.jsonl', line: i + 1, byteOffset: i * 10 },
+      fingerprint: `f${i}`,
+    }));
     const timeline = Array.from({ length: 20000 }, (_, i) => event(i, { text: `text ${i}\n<i>more</i>` }));
     const start = performance.now();
-    const html = renderHtml({ report: report(findings, sessions), sessions: [{ id: 'big', path: '/p/big', format: 'grok', timeline }], lineage: [], title: 'big' });
+    const html = renderHtml({
+      report: report(findings, sessions),
+      sessions: [{ id: 'big', path: '/p/big', format: 'grok', timeline }],
+      lineage: [],
+      title: 'big',
+    });
     expect(performance.now() - start).toBeLessThan(5000);
     expect(html.match(/<tr class="finding"/g)).toHaveLength(5000);
     expect(html.match(/<tr class="event[ "]/g)).toHaveLength(20000);
     expect(html).toContain('5000 of 5000 findings shown');
   });
 });
-
 
 describe('renderHtml over the shipped corpora', () => {
   test('findings, timelines, pairs and the lineage graph from the real CLI', async () => {

@@ -6,7 +6,8 @@ import type { PairRow } from '../src/pairing/classify.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 
-const session = (c: string): string => join(CORPORA, 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
+const session = (c: string): string =>
+  join(CORPORA, 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
 
 describe('inspect', () => {
   test('an interrupted session: the in-flight mutating call, the resume command, the warning', async () => {
@@ -24,7 +25,10 @@ describe('inspect', () => {
     const r = await cli(['inspect', session('tool-interrupted-call'), '--format', 'json']);
     const rep = JSON.parse(r.stdout) as InspectReport;
     expect(rep.state).toBe('interrupted');
-    expect(rep.lastTurn).toMatchObject({ promptIndex: 4, prompt: 'Apply the database migration and restart the service.' });
+    expect(rep.lastTurn).toMatchObject({
+      promptIndex: 4,
+      prompt: 'Apply the database migration and restart the service.',
+    });
     expect(rep.inFlight.map((p) => [p.id, p.mutating, p.status])).toEqual([
       ['call_p4_migrate', true, 'interrupted'],
       ['call_p4_read', false, 'interrupted'],
@@ -34,7 +38,12 @@ describe('inspect', () => {
   });
 
   test('a session that stopped cleanly has nothing in flight', async () => {
-    const r = await cli(['inspect', join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001'), '--format', 'json']);
+    const r = await cli([
+      'inspect',
+      join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001'),
+      '--format',
+      'json',
+    ]);
     const rep = JSON.parse(r.stdout) as InspectReport;
     expect(rep.state).toBe('completed');
     expect(rep.inFlight).toEqual([]);
@@ -42,26 +51,44 @@ describe('inspect', () => {
   });
 
   test('a running subagent left by a crash is listed', async () => {
-    const rep = JSON.parse((await cli(['inspect', session('xref-subagent'), '--format', 'json'])).stdout) as InspectReport;
+    const rep = JSON.parse(
+      (await cli(['inspect', session('xref-subagent'), '--format', 'json'])).stdout,
+    ) as InspectReport;
     expect(rep.subagentsRunning.map((s) => s.id)).toEqual(['019a3f2e-0f10-7c42-8000-00000000a003']);
   });
 
   test('usage errors: a root with many sessions, a missing headless log, a bad exit code', async () => {
-    expect((await cli(['inspect', join(CORPORA, 'grok', 'clean')])).stderr).toMatch(/holds 3 sessions; give one session directory/);
-    expect((await cli(['inspect', session('tool-interrupted-call'), '--headless-log', '/no/such.jsonl'])).stderr).toMatch(/--headless-log \/no\/such.jsonl: no such file/);
+    expect((await cli(['inspect', join(CORPORA, 'grok', 'clean')])).stderr).toMatch(
+      /holds 3 sessions; give one session directory/,
+    );
+    expect(
+      (await cli(['inspect', session('tool-interrupted-call'), '--headless-log', '/no/such.jsonl'])).stderr,
+    ).toMatch(/--headless-log \/no\/such.jsonl: no such file/);
     const bad = await cli(['inspect', session('tool-interrupted-call'), '--exit-code', '300']);
-    expect([bad.code, bad.stderr]).toEqual([2, 'session-audit: --exit-code 300: expected a process exit code, 0 to 255\n']);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'session-audit: --exit-code 300: expected a process exit code, 0 to 255\n',
+    ]);
   });
 });
 
 describe('pairs', () => {
-  const rows = async (c: string): Promise<PairRow[]> => (JSON.parse((await cli(['pairs', session(c), '--format', 'json'])).stdout) as { sessions: Array<{ rows: PairRow[] }> }).sessions[0]!.rows;
+  const rows = async (c: string): Promise<PairRow[]> =>
+    (
+      JSON.parse((await cli(['pairs', session(c), '--format', 'json'])).stdout) as {
+        sessions: Array<{ rows: PairRow[] }>;
+      }
+    ).sessions[0]!.rows;
 
   test('every call of the clean session is answered, in place, on both sides', async () => {
     const r = await rows('clean');
     expect(r.length).toBeGreaterThan(5);
     const live = r.filter((x) => x.status !== 'rewound' && x.status !== 'log only');
-    expect(live.every((x) => x.status === 'answered' && x.call && x.result && x.logCall && x.logTerminal?.status === 'completed')).toBe(true);
+    expect(
+      live.every(
+        (x) => x.status === 'answered' && x.call && x.result && x.logCall && x.logTerminal?.status === 'completed',
+      ),
+    ).toBe(true);
     expect(r.find((x) => x.id === 'call_p3_grep')?.status).toBe('rewound');
   });
 

@@ -31,7 +31,12 @@ describe('the profile lattice', () => {
   });
   test('custom profiles: extends, grants, deny, network; the first definition wins', () => {
     const b = loadProfileBook([
-      { path: 'user.toml', text: '[profiles.data]\nextends = "read-only"\nread_write = ["/data/scratch"]\n[profiles.locked]\nextends = "workspace"\ndeny = ["**/.env"]\nrestrict_network = true\n' },
+      {
+        path: 'user.toml',
+        text:
+          '[profiles.data]\nextends = "read-only"\nread_write = ["/data/scratch"]\n[profiles.locked]\nextends ' +
+          '= "workspace"\ndeny = ["**/.env"]\nrestrict_network = true\n',
+      },
       { path: 'project.toml', text: '[profiles.locked]\nextends = "devbox"\n' },
     ]);
     expect(compare(b.resolve('data')!, p('read-only')).gains).toEqual(['writes data']);
@@ -41,7 +46,9 @@ describe('the profile lattice', () => {
     expect([c.wider, c.narrower]).toEqual([false, true]);
   });
   test('a broken sandbox.toml is one clear error', () => {
-    expect(() => loadProfileBook([{ path: 'x.toml', text: '[profiles.a]\nextends = 3\n' }])).toThrow(/x\.toml: profiles\.a\.extends/);
+    expect(() => loadProfileBook([{ path: 'x.toml', text: '[profiles.a]\nextends = 3\n' }])).toThrow(
+      /x\.toml: profiles\.a\.extends/,
+    );
     expect(() => loadProfileBook([{ path: 'y.toml', text: '[profiles\n' }])).toThrow(/y\.toml: not valid TOML/);
   });
 });
@@ -54,14 +61,20 @@ describe('lineage command', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/├─ 019b1000…c002\s+│ fork\s+│.*│ workspace ▲WIDENED/);
     expect(r.stdout).toMatch(/├─ 019b1000…c003\s+│ fork\s+│.*│ \(none\) ▼DROPPED/);
-    expect(r.stdout).toMatch(/│  └─ 019b1000…c009\s+│ subagent_resume/);
+    expect(r.stdout).toMatch(/│ {2}└─ 019b1000…c009\s+│ subagent_resume/);
     expect(r.stdout.match(/WIDENED/g)).toHaveLength(2); // the row and the legend
   });
   test('json edges carry what the sandbox did; dot and mermaid mark them', async () => {
-    const json = JSON.parse((await cli(['lineage', root, '--sandbox-config', cfg, '--format', 'json'])).stdout) as { roots: Array<{ edges: Array<{ to: string; kind: string; sandbox: string }> }> };
+    const json = JSON.parse((await cli(['lineage', root, '--sandbox-config', cfg, '--format', 'json'])).stdout) as {
+      roots: Array<{ edges: Array<{ to: string; kind: string; sandbox: string }> }>;
+    };
     const edges = json.roots[0]!.edges;
-    expect(edges.filter((e) => e.sandbox === 'widened').map((e) => e.to)).toEqual(['019b1000-0000-7000-8000-00000000c002']);
-    expect(edges.filter((e) => e.sandbox === 'dropped').map((e) => e.to)).toEqual(['019b1000-0000-7000-8000-00000000c003']);
+    expect(edges.filter((e) => e.sandbox === 'widened').map((e) => e.to)).toEqual([
+      '019b1000-0000-7000-8000-00000000c002',
+    ]);
+    expect(edges.filter((e) => e.sandbox === 'dropped').map((e) => e.to)).toEqual([
+      '019b1000-0000-7000-8000-00000000c003',
+    ]);
     expect(edges.find((e) => e.to === '019b1000-0000-7000-8000-00000000c004')!.sandbox).toBe('same');
     const dot = (await cli(['lineage', root, '--format', 'dot'])).stdout;
     expect(dot).toMatch(/^digraph lineage \{/);
@@ -73,9 +86,20 @@ describe('lineage command', () => {
 });
 
 describe('audit --against an earlier capture', () => {
-  const session = join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
+  const session = join(
+    CORPORA,
+    'grok',
+    'clean',
+    'sessions',
+    '%2Fhome%2Fdev%2Fproj',
+    '019a3f2c-1d00-7a3e-8000-00000000a001',
+  );
   const capture = (profile: string | undefined): string => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'sa-capture-')), '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
+    const dir = join(
+      mkdtempSync(join(tmpdir(), 'sa-capture-')),
+      '%2Fhome%2Fdev%2Fproj',
+      '019a3f2c-1d00-7a3e-8000-00000000a001',
+    );
     cpSync(session, dir, { recursive: true });
     const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
     if (profile === undefined) delete s.sandbox_profile;
@@ -84,7 +108,11 @@ describe('audit --against an earlier capture', () => {
     return dir;
   };
   const codes = async (earlier: string): Promise<Array<[string, string]>> =>
-    (JSON.parse((await cli(['audit', session, '--against', earlier, '--format', 'json'])).stdout) as AuditReport).findings.filter((f) => f.code.startsWith('SANDBOX')).map((f) => [f.code, f.severity]);
+    (
+      JSON.parse((await cli(['audit', session, '--against', earlier, '--format', 'json'])).stdout) as AuditReport
+    ).findings
+      .filter((f) => f.code.startsWith('SANDBOX'))
+      .map((f) => [f.code, f.severity]);
   test('a narrower earlier profile: the session was widened since', async () => {
     expect(await codes(capture('read-only'))).toEqual([['SANDBOX_WIDENED', 'error']]);
   });

@@ -4,7 +4,6 @@
  * one byte so that every log takes the second thread.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -15,13 +14,27 @@ const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
 const built = isBuilt('src/engine/parallel/schema-worker.js');
 
 const run = (env: Record<string, string>, ...args: string[]): { out: string; code: number | null } => {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
   return { out: r.stdout, code: r.status };
 };
 
 test.skipIf(!built)('every log checked in a second thread gives the same report as in one thread', () => {
   // Damaged and schema cases (a worker per log takes a while to start: not every case).
-  const cases = ['clean', 'schema-violation', 'schema-unknown-type', 'schema-legacy-record', 'jsonl-merged-line', 'jsonl-nul-bytes', 'jsonl-torn-tail', 'jsonl-invalid-utf8', 'jsonl-oversized-line'].map((c) => join(CORPORA, 'grok', c));
+  const cases = [
+    'clean',
+    'schema-violation',
+    'schema-unknown-type',
+    'schema-legacy-record',
+    'jsonl-merged-line',
+    'jsonl-nul-bytes',
+    'jsonl-torn-tail',
+    'jsonl-invalid-utf8',
+    'jsonl-oversized-line',
+  ].map((c) => join(CORPORA, 'grok', c));
   for (const command of ['audit', 'validate']) {
     const args = [command, ...cases, '--format', 'json', '--fail-on', 'never', '--max-line-bytes', '65536'];
     const one = run({ SESSION_AUDIT_NO_OFFLOAD: '1' }, ...args);

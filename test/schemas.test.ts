@@ -32,7 +32,10 @@ function corpusSamples(): Sample[] {
   for (const e of walkTree(root, 32)) {
     if (e.type !== 'file') continue;
     const name = e.path.split('/').at(-1)!;
-    const a = classifyPath(e.path.replace(/^.*?\/sessions\/[^/]+\/[^/]+\//, '').replace(/^.*?\/elsewhere\/[^/]+\//, ''), 'file');
+    const a = classifyPath(
+      e.path.replace(/^.*?\/sessions\/[^/]+\/[^/]+\//, '').replace(/^.*?\/elsewhere\/[^/]+\//, ''),
+      'file',
+    );
     if (!GROK_SCHEMAS[a.kind] || name === 'expected.json') continue;
     const text = readFileSync(join(root, e.path), 'utf8');
     const where = relative(CORPORA, join(root, e.path));
@@ -71,7 +74,8 @@ describe('zod and ajv agree', () => {
   const samples = corpusSamples();
   test('the corpora hold records of most kinds', () => {
     const kinds = new Set(samples.map((s) => s.kind));
-    for (const k of ['summary', 'updates', 'chat', 'rewind', 'plan', 'checkpoint', 'subagent-meta', 'subagent-output']) expect(kinds).toContain(k);
+    for (const k of ['summary', 'updates', 'chat', 'rewind', 'plan', 'checkpoint', 'subagent-meta', 'subagent-output'])
+      expect(kinds).toContain(k);
     expect(samples.length).toBeGreaterThan(300);
   });
   test('on every corpora record and on damaged variants of it', () => {

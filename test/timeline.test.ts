@@ -13,25 +13,39 @@ interface ExpectedTimeline {
   events: Array<{ depth: number; line: number; tag: string; rewound: boolean; compacted: boolean }>;
 }
 
-const withTimeline = [{ format: 'grok', name: 'clean', dir: join(CORPORA, 'grok', 'clean') }, ...corpusCases()].filter((c) => existsSync(join(c.dir, 'expected-timeline.json')));
+const withTimeline = [{ format: 'grok', name: 'clean', dir: join(CORPORA, 'grok', 'clean') }, ...corpusCases()].filter(
+  (c) => existsSync(join(c.dir, 'expected-timeline.json')),
+);
 
-const jsonl = (s: string): TimelineEvent[] => s.trim().split('\n').map((l) => JSON.parse(l) as TimelineEvent);
+const jsonl = (s: string): TimelineEvent[] =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as TimelineEvent);
 
 describe.each(withTimeline)('$name', (c) => {
   const exp = JSON.parse(readFileSync(join(c.dir, 'expected-timeline.json'), 'utf8')) as ExpectedTimeline;
   test('the rebuilt timeline is exactly the expected event list', async () => {
     const r = await cli(['timeline', join(c.dir, exp.session), '--format', 'jsonl', ...exp.args]);
     expect(r.stderr).toBe('');
-    const got = jsonl(r.stdout).map((e) => ({ depth: e.depth, line: e.line, tag: e.tag, rewound: e.rewound, compacted: e.compacted }));
+    const got = jsonl(r.stdout).map((e) => ({
+      depth: e.depth,
+      line: e.line,
+      tag: e.tag,
+      rewound: e.rewound,
+      compacted: e.compacted,
+    }));
     expect(got).toEqual(exp.events);
   });
 });
 
-const main = (c: string): string => join(CORPORA, 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
+const main = (c: string): string =>
+  join(CORPORA, 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001');
 
 test('every event validates against schemas/timeline-event.schema.json', async () => {
   const v = validator('timeline-event.schema.json');
-  for (const e of jsonl((await cli(['timeline', main('timeline-resume'), '--format', 'jsonl'])).stdout)) expect(v(e), JSON.stringify(v.errors)).toBe(true);
+  for (const e of jsonl((await cli(['timeline', main('timeline-resume'), '--format', 'jsonl'])).stdout))
+    expect(v(e), JSON.stringify(v.errors)).toBe(true);
 });
 
 test('a late-written chunk is shown where it was emitted, flagged; the resume is explained', async () => {
@@ -60,8 +74,25 @@ describe('filters and formats', () => {
     const tools = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--kind', 'tool_call'])).stdout);
     expect(tools.length).toBeGreaterThan(3);
     expect(new Set(tools.map((e) => e.kind))).toEqual(new Set(['tool_call']));
-    const window = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--since', '2026-08-19T09:30:05Z', '--until', '2026-08-19T09:30:07Z'])).stdout);
-    expect(window.every((e) => e.timeMs! >= Date.parse('2026-08-19T09:30:05Z') && e.timeMs! <= Date.parse('2026-08-19T09:30:07Z'))).toBe(true);
+    const window = jsonl(
+      (
+        await cli([
+          'timeline',
+          main('clean'),
+          '--format',
+          'jsonl',
+          '--since',
+          '2026-08-19T09:30:05Z',
+          '--until',
+          '2026-08-19T09:30:07Z',
+        ])
+      ).stdout,
+    );
+    expect(
+      window.every(
+        (e) => e.timeMs! >= Date.parse('2026-08-19T09:30:05Z') && e.timeMs! <= Date.parse('2026-08-19T09:30:07Z'),
+      ),
+    ).toBe(true);
     expect(window.length).toBeGreaterThan(0);
   });
 
@@ -82,7 +113,10 @@ describe('filters and formats', () => {
   test('csv and timesketch', async () => {
     const csv = (await cli(['timeline', main('clean'), '--format', 'csv'])).stdout.split('\r\n');
     expect(csv[0]).toMatch(/^session,depth,parent,file,line,/);
-    const ts = (await cli(['timeline', main('clean'), '--format', 'timesketch'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ts = (await cli(['timeline', main('clean'), '--format', 'timesketch'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const e of ts) {
       expect(typeof e.message).toBe('string');
       expect(e.datetime).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -91,7 +125,11 @@ describe('filters and formats', () => {
   });
 
   test('bad filters are one-line usage errors', async () => {
-    for (const args of [['--kind', 'nope'], ['--since', 'yesterday'], ['--prompt', '-1']]) {
+    for (const args of [
+      ['--kind', 'nope'],
+      ['--since', 'yesterday'],
+      ['--prompt', '-1'],
+    ]) {
       const r = await cli(['timeline', main('clean'), ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

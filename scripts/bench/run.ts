@@ -10,7 +10,17 @@
  *   npm run bench -- --sizes 100 --roots 1000,10000 --repeat 3 --dir /var/tmp/sa-bench
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
@@ -63,10 +73,15 @@ function runOnce(c: Contender): Measure {
   const useTime = c.rssFrom === 'time' && hasTime;
   const full = useTime ? ['/usr/bin/time', ['-f', 'MAXRSS_KB %M', c.cmd, ...c.argv]] : [c.cmd, c.argv];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(full[0] as string, full[1] as string[], { encoding: 'utf8', maxBuffer: 1024 * MB, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(full[0] as string, full[1] as string[], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * MB,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const m = /MAXRSS_KB (\d+)/.exec(r.stderr ?? '');
-  if (r.status !== 0) process.stderr.write(`warning: ${c.name} exited ${r.status}: ${(r.stderr ?? '').slice(0, 400)}\n`);
+  if (r.status !== 0)
+    process.stderr.write(`warning: ${c.name} exited ${r.status}: ${(r.stderr ?? '').slice(0, 400)}\n`);
   return { name: c.name, seconds, peakRssMb: m ? Math.round(Number(m[1]) / 102.4) / 10 : null, exit: r.status };
 }
 
@@ -98,7 +113,10 @@ const results: Record<string, unknown>[] = [];
 const targets: Array<{ target: string; want: string; measured: string; met: boolean }> = [];
 const line = (s: string): void => void process.stdout.write(`${s}\n`);
 
-line(`session-audit bench: node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / MB / 1024)} GiB; data in ${dataDir}`);
+line(
+  `session-audit bench: node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ` +
+    `${Math.round(totalmem() / MB / 1024)} GiB; data in ${dataDir}`,
+);
 for (const size of sizes) {
   const dir = join(dataDir, `session-${size}mb`);
   const marker = join(dir, '.complete');
@@ -115,7 +133,12 @@ for (const size of sizes) {
   const contenders: Contender[] = [{ name: 'bare split+JSON.parse', cmd: node, argv: [bare, file], rssFrom: 'probe' }];
   if (hasJq) contenders.push({ name: 'jq -c .', cmd: 'jq', argv: ['-c', '.', file], rssFrom: 'time' });
   contenders.push(
-    { name: 'validate --format json', cmd: node, argv: [probe, 'validate', session, '--format', 'json'], rssFrom: 'probe' },
+    {
+      name: 'validate --format json',
+      cmd: node,
+      argv: [probe, 'validate', session, '--format', 'json'],
+      rssFrom: 'probe',
+    },
     { name: 'audit --format json', cmd: node, argv: [probe, 'audit', session, '--format', 'json'], rssFrom: 'probe' },
     { name: 'audit (table)', cmd: node, argv: [probe, 'audit', session], rssFrom: 'probe' },
   );
@@ -123,7 +146,10 @@ for (const size of sizes) {
   const base = runs[0]!.seconds;
   const jq = runs.find((r) => r.name.startsWith('jq'))?.seconds;
   line(`\n${size} MB session: ${round(bytes / MB, 1)} MB, ${counted.records} records`);
-  line(`  ${'what'.padEnd(26)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(8)} ${'records/s'.padStart(11)} ${'vs bare'.padStart(8)} ${'vs jq'.padStart(7)} ${'peak RSS MB'.padStart(12)}`);
+  line(
+    `  ${'what'.padEnd(26)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(8)} ${'records/s'.padStart(11)} ` +
+      `${'vs bare'.padStart(8)} ${'vs jq'.padStart(7)} ${'peak RSS MB'.padStart(12)}`,
+  );
   const rows = runs.map((r) => {
     const row = {
       name: r.name,
@@ -135,18 +161,48 @@ for (const size of sizes) {
       peakRssMb: r.peakRssMb,
       exit: r.exit,
     };
-    line(`  ${r.name.padEnd(26)} ${row.seconds.toFixed(2).padStart(8)} ${row.mbPerSecond.toFixed(1).padStart(8)} ${String(row.recordsPerSecond).padStart(11)} ${`${Math.round(row.throughputVsBare * 100)}%`.padStart(8)} ${(row.throughputVsJq === null ? '-' : `${row.throughputVsJq.toFixed(1)}x`).padStart(7)} ${String(row.peakRssMb ?? '-').padStart(12)}`);
+    line(
+      `  ${r.name.padEnd(26)} ${row.seconds.toFixed(2).padStart(8)} ${row.mbPerSecond.toFixed(1).padStart(8)} ` +
+        `${String(row.recordsPerSecond).padStart(11)} ${`${Math.round(row.throughputVsBare * 100)}%`.padStart(8)} ` +
+        `${(row.throughputVsJq === null ? '-' : `${row.throughputVsJq.toFixed(1)}x`).padStart(7)} ` +
+        `${String(row.peakRssMb ?? '-').padStart(12)}`,
+    );
     return row;
   });
   results.push({ kind: 'session', sizeMb: size, bytes, records: counted.records, runs: rows });
   const audit = rows.find((r) => r.name === 'audit --format json')!;
-  targets.push({ target: `audit throughput vs bare baseline (${size} MB)`, want: '>= 50%', measured: `${Math.round(audit.throughputVsBare * 100)}%`, met: audit.throughputVsBare >= 0.5 });
-  if (audit.throughputVsJq !== null) targets.push({ target: `audit throughput vs jq -c . (${size} MB)`, want: '>= 4x', measured: `${audit.throughputVsJq.toFixed(2)}x`, met: audit.throughputVsJq >= 4 });
-  if (size >= 1000) targets.push({ target: `audit peak RSS on the ${size} MB session`, want: '<= 256 MB', measured: `${audit.peakRssMb} MB`, met: (audit.peakRssMb ?? Infinity) <= 256 });
+  targets.push({
+    target: `audit throughput vs bare baseline (${size} MB)`,
+    want: '>= 50%',
+    measured: `${Math.round(audit.throughputVsBare * 100)}%`,
+    met: audit.throughputVsBare >= 0.5,
+  });
+  if (audit.throughputVsJq !== null)
+    targets.push({
+      target: `audit throughput vs jq -c . (${size} MB)`,
+      want: '>= 4x',
+      measured: `${audit.throughputVsJq.toFixed(2)}x`,
+      met: audit.throughputVsJq >= 4,
+    });
+  if (size >= 1000)
+    targets.push({
+      target: `audit peak RSS on the ${size} MB session`,
+      want: '<= 256 MB',
+      measured: `${audit.peakRssMb} MB`,
+      met: (audit.peakRssMb ?? Infinity) <= 256,
+    });
 }
 
 const rootTimes = new Map<number, { j1: number; j2?: number }>();
-const template = join(root, 'corpora', 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003');
+const template = join(
+  root,
+  'corpora',
+  'grok',
+  'clean',
+  'sessions',
+  '%2Fhome%2Fdev%2Fproj',
+  '019a3f2e-0f10-7c42-8000-00000000a003',
+);
 for (const n of rootSizes) {
   const dir = join(dataDir, `root-${n}`);
   const marker = join(dir, '.complete');
@@ -158,12 +214,37 @@ for (const n of rootSizes) {
   }
   const sessionsRoot = join(dir, 'sessions');
   const [j1, j2] = measureAll([
-    { name: `audit ${n} sessions --jobs 1`, cmd: node, argv: [probe, 'audit', sessionsRoot, '--format', 'json'], rssFrom: 'probe' },
-    { name: `audit ${n} sessions --jobs 2`, cmd: node, argv: [probe, 'audit', sessionsRoot, '--format', 'json', '--jobs', '2'], rssFrom: 'probe' },
+    {
+      name: `audit ${n} sessions --jobs 1`,
+      cmd: node,
+      argv: [probe, 'audit', sessionsRoot, '--format', 'json'],
+      rssFrom: 'probe',
+    },
+    {
+      name: `audit ${n} sessions --jobs 2`,
+      cmd: node,
+      argv: [probe, 'audit', sessionsRoot, '--format', 'json', '--jobs', '2'],
+      rssFrom: 'probe',
+    },
   ]) as [Measure, Measure];
   rootTimes.set(n, { j1: j1.seconds, j2: j2.seconds });
-  line(`\nroot of ${n} sessions: --jobs 1 ${j1.seconds.toFixed(2)} s (${Math.round(n / j1.seconds)} sessions/s, peak ${j1.peakRssMb} MB); --jobs 2 ${j2.seconds.toFixed(2)} s (${(j1.seconds / j2.seconds).toFixed(2)}x, peak ${j2.peakRssMb} MB)`);
-  results.push({ kind: 'root', sessions: n, runs: [j1, j2].map((r) => ({ name: r.name, seconds: round(r.seconds, 3), sessionsPerSecond: Math.round(n / r.seconds), peakRssMb: r.peakRssMb, exit: r.exit })), speedupJobs2: round(j1.seconds / j2.seconds, 3) });
+  line(
+    `\nroot of ${n} sessions: --jobs 1 ${j1.seconds.toFixed(2)} s (${Math.round(n / j1.seconds)} sessions/s, peak ` +
+      `${j1.peakRssMb} MB); --jobs 2 ${j2.seconds.toFixed(2)} s (${(j1.seconds / j2.seconds).toFixed(2)}x, peak ` +
+      `${j2.peakRssMb} MB)`,
+  );
+  results.push({
+    kind: 'root',
+    sessions: n,
+    runs: [j1, j2].map((r) => ({
+      name: r.name,
+      seconds: round(r.seconds, 3),
+      sessionsPerSecond: Math.round(n / r.seconds),
+      peakRssMb: r.peakRssMb,
+      exit: r.exit,
+    })),
+    speedupJobs2: round(j1.seconds / j2.seconds, 3),
+  });
 }
 const sortedRoots = [...rootTimes.keys()].sort((a, b) => a - b);
 if (sortedRoots.length >= 2) {
@@ -171,16 +252,33 @@ if (sortedRoots.length >= 2) {
   const large = sortedRoots[sortedRoots.length - 1]!;
   const ratio = rootTimes.get(large)!.j1 / rootTimes.get(small)!.j1;
   const allowed = (large / small) * 1.1;
-  targets.push({ target: `time of ${large} sessions / time of ${small}`, want: `<= ${round(allowed, 1)}x`, measured: `${ratio.toFixed(2)}x`, met: ratio <= allowed });
+  targets.push({
+    target: `time of ${large} sessions / time of ${small}`,
+    want: `<= ${round(allowed, 1)}x`,
+    measured: `${ratio.toFixed(2)}x`,
+    met: ratio <= allowed,
+  });
   const t = rootTimes.get(large)!;
-  targets.push({ target: `--jobs 2 speed-up on ${large} sessions`, want: '>= 1.6x', measured: `${(t.j1 / t.j2!).toFixed(2)}x`, met: t.j1 / t.j2! >= 1.6 });
+  targets.push({
+    target: `--jobs 2 speed-up on ${large} sessions`,
+    want: '>= 1.6x',
+    measured: `${(t.j1 / t.j2!).toFixed(2)}x`,
+    met: t.j1 / t.j2! >= 1.6,
+  });
 }
 
 line('\ntargets (DESIGN §8):');
 for (const t of targets) line(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured} (want ${t.want})`);
 const report = {
   tool: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string,
-  machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGiB: Math.round(totalmem() / MB / 1024), jq: hasJq, timeBinary: hasTime },
+  machine: {
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    memoryGiB: Math.round(totalmem() / MB / 1024),
+    jq: hasJq,
+    timeBinary: hasTime,
+  },
   options: { sizesMb: sizes, roots: rootSizes, repeat },
   results,
   targets,

@@ -114,7 +114,13 @@ export function editChat(f: Files, edit: (ls: string[]) => string[]): void {
   });
 }
 
-export function mutate(name: string, description: string, must: string[], edit: (f: Files) => Expectation[] | void, extra: Partial<Case> = {}): Case {
+export function mutate(
+  name: string,
+  description: string,
+  must: string[],
+  edit: (f: Files) => Expectation[] | undefined,
+  extra: Partial<Case> = {},
+): Case {
   const f = mainFiles();
   const at = edit(f) ?? [];
   return { name, description, must, at, ...extra, files: caseTree(f) };

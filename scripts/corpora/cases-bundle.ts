@@ -4,12 +4,28 @@
  * zip-slip member, a bad signature), plus a live directory that was rewritten after the capture. Each case is
  * verified by `session-audit verify` against its expected.json.
  */
-import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
 import { createHash, createPublicKey } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { privateKeyFromSeed } from '../../src/bundle/dsse.js';
 import { runBundle } from '../../src/engine/bundle.js';
 import { GROUP, IDS } from './clean-root.js';
+
+/** A line appended to a live log after the capture. */
+const APPENDED =
+  '{"timestamp":1787140000,"method":"session/update","params":{"sessionId":"x","update":' +
+  '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"appended"}}}}\n';
 
 export interface BundleCase {
   name: string;
@@ -29,7 +45,10 @@ const OTHER_SEED = Buffer.from('0123456789abcdef0123456789abcdef0123456789abcdef
 
 const pems = (seed: Buffer): { priv: string; pub: string } => {
   const k = privateKeyFromSeed(seed);
-  return { priv: k.export({ type: 'pkcs8', format: 'pem' }).toString(), pub: createPublicKey(k).export({ type: 'spki', format: 'pem' }).toString() };
+  return {
+    priv: k.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    pub: createPublicKey(k).export({ type: 'spki', format: 'pem' }).toString(),
+  };
 };
 
 const SMALL = `${GROUP}/${IDS.sub}`;
@@ -64,7 +83,8 @@ function walkFiles(dir: string, base = dir): string[] {
   return out;
 }
 
-const readdirSorted = (dir: string): Dirent[] => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const readdirSorted = (dir: string): Dirent[] =>
+  readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /**
  * Write every bundle case under `<outDir>/bundles/`. `cleanDir` is the clean Grok corpus as the bags should
@@ -89,28 +109,99 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
       writeFileSync(join(dir, 'signer.pub.pem'), signer.pub);
     }
     const out = join(dir, c.target);
-    await runBundle({ paths, out, redact: false, redactPatterns: [], force: false, ...(keyFile ? { signKey: keyFile, keyId: 'corpora-signer' } : {}) });
+    await runBundle({
+      paths,
+      out,
+      redact: false,
+      redactPatterns: [],
+      force: false,
+      ...(keyFile ? { signKey: keyFile, keyId: 'corpora-signer' } : {}),
+    });
     if (keyFile) unlinkSync(keyFile);
     cases.push({ ...c, dir });
     return out;
   };
 
-  await make({ name: 'valid', description: 'A bag of the whole clean corpus (three sessions), as a directory: verifies with no finding.', must: [], target: 'bag' }, [cleanDir]);
-  await make({ name: 'valid-zip', description: 'The same bag as a zip, read in place without extracting: verifies with no finding.', must: [], target: 'bag.zip' }, [cleanDir]);
-  await make({ name: 'valid-tgz', description: 'One session as a tar.gz: verifies with no finding.', must: [], target: 'bag.tar.gz' }, [small]);
-  await make({ name: 'signed', description: 'A bag whose custody statement is a DSSE envelope signed with Ed25519; verified with the signer\'s public key.', must: [], target: 'bag', args: ['--key', 'signer.pub.pem'] }, [small], { sign: true });
   await make(
-    { name: 'signed-no-key', description: 'A signed bag verified without --key: the checksums verify, the signature cannot be checked (a warning, exit 0).', must: ['BUNDLE_UNVERIFIED'], maxSeverity: 'warning', target: 'bag', at: [{ code: 'BUNDLE_UNVERIFIED', file: 'custody.dsse.json', severity: 'warning' }] },
+    {
+      name: 'valid',
+      description: 'A bag of the whole clean corpus (three sessions), as a directory: verifies with no finding.',
+      must: [],
+      target: 'bag',
+    },
+    [cleanDir],
+  );
+  await make(
+    {
+      name: 'valid-zip',
+      description: 'The same bag as a zip, read in place without extracting: verifies with no finding.',
+      must: [],
+      target: 'bag.zip',
+    },
+    [cleanDir],
+  );
+  await make(
+    {
+      name: 'valid-tgz',
+      description: 'One session as a tar.gz: verifies with no finding.',
+      must: [],
+      target: 'bag.tar.gz',
+    },
+    [small],
+  );
+  await make(
+    {
+      name: 'signed',
+      description:
+        "A bag whose custody statement is a DSSE envelope signed with Ed25519; verified with the signer's public key.",
+      must: [],
+      target: 'bag',
+      args: ['--key', 'signer.pub.pem'],
+    },
+    [small],
+    { sign: true },
+  );
+  await make(
+    {
+      name: 'signed-no-key',
+      description:
+        'A signed bag verified without --key: the checksums verify, the signature cannot be checked (a warning, ' +
+        'exit 0).',
+      must: ['BUNDLE_UNVERIFIED'],
+      maxSeverity: 'warning',
+      target: 'bag',
+      at: [{ code: 'BUNDLE_UNVERIFIED', file: 'custody.dsse.json', severity: 'warning' }],
+    },
     [small],
     { sign: true },
   );
   {
     const dir = join(root, 'signature-wrong-key');
-    await make({ name: 'signature-wrong-key', description: 'A signed bag verified with a different public key: the signature does not verify.', must: ['BUNDLE_SIGNATURE_INVALID'], target: 'bag', args: ['--key', 'other.pub.pem'], at: [{ code: 'BUNDLE_SIGNATURE_INVALID', file: 'custody.dsse.json' }] }, [small], { sign: true });
+    await make(
+      {
+        name: 'signature-wrong-key',
+        description: 'A signed bag verified with a different public key: the signature does not verify.',
+        must: ['BUNDLE_SIGNATURE_INVALID'],
+        target: 'bag',
+        args: ['--key', 'other.pub.pem'],
+        at: [{ code: 'BUNDLE_SIGNATURE_INVALID', file: 'custody.dsse.json' }],
+      },
+      [small],
+      { sign: true },
+    );
     writeFileSync(join(dir, 'other.pub.pem'), other.pub);
   }
   {
-    const bag = await make({ name: 'flipped-byte', description: 'One byte of updates.jsonl in the payload was changed after bagging.', must: ['BUNDLE_MANIFEST_MISMATCH'], target: 'bag', at: [{ code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${SMALL}/updates.jsonl` }] }, [small]);
+    const bag = await make(
+      {
+        name: 'flipped-byte',
+        description: 'One byte of updates.jsonl in the payload was changed after bagging.',
+        must: ['BUNDLE_MANIFEST_MISMATCH'],
+        target: 'bag',
+        at: [{ code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${SMALL}/updates.jsonl` }],
+      },
+      [small],
+    );
     const f = updatesOf(bag);
     const b = readFileSync(f);
     b[40] = b[40]! ^ 0x01;
@@ -118,14 +209,32 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
   }
   {
     const bag = await make(
-      { name: 'deleted-file', description: 'A payload file was deleted after bagging (Payload-Oxum no longer matches either).', must: ['BUNDLE_FILE_MISSING', 'BUNDLE_INVALID'], target: 'bag', at: [{ code: 'BUNDLE_FILE_MISSING', file: `data/${SMALL}/summary.json` }, { code: 'BUNDLE_INVALID', file: 'bag-info.txt' }] },
+      {
+        name: 'deleted-file',
+        description: 'A payload file was deleted after bagging (Payload-Oxum no longer matches either).',
+        must: ['BUNDLE_FILE_MISSING', 'BUNDLE_INVALID'],
+        target: 'bag',
+        at: [
+          { code: 'BUNDLE_FILE_MISSING', file: `data/${SMALL}/summary.json` },
+          { code: 'BUNDLE_INVALID', file: 'bag-info.txt' },
+        ],
+      },
       [small],
     );
     unlinkSync(join(bag, 'data', SMALL, 'summary.json'));
   }
   {
     const bag = await make(
-      { name: 'added-file', description: 'A file was added to the payload after bagging (Payload-Oxum no longer matches either).', must: ['BUNDLE_FILE_EXTRA', 'BUNDLE_INVALID'], target: 'bag', at: [{ code: 'BUNDLE_FILE_EXTRA', file: `data/${SMALL}/notes.txt` }, { code: 'BUNDLE_INVALID', file: 'bag-info.txt' }] },
+      {
+        name: 'added-file',
+        description: 'A file was added to the payload after bagging (Payload-Oxum no longer matches either).',
+        must: ['BUNDLE_FILE_EXTRA', 'BUNDLE_INVALID'],
+        target: 'bag',
+        at: [
+          { code: 'BUNDLE_FILE_EXTRA', file: `data/${SMALL}/notes.txt` },
+          { code: 'BUNDLE_INVALID', file: 'bag-info.txt' },
+        ],
+      },
       [small],
     );
     writeFileSync(join(bag, 'data', SMALL, 'notes.txt'), 'added later\n');
@@ -134,7 +243,9 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     const bag = await make(
       {
         name: 'forged-manifest',
-        description: 'A payload file was edited AND its line in manifest-sha256.txt updated to match: the sha512 manifest, the tag manifests and the custody statement still give it away.',
+        description:
+          'A payload file was edited AND its line in manifest-sha256.txt updated to match: the sha512 manifest, ' +
+          'the tag manifests and the custody statement still give it away.',
         must: ['BUNDLE_MANIFEST_MISMATCH'],
         target: 'bag',
         at: [
@@ -153,8 +264,20 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     writeFileSync(m, readFileSync(m, 'utf8').replace(sha(before), sha(after)));
   }
   {
-    const bag = await make({ name: 'bad-bagit-txt', description: 'bagit.txt starts with a byte-order mark and has a third line: not a conforming bag declaration.', must: ['BUNDLE_INVALID', 'BUNDLE_MANIFEST_MISMATCH'], target: 'bag', at: [{ code: 'BUNDLE_INVALID', file: 'bagit.txt', line: 1 }] }, [small]);
-    writeFileSync(join(bag, 'bagit.txt'), '\ufeffBagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\nExtra: line\n');
+    const bag = await make(
+      {
+        name: 'bad-bagit-txt',
+        description: 'bagit.txt starts with a byte-order mark and has a third line: not a conforming bag declaration.',
+        must: ['BUNDLE_INVALID', 'BUNDLE_MANIFEST_MISMATCH'],
+        target: 'bag',
+        at: [{ code: 'BUNDLE_INVALID', file: 'bagit.txt', line: 1 }],
+      },
+      [small],
+    );
+    writeFileSync(
+      join(bag, 'bagit.txt'),
+      '\ufeffBagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\nExtra: line\n',
+    );
   }
   {
     // A tar holding a valid bag plus members that would escape an extraction directory.
@@ -170,7 +293,9 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     cases.push({
       name: 'zip-slip',
       dir,
-      description: 'A hand-made tar holding a valid bag plus a `../` member and an absolute member: both are rejected, never resolved or extracted.',
+      description:
+        'A hand-made tar holding a valid bag plus a `../` member and an absolute member: both are rejected, never ' +
+        'resolved or extracted.',
       must: ['BUNDLE_UNSAFE_PATH'],
       target: 'bag.tar',
       at: [
@@ -185,7 +310,10 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     await make(
       {
         name: 'against-rewritten',
-        description: 'verify --against the live session: updates.jsonl was edited in place after the capture (not append-only), summary.json was rewritten (reported with the changed keys), system_prompt.txt was deleted, a file was added.',
+        description:
+          'verify --against the live session: updates.jsonl was edited in place after the capture (not ' +
+          'append-only), summary.json was rewritten (reported with the changed keys), system_prompt.txt was ' +
+          'deleted, a file was added.',
         must: ['BUNDLE_NOT_APPEND_ONLY', 'BUNDLE_FILE_CHANGED', 'BUNDLE_FILE_MISSING'],
         target: 'bag',
         args: ['--against', 'live'],
@@ -203,7 +331,7 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     const lines = readFileSync(u, 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"sessionUpdate"', '"sessionUpdatE"');
     writeFileSync(u, lines.join('\n'));
-    appendFileSync(u, '{"timestamp":1787140000,"method":"session/update","params":{"sessionId":"x","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"appended"}}}}\n');
+    appendFileSync(u, APPENDED);
     const s = join(live, 'summary.json');
     const summary = JSON.parse(readFileSync(s, 'utf8')) as Record<string, unknown>;
     summary.title = 'A title set after the capture';
@@ -214,12 +342,21 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
   }
   {
     await make(
-      { name: 'against-appended', description: 'verify --against the live session after Grok only appended to its logs: no error (appended chat history is a note).', must: [], maxSeverity: 'note', target: 'bag', args: ['--against', 'live'] },
+      {
+        name: 'against-appended',
+        description:
+          'verify --against the live session after Grok only appended to its logs: no error (appended chat history ' +
+          'is a note).',
+        must: [],
+        maxSeverity: 'note',
+        target: 'bag',
+        args: ['--against', 'live'],
+      },
       [small],
     );
     const live = join(root, 'against-appended', 'live', IDS.sub);
     cpSync(small, live, { recursive: true });
-    appendFileSync(join(live, 'updates.jsonl'), '{"timestamp":1787140000,"method":"session/update","params":{"sessionId":"x","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"appended"}}}}\n');
+    appendFileSync(join(live, 'updates.jsonl'), APPENDED);
   }
   return cases;
 }

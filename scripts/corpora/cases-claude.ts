@@ -17,7 +17,8 @@ export const CLAUDE_IDS = {
   agent: 'a1b2c3d',
 };
 
-const transcript = (seed = 1, startMs = T0, sessionId = CLAUDE_IDS.main): ClaudeTranscript => new ClaudeTranscript({ sessionId, cwd: CLAUDE_CWD, startMs, seed });
+const transcript = (seed = 1, startMs = T0, sessionId = CLAUDE_IDS.main): ClaudeTranscript =>
+  new ClaudeTranscript({ sessionId, cwd: CLAUDE_CWD, startMs, seed });
 
 /** Session start: the permission mode record, a file-history snapshot and the SessionStart hook. */
 function opening(t: ClaudeTranscript, mode = 'default'): void {
@@ -32,15 +33,33 @@ function turnOne(t: ClaudeTranscript, mode = 'default'): void {
   t.respond().text('Let me look at the parser and where it is called.');
   t.thinking('parse() probably unwraps; check the callers too.');
   const read = t.toolUse('toolu_01ReadParserAbcdef012345', 'Read', { file_path: `${CLAUDE_CWD}/src/parser.rs` });
-  t.hook('PreToolUse', '${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh', 'toolu_01ReadParserAbcdef012345');
+  t.hook(
+    'PreToolUse',
+    '$' + '{CLAUDE_PLUGIN_ROOT}/hooks/guard.sh', // the literal text Claude Code records
+    'toolu_01ReadParserAbcdef012345',
+  );
   const grep = t.toolUse('toolu_01GrepUnwrapAbcdef012345', 'Grep', { pattern: 'unwrap', path: 'src' });
-  t.result('toolu_01GrepUnwrapAbcdef012345', grep, 'src/parser.rs:3:    s.parse().unwrap()', { toolUseResult: { mode: 'content', numFiles: 1, filenames: ['src/parser.rs'] } });
-  t.result('toolu_01ReadParserAbcdef012345', read, '     1→pub fn parse(s: &str) -> u32 {\n     2→    // TODO\n     3→    s.parse().unwrap()\n     4→}', { toolUseResult: { type: 'text', file: { filePath: `${CLAUDE_CWD}/src/parser.rs`, numLines: 4 } } });
+  t.result('toolu_01GrepUnwrapAbcdef012345', grep, 'src/parser.rs:3:    s.parse().unwrap()', {
+    toolUseResult: { mode: 'content', numFiles: 1, filenames: ['src/parser.rs'] },
+  });
+  t.result(
+    'toolu_01ReadParserAbcdef012345',
+    read,
+    '     1→pub fn parse(s: &str) -> u32 {\n     2→    // TODO\n     3→    s.parse().unwrap()\n     4→}',
+    { toolUseResult: { type: 'text', file: { filePath: `${CLAUDE_CWD}/src/parser.rs`, numLines: 4 } } },
+  );
   t.respond().text('unwrap() panics on empty input; returning an Option instead.');
-  const edit = t.toolUse('toolu_01EditParserAbcdef012345', 'Edit', { file_path: `${CLAUDE_CWD}/src/parser.rs`, old_string: 's.parse().unwrap()', new_string: 's.parse().ok()' });
+  const edit = t.toolUse('toolu_01EditParserAbcdef012345', 'Edit', {
+    file_path: `${CLAUDE_CWD}/src/parser.rs`,
+    old_string: 's.parse().unwrap()',
+    new_string: 's.parse().ok()',
+  });
   t.result('toolu_01EditParserAbcdef012345', edit, `The file ${CLAUDE_CWD}/src/parser.rs has been updated.`);
   t.respond();
-  const bash = t.toolUse('toolu_01BashCargoTestAbcdef0123', 'Bash', { command: 'cargo test', description: 'Run the tests' });
+  const bash = t.toolUse('toolu_01BashCargoTestAbcdef0123', 'Bash', {
+    command: 'cargo test',
+    description: 'Run the tests',
+  });
   t.result('toolu_01BashCargoTestAbcdef0123', bash, 'test result: ok. 5 passed; 0 failed');
   t.respond().text('parse() returns None on empty input now; all 5 tests pass.', 'end_turn');
   t.turnDuration(14_200);
@@ -59,9 +78,28 @@ export function claudeCleanTree(): ClaudeTree {
   // Turn 2: a sub-agent reviews the error handling (its transcript under the session's folder).
   t.wait(40_000).prompt('Have a sub-agent review the error handling in src/.', 'default');
   t.respond();
-  const task = t.toolUse('toolu_01TaskReviewAbcdef012345', 'Task', { description: 'Review error handling', prompt: 'Review src/ for panics on bad input.', subagent_type: 'general-purpose' });
-  t.push('progress', { data: { type: 'agent_progress', agentId: CLAUDE_IDS.agent, prompt: 'Review src/ for panics on bad input.' }, toolUseID: 'agent_msg_01', parentToolUseID: 'toolu_01TaskReviewAbcdef012345' }, { parent: task, step: 20_000 });
-  t.result('toolu_01TaskReviewAbcdef012345', task, 'No other panics on bad input in src/.', { toolUseResult: { status: 'completed', agentId: CLAUDE_IDS.agent, prompt: 'Review src/ for panics on bad input.', totalDurationMs: 20_400 } });
+  const task = t.toolUse('toolu_01TaskReviewAbcdef012345', 'Task', {
+    description: 'Review error handling',
+    prompt: 'Review src/ for panics on bad input.',
+    subagent_type: 'general-purpose',
+  });
+  t.push(
+    'progress',
+    {
+      data: { type: 'agent_progress', agentId: CLAUDE_IDS.agent, prompt: 'Review src/ for panics on bad input.' },
+      toolUseID: 'agent_msg_01',
+      parentToolUseID: 'toolu_01TaskReviewAbcdef012345',
+    },
+    { parent: task, step: 20_000 },
+  );
+  t.result('toolu_01TaskReviewAbcdef012345', task, 'No other panics on bad input in src/.', {
+    toolUseResult: {
+      status: 'completed',
+      agentId: CLAUDE_IDS.agent,
+      prompt: 'Review src/ for panics on bad input.',
+      totalDurationMs: 20_400,
+    },
+  });
   t.respond().text('The review found no other panics.', 'end_turn');
   const beforeRewind = t.turnDuration(21_000);
   // Turn 3, then a rewind: the user went back and asked something else (the first branch stays in the file).
@@ -70,7 +108,11 @@ export function claudeCleanTree(): ClaudeTree {
   t.last = beforeRewind;
   t.wait(20_000).prompt('Instead, add a doc comment to parse.', 'default');
   t.respond();
-  const doc = t.toolUse('toolu_01EditDocAbcdef0123456789', 'Edit', { file_path: `${CLAUDE_CWD}/src/parser.rs`, old_string: 'pub fn parse', new_string: '/// None when the input is empty or not a number.\npub fn parse' });
+  const doc = t.toolUse('toolu_01EditDocAbcdef0123456789', 'Edit', {
+    file_path: `${CLAUDE_CWD}/src/parser.rs`,
+    old_string: 'pub fn parse',
+    new_string: '/// None when the input is empty or not a number.\npub fn parse',
+  });
   t.result('toolu_01EditDocAbcdef0123456789', doc, `The file ${CLAUDE_CWD}/src/parser.rs has been updated.`);
   t.respond().text('Added the doc comment.', 'end_turn');
   t.turnDuration(6_100);
@@ -85,14 +127,28 @@ export function claudeCleanTree(): ClaudeTree {
   t.summary('Make parse() total and documented', leaf);
   files.set(`${PROJECT}/${CLAUDE_IDS.main}.jsonl`, t.render());
 
-  const sub = new ClaudeTranscript({ sessionId: CLAUDE_IDS.main, cwd: CLAUDE_CWD, startMs: T0 + 60_000, seed: 2, agentId: CLAUDE_IDS.agent, slug: 'tidy-parsing-review' });
+  const sub = new ClaudeTranscript({
+    sessionId: CLAUDE_IDS.main,
+    cwd: CLAUDE_CWD,
+    startMs: T0 + 60_000,
+    seed: 2,
+    agentId: CLAUDE_IDS.agent,
+    slug: 'tidy-parsing-review',
+  });
   sub.prompt('Review src/ for panics on bad input.');
   sub.respond().text('Searching for unwrap and expect.');
   const g = sub.toolUse('toolu_01SubGrepAbcdef0123456789', 'Grep', { pattern: 'unwrap|expect', path: 'src' });
   sub.result('toolu_01SubGrepAbcdef0123456789', g, 'No matches found');
   sub.respond().text('No other panics on bad input in src/.', 'end_turn');
   files.set(`${PROJECT}/${CLAUDE_IDS.main}/subagents/agent-${CLAUDE_IDS.agent}.jsonl`, sub.render());
-  files.set(`${PROJECT}/${CLAUDE_IDS.main}/subagents/agent-${CLAUDE_IDS.agent}.meta.json`, `${JSON.stringify({ agentType: 'general-purpose', toolUseId: 'toolu_01TaskReviewAbcdef012345', description: 'Review error handling' })}\n`);
+  files.set(
+    `${PROJECT}/${CLAUDE_IDS.main}/subagents/agent-${CLAUDE_IDS.agent}.meta.json`,
+    JSON.stringify({
+      agentType: 'general-purpose',
+      toolUseId: 'toolu_01TaskReviewAbcdef012345',
+      description: 'Review error handling',
+    }) + '\n',
+  );
 
   const second = transcript(3, T0 + 86_400_000, CLAUDE_IDS.second);
   opening(second);
@@ -107,7 +163,14 @@ const mainFile = `${CLAUDE_IDS.main}.jsonl`;
 const mainPath = `${PROJECT}/${mainFile}`;
 
 /** One transcript written by `build`, optionally edited line by line. */
-function single(name: string, description: string, must: string[], build: (t: ClaudeTranscript) => void, edit?: (ls: string[]) => Expectation[] | void, extra: Partial<Case> = {}): Case {
+function single(
+  name: string,
+  description: string,
+  must: string[],
+  build: (t: ClaudeTranscript) => void,
+  edit?: (ls: string[]) => Expectation[] | undefined,
+  extra: Partial<Case> = {},
+): Case {
   const t = transcript();
   build(t);
   const ls = t.render().split('\n').slice(0, -1);
@@ -127,7 +190,8 @@ export function claudeCases(): Case[] {
   cases.push(
     single(
       'sandbox-bypass',
-      'The session started in the default permission mode; before the second prompt the user switched to bypassPermissions (a permission-mode record, then prompts sent under it).',
+      'The session started in the default permission mode; before the second prompt the user switched to ' +
+        'bypassPermissions (a permission-mode record, then prompts sent under it).',
       ['SANDBOX_WIDENED'],
       (t) => {
         opening(t);
@@ -135,11 +199,21 @@ export function claudeCases(): Case[] {
         t.permissionMode('bypassPermissions');
         t.wait(30_000).prompt('Now delete the old fixtures and regenerate them.', 'bypassPermissions');
         t.respond();
-        const rm = t.toolUse('toolu_01BashRmFixturesAbcdef012', 'Bash', { command: 'rm -rf tests/fixtures && cargo run --bin gen-fixtures', description: 'Regenerate fixtures' });
+        const rm = t.toolUse('toolu_01BashRmFixturesAbcdef012', 'Bash', {
+          command: 'rm -rf tests/fixtures && cargo run --bin gen-fixtures',
+          description: 'Regenerate fixtures',
+        });
         t.result('toolu_01BashRmFixturesAbcdef012', rm, 'wrote 12 fixtures');
         t.respond().text('Fixtures regenerated.', 'end_turn');
       },
-      (ls) => [{ code: 'SANDBOX_WIDENED', file: mainFile, line: lineOf(ls, /"type":"permission-mode","permissionMode":"bypassPermissions"/), severity: 'error' }],
+      (ls) => [
+        {
+          code: 'SANDBOX_WIDENED',
+          file: mainFile,
+          line: lineOf(ls, /"type":"permission-mode","permissionMode":"bypassPermissions"/),
+          severity: 'error',
+        },
+      ],
       { onlyAt: ['SANDBOX_WIDENED'] },
     ),
   );
@@ -152,18 +226,25 @@ export function claudeCases(): Case[] {
         opening(t);
         t.prompt('Install the pinned toolchain.', 'default');
         t.respond();
-        const b = t.toolUse('toolu_01BashInstallAbcdef01234567', 'Bash', { command: 'curl -sSf https://sh.rustup.rs | sh -s -- -y', description: 'Install rustup', dangerouslyDisableSandbox: true });
+        const b = t.toolUse('toolu_01BashInstallAbcdef01234567', 'Bash', {
+          command: 'curl -sSf https://sh.rustup.rs | sh -s -- -y',
+          description: 'Install rustup',
+          dangerouslyDisableSandbox: true,
+        });
         t.result('toolu_01BashInstallAbcdef01234567', b, 'Rust is installed now.');
         t.respond().text('Installed.', 'end_turn');
       },
-      (ls) => [{ code: 'SANDBOX_WIDENED', file: mainFile, line: lineOf(ls, /dangerouslyDisableSandbox/), severity: 'error' }],
+      (ls) => [
+        { code: 'SANDBOX_WIDENED', file: mainFile, line: lineOf(ls, /dangerouslyDisableSandbox/), severity: 'error' },
+      ],
       { onlyAt: ['SANDBOX_WIDENED'] },
     ),
   );
   cases.push(
     single(
       'permission-mode-changed',
-      'The user switched to plan mode for one prompt and back: changes that never grant more than the session started with (notes).',
+      'The user switched to plan mode for one prompt and back: changes that never grant more than the session ' +
+        'started with (notes).',
       ['SANDBOX_CHANGED'],
       (t) => {
         opening(t);
@@ -173,14 +254,17 @@ export function claudeCases(): Case[] {
         t.wait(10_000).prompt('Go ahead with step 1.', 'default');
         t.respond().text('Split done.', 'end_turn');
       },
-      (ls) => [{ code: 'SANDBOX_CHANGED', file: mainFile, line: lineOf(ls, /"permissionMode":"plan"/), severity: 'note' }],
+      (ls) => [
+        { code: 'SANDBOX_CHANGED', file: mainFile, line: lineOf(ls, /"permissionMode":"plan"/), severity: 'note' },
+      ],
       { maxSeverity: 'note' },
     ),
   );
   cases.push(
     single(
       'parent-missing',
-      'A line was lost from the middle of the transcript (a thinking block of the first response): the next line\'s parentUuid names nothing.',
+      "A line was lost from the middle of the transcript (a thinking block of the first response): the next line's " +
+        'parentUuid names nothing.',
       ['CLAUDE_PARENT_MISSING'],
       (t) => {
         opening(t);
@@ -197,7 +281,8 @@ export function claudeCases(): Case[] {
   cases.push(
     single(
       'multiple-roots',
-      'Two chains in one transcript with no compact boundary: the second prompt starts a new root (lines from another transcript appended, or a writer that lost the last uuid).',
+      'Two chains in one transcript with no compact boundary: the second prompt starts a new root (lines from ' +
+        'another transcript appended, or a writer that lost the last uuid).',
       ['CLAUDE_MULTIPLE_ROOTS'],
       (t) => {
         opening(t);
@@ -212,7 +297,8 @@ export function claudeCases(): Case[] {
   cases.push(
     single(
       'summary-unresolved',
-      'A summary record names a leaf uuid that no line of this session carries (a summary of another session of the project, as Claude Code writes them).',
+      'A summary record names a leaf uuid that no line of this session carries (a summary of another session of ' +
+        'the project, as Claude Code writes them).',
       ['CLAUDE_SUMMARY_LEAF_UNRESOLVED'],
       (t) => {
         opening(t);
@@ -226,18 +312,29 @@ export function claudeCases(): Case[] {
   {
     const { files } = claudeCleanTree();
     for (const p of [...files.keys()]) if (!p.startsWith(`${PROJECT}/${CLAUDE_IDS.main}/`)) files.delete(p);
-    cases.push({ name: 'transcript-missing', description: 'The session\'s folder holds a sub-agent transcript and its metadata, but the session\'s own transcript is gone.', must: ['CLAUDE_TRANSCRIPT_MISSING'], at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }], files });
+    cases.push({
+      name: 'transcript-missing',
+      description:
+        "The session's folder holds a sub-agent transcript and its metadata, but the session's own transcript is gone.",
+      must: ['CLAUDE_TRANSCRIPT_MISSING'],
+      at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }],
+      files,
+    });
   }
   cases.push(
     single(
       'tool-displaced-result',
-      'A tool result was written after the next prompt (lines spliced out of order): the Messages API needs it right after the response that made the call.',
+      'A tool result was written after the next prompt (lines spliced out of order): the Messages API needs it ' +
+        'right after the response that made the call.',
       ['TOOL_DISPLACED_RESULT'],
       (t) => {
         opening(t);
         t.prompt('Run the benchmarks.', 'default');
         t.respond();
-        const b = t.toolUse('toolu_01BashBenchAbcdef012345678', 'Bash', { command: 'cargo bench', description: 'Benchmarks' });
+        const b = t.toolUse('toolu_01BashBenchAbcdef012345678', 'Bash', {
+          command: 'cargo bench',
+          description: 'Benchmarks',
+        });
         t.wait(5_000).prompt('And print the summary.', 'default');
         t.result('toolu_01BashBenchAbcdef012345678', b, 'parse: 12 ns/iter');
         t.respond().text('parse takes 12 ns.', 'end_turn');

@@ -20,7 +20,15 @@ export class ClaudeTranscript {
   private response: { id: string; req: string } | undefined;
 
   constructor(
-    readonly opts: { sessionId: string; cwd: string; startMs: number; seed: number; agentId?: string; version?: string; slug?: string },
+    readonly opts: {
+      sessionId: string;
+      cwd: string;
+      startMs: number;
+      seed: number;
+      agentId?: string;
+      version?: string;
+      slug?: string;
+    },
   ) {
     this.clock = opts.startMs;
   }
@@ -38,7 +46,15 @@ export class ClaudeTranscript {
 
   private envelope(type: string, extra: Line, parent: string | null = this.last): Line {
     const o = this.opts;
-    const l: Line = { parentUuid: parent, isSidechain: o.agentId !== undefined, userType: 'external', cwd: o.cwd, sessionId: o.sessionId, version: o.version ?? '2.1.39', gitBranch: 'main' };
+    const l: Line = {
+      parentUuid: parent,
+      isSidechain: o.agentId !== undefined,
+      userType: 'external',
+      cwd: o.cwd,
+      sessionId: o.sessionId,
+      version: o.version ?? '2.1.39',
+      gitBranch: 'main',
+    };
     if (o.agentId !== undefined) l.agentId = o.agentId;
     if (o.slug !== undefined) l.slug = o.slug;
     return { ...l, type, ...extra };
@@ -63,15 +79,37 @@ export class ClaudeTranscript {
   }
 
   snapshot(messageId: string): this {
-    return this.raw({ type: 'file-history-snapshot', messageId, snapshot: { messageId, trackedFileBackups: {}, timestamp: iso(this.clock) }, isSnapshotUpdate: false });
+    return this.raw({
+      type: 'file-history-snapshot',
+      messageId,
+      snapshot: { messageId, trackedFileBackups: {}, timestamp: iso(this.clock) },
+      isSnapshotUpdate: false,
+    });
   }
 
   hook(event: string, command: string, toolUseID: string): string {
-    return this.push('progress', { data: { type: 'hook_progress', hookEvent: event, hookName: `${event}:${event === 'SessionStart' ? 'startup' : 'Bash'}`, command }, parentToolUseID: toolUseID, toolUseID }, { step: 30 });
+    return this.push(
+      'progress',
+      {
+        data: {
+          type: 'hook_progress',
+          hookEvent: event,
+          hookName: `${event}:${event === 'SessionStart' ? 'startup' : 'Bash'}`,
+          command,
+        },
+        parentToolUseID: toolUseID,
+        toolUseID,
+      },
+      { step: 30 },
+    );
   }
 
   prompt(text: string, mode?: string): string {
-    const id = this.push('user', { message: { role: 'user', content: text }, ...(mode !== undefined ? { permissionMode: mode } : {}) }, { step: 2300 });
+    const id = this.push(
+      'user',
+      { message: { role: 'user', content: text }, ...(mode !== undefined ? { permissionMode: mode } : {}) },
+      { step: 2300 },
+    );
     this.response = undefined;
     return id;
   }
@@ -84,7 +122,10 @@ export class ClaudeTranscript {
   respond(): this {
     this.msg++;
     const s = this.opts.seed.toString(36);
-    this.response = { id: `msg_01${s}Resp${this.msg.toString().padStart(4, '0')}`, req: `req_011${s}Req${this.msg.toString().padStart(4, '0')}` };
+    this.response = {
+      id: `msg_01${s}Resp${this.msg.toString().padStart(4, '0')}`,
+      req: `req_011${s}Req${this.msg.toString().padStart(4, '0')}`,
+    };
     return this;
   }
 
@@ -93,7 +134,19 @@ export class ClaudeTranscript {
     const r = this.response!;
     return this.push(
       'assistant',
-      { message: { model: 'claude-sonnet-4-5-20250929', id: r.id, type: 'message', role: 'assistant', content: [content], stop_reason: stop, stop_sequence: null, usage: { input_tokens: 3, cache_creation_input_tokens: 1200, cache_read_input_tokens: 0, output_tokens: 1 } }, requestId: r.req },
+      {
+        message: {
+          model: 'claude-sonnet-4-5-20250929',
+          id: r.id,
+          type: 'message',
+          role: 'assistant',
+          content: [content],
+          stop_reason: stop,
+          stop_sequence: null,
+          usage: { input_tokens: 3, cache_creation_input_tokens: 1200, cache_read_input_tokens: 0, output_tokens: 1 },
+        },
+        requestId: r.req,
+      },
       { step: 700 },
     );
   }
@@ -111,10 +164,23 @@ export class ClaudeTranscript {
   }
 
   /** A tool result, parented to the tool_use line (results of parallel calls hang from their own calls). */
-  result(toolUseId: string, parent: string, content: string, opts: { isError?: boolean; toolUseResult?: Json } = {}): string {
+  result(
+    toolUseId: string,
+    parent: string,
+    content: string,
+    opts: { isError?: boolean; toolUseResult?: Json } = {},
+  ): string {
     return this.push(
       'user',
-      { message: { role: 'user', content: [{ tool_use_id: toolUseId, type: 'tool_result', content, ...(opts.isError ? { is_error: true } : {}) }] }, toolUseResult: opts.toolUseResult ?? { stdout: content, stderr: '', interrupted: false, isImage: false } },
+      {
+        message: {
+          role: 'user',
+          content: [
+            { tool_use_id: toolUseId, type: 'tool_result', content, ...(opts.isError ? { is_error: true } : {}) },
+          ],
+        },
+        toolUseResult: opts.toolUseResult ?? { stdout: content, stderr: '', interrupted: false, isImage: false },
+      },
       { parent, step: 300 },
     );
   }
@@ -126,8 +192,30 @@ export class ClaudeTranscript {
   /** A compact boundary (a new root bridged to the old leaf) and the summary the model continues from. */
   compact(summary: string): this {
     const leaf = this.last;
-    this.push('system', { subtype: 'compact_boundary', content: 'Conversation compacted', level: 'info', isMeta: false, logicalParentUuid: leaf, compactMetadata: { trigger: 'auto', preTokens: 155000 } }, { parent: null, step: 10 });
-    this.push('user', { message: { role: 'user', content: `This session is being continued from a previous conversation that ran out of context. ${summary}` }, isCompactSummary: true, isVisibleInTranscriptOnly: true }, { step: 10 });
+    this.push(
+      'system',
+      {
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        level: 'info',
+        isMeta: false,
+        logicalParentUuid: leaf,
+        compactMetadata: { trigger: 'auto', preTokens: 155000 },
+      },
+      { parent: null, step: 10 },
+    );
+    this.push(
+      'user',
+      {
+        message: {
+          role: 'user',
+          content: `This session is being continued from a previous conversation that ran out of context. ${summary}`,
+        },
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+      },
+      { step: 10 },
+    );
     this.response = undefined;
     return this;
   }

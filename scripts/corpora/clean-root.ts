@@ -6,7 +6,8 @@ import { GrokSession, iso, type Json, type ToolSpec } from './grok-builder.js';
 
 export const CWD = '/home/dev/proj';
 /** Grok's encode_cwd_dirname: urlencoding::encode (alphanumerics and -_.~ kept). */
-export const encodeCwd = (cwd: string): string => encodeURIComponent(cwd).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const encodeCwd = (cwd: string): string =>
+  encodeURIComponent(cwd).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 export const GROUP = encodeCwd(CWD);
 
 export const IDS = {
@@ -19,9 +20,18 @@ const T0 = Date.UTC(2026, 7, 19, 9, 30, 0);
 
 const MATH_BEFORE = 'pub fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\n';
 const MATH_AFTER = 'pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n';
-const TESTS_AFTER = '#[test]\nfn adds_negative() { assert_eq!(add(-2, 3), 1); }\n#[test]\nfn add_overflow_saturates() { assert_eq!(add(i64::MAX, 1), i64::MAX); }\n';
+const TESTS_AFTER =
+  '#[test]\nfn adds_negative() { assert_eq!(add(-2, 3), 1); }\n#[test]\nfn add_overflow_saturates() { ' +
+  'assert_eq!(add(i64::MAX, 1), i64::MAX); }\n';
 
-const call = (id: string, name: string, title: string, kind: string, args: Record<string, Json>, output: string): ToolSpec => ({ id, name, title, kind, args, output });
+const call = (
+  id: string,
+  name: string,
+  title: string,
+  kind: string,
+  args: Record<string, Json>,
+  output: string,
+): ToolSpec => ({ id, name, title, kind, args, output });
 
 export interface CleanTree {
   /** path relative to the corpus root → content */
@@ -43,31 +53,97 @@ export function mainSessionUntilFork(): GrokSession {
   // Prompt 0: a failing test, read, edit, run.
   s.prompt('The test `adds_negative` fails in src/math.rs; fix it.')
     .thought('The failing test points at add(); read the file first.', 'rs_p0_1')
-    .tools('Let me look at the file.', [call('call_p0_read', 'read_file', 'Read src/math.rs', 'read', { path: 'src/math.rs' }, MATH_BEFORE)])
+    .tools('Let me look at the file.', [
+      call('call_p0_read', 'read_file', 'Read src/math.rs', 'read', { path: 'src/math.rs' }, MATH_BEFORE),
+    ])
     .thought('add() subtracts; change `a - b` to `a + b` and re-run the test.', 'rs_p0_2')
     .tools('', [
-      call('call_p0_edit', 'search_replace', 'Edit src/math.rs', 'edit', { path: 'src/math.rs', old_string: 'a - b', new_string: 'a + b' }, 'Applied 1 edit to src/math.rs'),
-      call('call_p0_test', 'run_command', 'cargo test adds_negative', 'execute', { command: 'cargo test adds_negative' }, 'test adds_negative ... ok\n\ntest result: ok. 1 passed; 0 failed'),
+      call(
+        'call_p0_edit',
+        'search_replace',
+        'Edit src/math.rs',
+        'edit',
+        { path: 'src/math.rs', old_string: 'a - b', new_string: 'a + b' },
+        'Applied 1 edit to src/math.rs',
+      ),
+      call(
+        'call_p0_test',
+        'run_command',
+        'cargo test adds_negative',
+        'execute',
+        { command: 'cargo test adds_negative' },
+        'test adds_negative ... ok\n\ntest result: ok. 1 passed; 0 failed',
+      ),
     ])
     .say('Fixed: `add` subtracted its arguments. The test passes now.')
     .endTurn('end_turn', { 'src/math.rs': { before: MATH_BEFORE, after: MATH_AFTER } });
 
   // Prompt 1: a plan, a subagent, a new test file.
-  s.prompt('Add a test for overflow too, and check how the other modules handle overflow.')
-    .plan([
-      { content: 'Survey overflow handling in other modules', status: 'in_progress' },
-      { content: 'Add an overflow test', status: 'pending' },
-    ]);
+  s.prompt('Add a test for overflow too, and check how the other modules handle overflow.').plan([
+    { content: 'Survey overflow handling in other modules', status: 'in_progress' },
+    { content: 'Add an overflow test', status: 'pending' },
+  ]);
   s.tools('I will ask an explore agent to survey the other modules.', []);
   s.chat.pop(); // the spawn is one tool call; rebuild it with the subagent events around it
-  s.chat.push({ type: 'assistant', content: 'I will ask an explore agent to survey the other modules.', tool_calls: [{ id: 'call_p1_task', name: 'task', arguments: JSON.stringify({ subagent_type: 'explore', description: 'Survey overflow handling' }) }], model_id: s.model, reasoning_effort: 'high' });
-  s.tick(300).acp({ sessionUpdate: 'tool_call', toolCallId: 'call_p1_task', title: 'Survey overflow handling', kind: 'other', status: 'pending', rawInput: { subagent_type: 'explore', description: 'Survey overflow handling' } }, { promptId: s.promptId() });
-  s.tick(200).xai({ sessionUpdate: 'subagent_spawned', subagent_id: IDS.sub, parent_session_id: IDS.main, parent_prompt_id: s.promptId(), child_session_id: IDS.sub, subagent_type: 'explore', description: 'Survey overflow handling', effective_context_source: 'new' });
+  s.chat.push({
+    type: 'assistant',
+    content: 'I will ask an explore agent to survey the other modules.',
+    tool_calls: [
+      {
+        id: 'call_p1_task',
+        name: 'task',
+        arguments: JSON.stringify({ subagent_type: 'explore', description: 'Survey overflow handling' }),
+      },
+    ],
+    model_id: s.model,
+    reasoning_effort: 'high',
+  });
+  s.tick(300).acp(
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'call_p1_task',
+      title: 'Survey overflow handling',
+      kind: 'other',
+      status: 'pending',
+      rawInput: { subagent_type: 'explore', description: 'Survey overflow handling' },
+    },
+    { promptId: s.promptId() },
+  );
+  s.tick(200).xai({
+    sessionUpdate: 'subagent_spawned',
+    subagent_id: IDS.sub,
+    parent_session_id: IDS.main,
+    parent_prompt_id: s.promptId(),
+    child_session_id: IDS.sub,
+    subagent_type: 'explore',
+    description: 'Survey overflow handling',
+    effective_context_source: 'new',
+  });
   const spawnedAt = s.t;
   s.marks.subagentSpawned = spawnedAt;
   const subOutput = 'src/checked.rs uses checked_add and returns None; src/money.rs saturates with saturating_add.';
-  s.tick(14000).xai({ sessionUpdate: 'subagent_finished', subagent_id: IDS.sub, child_session_id: IDS.sub, status: 'completed', tool_calls: 2, turns: 1, duration_ms: 14000, tokens_used: 5400, output: subOutput, will_wake: false });
-  s.tick(100).acp({ sessionUpdate: 'tool_call_update', toolCallId: 'call_p1_task', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: subOutput } }], rawOutput: { output: subOutput } }, { promptId: s.promptId() });
+  s.tick(14000).xai({
+    sessionUpdate: 'subagent_finished',
+    subagent_id: IDS.sub,
+    child_session_id: IDS.sub,
+    status: 'completed',
+    tool_calls: 2,
+    turns: 1,
+    duration_ms: 14000,
+    tokens_used: 5400,
+    output: subOutput,
+    will_wake: false,
+  });
+  s.tick(100).acp(
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'call_p1_task',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: subOutput } }],
+      rawOutput: { output: subOutput },
+    },
+    { promptId: s.promptId() },
+  );
   s.chat.push({ type: 'tool_result', tool_call_id: 'call_p1_task', content: subOutput });
   s.files.set(
     `subagents/${IDS.sub}/meta.json`,
@@ -95,7 +171,14 @@ export function mainSessionUntilFork(): GrokSession {
   );
   s.files.set(`subagents/${IDS.sub}/output.json`, JSON.stringify({ schema_version: 1, output: subOutput }));
   s.tools('Adding the overflow test, saturating like src/money.rs.', [
-    call('call_p1_write', 'write_file', 'Write tests/math.rs', 'edit', { path: 'tests/math.rs', content: TESTS_AFTER }, 'Wrote 4 lines to tests/math.rs'),
+    call(
+      'call_p1_write',
+      'write_file',
+      'Write tests/math.rs',
+      'edit',
+      { path: 'tests/math.rs', content: TESTS_AFTER },
+      'Wrote 4 lines to tests/math.rs',
+    ),
   ])
     .plan([
       { content: 'Survey overflow handling in other modules', status: 'completed' },
@@ -104,11 +187,24 @@ export function mainSessionUntilFork(): GrokSession {
     .say('Added `add_overflow_saturates`; note it fails until add() saturates.')
     .endTurn('end_turn', { 'tests/math.rs': { before: null, after: TESTS_AFTER } });
 
-  s.compact('5d0c9a8e-3b7f-4c21-9e6a-1f2b3c4d5e6f', 'The user asked to fix add() (it subtracted) and to add an overflow test; both done. Other modules: checked.rs uses checked_add, money.rs saturates.');
+  s.compact(
+    '5d0c9a8e-3b7f-4c21-9e6a-1f2b3c4d5e6f',
+    'The user asked to fix add() (it subtracted) and to add an overflow test; both done. Other modules: checked.rs ' +
+      'uses checked_add, money.rs saturates.',
+  );
 
   // Prompt 2: run the whole suite.
   s.prompt('Run the whole test suite.')
-    .tools('', [call('call_p2_test', 'run_command', 'cargo test', 'execute', { command: 'cargo test' }, 'test result: FAILED. 1 passed; 1 failed (add_overflow_saturates)')])
+    .tools('', [
+      call(
+        'call_p2_test',
+        'run_command',
+        'cargo test',
+        'execute',
+        { command: 'cargo test' },
+        'test result: FAILED. 1 passed; 1 failed (add_overflow_saturates)',
+      ),
+    ])
     .say('One failure: add_overflow_saturates, as expected until add() saturates.')
     .endTurn('end_turn');
   return s;
@@ -117,7 +213,17 @@ export function mainSessionUntilFork(): GrokSession {
 /** The rest of the main session after the fork point: a prompt, a rewind of it, and a replacement prompt. */
 export function finishMainSession(s: GrokSession): void {
   s.prompt('Rename add to checked_add everywhere.')
-    .tools('', [call('call_p3_grep', 'grep', 'grep -rn "add(" src tests', 'search', { pattern: 'add(', path: '.' }, 'src/math.rs:1:pub fn add(a: i64, b: i64) -> i64 {\ntests/math.rs:2:fn adds_negative() { assert_eq!(add(-2, 3), 1); }')])
+    .tools('', [
+      call(
+        'call_p3_grep',
+        'grep',
+        'grep -rn "add(" src tests',
+        'search',
+        { pattern: 'add(', path: '.' },
+        'src/math.rs:1:pub fn add(a: i64, b: i64) -> i64 {\ntests/math.rs:2:fn adds_negative() { ' +
+          'assert_eq!(add(-2, 3), 1); }',
+      ),
+    ])
     .say('There are two call sites; renaming both.')
     .endTurn('end_turn');
   // The user rewinds to prompt 3 (drops it) and asks differently.
@@ -129,9 +235,20 @@ export function finishMainSession(s: GrokSession): void {
   const cut = s.chat.findIndex((i) => (i as { prompt_index?: number }).prompt_index === 3);
   s.chat = s.chat.slice(0, cut);
   s.prompt('Make add() saturate instead of renaming it.')
-    .tools('', [call('call_p3b_edit', 'search_replace', 'Edit src/math.rs', 'edit', { path: 'src/math.rs', old_string: 'a + b', new_string: 'a.saturating_add(b)' }, 'Applied 1 edit to src/math.rs')])
+    .tools('', [
+      call(
+        'call_p3b_edit',
+        'search_replace',
+        'Edit src/math.rs',
+        'edit',
+        { path: 'src/math.rs', old_string: 'a + b', new_string: 'a.saturating_add(b)' },
+        'Applied 1 edit to src/math.rs',
+      ),
+    ])
     .say('add() now saturates; the overflow test passes.')
-    .endTurn('end_turn', { 'src/math.rs': { before: MATH_AFTER, after: MATH_AFTER.replace('a + b', 'a.saturating_add(b)') } });
+    .endTurn('end_turn', {
+      'src/math.rs': { before: MATH_AFTER, after: MATH_AFTER.replace('a + b', 'a.saturating_add(b)') },
+    });
 }
 
 /** The explore subagent's own session: a top-level session dir, session_kind "subagent", hidden. */
@@ -143,8 +260,22 @@ export function subagentSession(): GrokSession {
   s.summary = { session_kind: 'subagent', hidden: true, agent_name: 'explore' };
   s.prompt('Survey how the modules under src/ handle integer overflow; report file and strategy.')
     .tools('', [
-      call('call_sub_grep', 'grep', 'grep -rn "_add(" src', 'search', { pattern: '_add(', path: 'src' }, 'src/checked.rs:4:    a.checked_add(b)\nsrc/money.rs:9:    a.saturating_add(b)'),
-      call('call_sub_read', 'read_file', 'Read src/money.rs', 'read', { path: 'src/money.rs' }, 'pub fn total(a: i64, b: i64) -> i64 {\n    a.saturating_add(b)\n}\n'),
+      call(
+        'call_sub_grep',
+        'grep',
+        'grep -rn "_add(" src',
+        'search',
+        { pattern: '_add(', path: 'src' },
+        'src/checked.rs:4:    a.checked_add(b)\nsrc/money.rs:9:    a.saturating_add(b)',
+      ),
+      call(
+        'call_sub_read',
+        'read_file',
+        'Read src/money.rs',
+        'read',
+        { path: 'src/money.rs' },
+        'pub fn total(a: i64, b: i64) -> i64 {\n    a.saturating_add(b)\n}\n',
+      ),
     ])
     .say('src/checked.rs uses checked_add and returns None; src/money.rs saturates with saturating_add.')
     .endTurn('end_turn');
@@ -175,9 +306,20 @@ export function forkSession(parent: GrokSession): GrokSession {
     generated_title: 'Fix add() and its tests',
   };
   f.prompt('Try wrapping_add instead and compare.')
-    .tools('', [call('call_fork_edit', 'search_replace', 'Edit src/math.rs', 'edit', { path: 'src/math.rs', old_string: 'a + b', new_string: 'a.wrapping_add(b)' }, 'Applied 1 edit to src/math.rs')])
+    .tools('', [
+      call(
+        'call_fork_edit',
+        'search_replace',
+        'Edit src/math.rs',
+        'edit',
+        { path: 'src/math.rs', old_string: 'a + b', new_string: 'a.wrapping_add(b)' },
+        'Applied 1 edit to src/math.rs',
+      ),
+    ])
     .say('With wrapping_add the overflow test fails differently; saturating is the better fit.')
-    .endTurn('end_turn', { 'src/math.rs': { before: MATH_AFTER, after: MATH_AFTER.replace('a + b', 'a.wrapping_add(b)') } });
+    .endTurn('end_turn', {
+      'src/math.rs': { before: MATH_AFTER, after: MATH_AFTER.replace('a + b', 'a.wrapping_add(b)') },
+    });
   return f;
 }
 
@@ -187,11 +329,17 @@ export function cleanTree(): CleanTree {
   const fork = forkSession(main);
   finishMainSession(main);
   const sub = subagentSession();
-  if (main.marks.subagentSpawned !== SUB_START) throw new Error(`the subagent must start when it is spawned (${main.marks.subagentSpawned} vs ${SUB_START})`);
+  if (main.marks.subagentSpawned !== SUB_START)
+    throw new Error(`the subagent must start when it is spawned (${main.marks.subagentSpawned} vs ${SUB_START})`);
   const files = new Map<string, string | Buffer>();
   for (const s of [main, fork, sub]) {
     for (const [p, c] of s.render()) files.set(`sessions/${GROUP}/${s.id}/${p}`, c);
   }
-  files.set(`sessions/${GROUP}/prompt_history.jsonl`, ['The test `adds_negative` fails in src/math.rs; fix it.', 'Run the whole test suite.'].map((t, i) => `${JSON.stringify({ text: t, timestamp: iso(T0 + i * 600_000) })}\n`).join(''));
+  files.set(
+    `sessions/${GROUP}/prompt_history.jsonl`,
+    ['The test `adds_negative` fails in src/math.rs; fix it.', 'Run the whole test suite.']
+      .map((t, i) => `${JSON.stringify({ text: t, timestamp: iso(T0 + i * 600_000) })}\n`)
+      .join(''),
+  );
   return { files, main, sub };
 }

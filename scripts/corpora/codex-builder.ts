@@ -14,7 +14,13 @@ export interface Policy {
 
 export const WORKSPACE = (cwd: string): Policy => ({
   approval: 'on-request',
-  sandbox: { type: 'workspace-write', writable_roots: [cwd], network_access: false, exclude_tmpdir_env_var: false, exclude_slash_tmp: false },
+  sandbox: {
+    type: 'workspace-write',
+    writable_roots: [cwd],
+    network_access: false,
+    exclude_tmpdir_env_var: false,
+    exclude_slash_tmp: false,
+  },
 });
 
 export interface CallSpec {
@@ -76,51 +82,145 @@ export class CodexRollout {
       cwd: o.cwd,
       originator: 'codex_cli_rs',
       cli_version: '0.104.0',
-      source: o.parentThread ? { subagent: { thread_spawn: { parent_thread_id: o.parentThread, depth: 1, agent_nickname: 'reviewer' } } } : 'cli',
+      source: o.parentThread
+        ? { subagent: { thread_spawn: { parent_thread_id: o.parentThread, depth: 1, agent_nickname: 'reviewer' } } }
+        : 'cli',
       model_provider: 'openai',
       base_instructions: { text: 'You are Codex, a coding agent. Follow the repository conventions.' },
       ...(o.paginated ? { history_mode: 'paginated' } : {}),
-      git: { commit_hash: '9b1d3c5e7f9a1b3d5f7a9c1e3b5d7f9a1c3e5b7d', branch: 'main', repository_url: 'git@example.com:dev/app.git' },
+      git: {
+        commit_hash: '9b1d3c5e7f9a1b3d5f7a9c1e3b5d7f9a1c3e5b7d',
+        branch: 'main',
+        repository_url: 'git@example.com:dev/app.git',
+      },
     };
     this.line('session_meta', meta, 0);
-    this.line('response_item', { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>Filesystem sandboxing: workspace-write.</permissions instructions>' }] }, 0);
-    this.line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `# AGENTS.md instructions for ${o.cwd}\n\nRun the tests before you finish.` }] }, 1);
-    this.line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${o.cwd}</cwd>\n  <shell>bash</shell>\n</environment_context>` }] }, 0);
+    this.line(
+      'response_item',
+      {
+        type: 'message',
+        role: 'developer',
+        content: [
+          {
+            type: 'input_text',
+            text: '<permissions instructions>Filesystem sandboxing: workspace-write.</permissions instructions>',
+          },
+        ],
+      },
+      0,
+    );
+    this.line(
+      'response_item',
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: `# AGENTS.md instructions for ${o.cwd}\n\nRun the tests before you finish.` },
+        ],
+      },
+      1,
+    );
+    this.line(
+      'response_item',
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          {
+            type: 'input_text',
+            text: `<environment_context>\n  <cwd>${o.cwd}</cwd>\n  <shell>bash</shell>\n</environment_context>`,
+          },
+        ],
+      },
+      0,
+    );
     return this;
   }
 
   /** A user turn: task_started, the prompt (response item + event), turn_context, the first token count. */
   prompt(text: string, policy: Policy = WORKSPACE(this.opts.cwd)): this {
     const turnId = `019cb000-0000-7000-8000-${(++this.turn).toString(16).padStart(12, '0')}`;
-    this.line('event_msg', { type: 'task_started', turn_id: turnId, model_context_window: 258400, collaboration_mode_kind: 'default' }, 1);
+    this.line(
+      'event_msg',
+      { type: 'task_started', turn_id: turnId, model_context_window: 258400, collaboration_mode_kind: 'default' },
+      1,
+    );
     this.line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }, 0);
-    this.line('event_msg', { type: 'user_message', message: text, images: [], local_images: [], text_elements: [] }, 23);
+    this.line(
+      'event_msg',
+      { type: 'user_message', message: text, images: [], local_images: [], text_elements: [] },
+      23,
+    );
     this.context(policy, turnId);
     this.tokens();
     return this;
   }
 
   /** turn_context: written per turn and again inside a turn (after each tool round, as real files show). */
-  context(policy: Policy = WORKSPACE(this.opts.cwd), turnId = `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`): this {
+  context(
+    policy: Policy = WORKSPACE(this.opts.cwd),
+    turnId = `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`,
+  ): this {
     return this.line(
       'turn_context',
-      { turn_id: turnId, cwd: this.opts.cwd, approval_policy: policy.approval, sandbox_policy: policy.sandbox, model: this.model, personality: 'pragmatic', effort: 'high', summary: 'auto', user_instructions: 'Run the tests before you finish.', truncation_policy: { mode: 'tokens', limit: 10000 } },
+      {
+        turn_id: turnId,
+        cwd: this.opts.cwd,
+        approval_policy: policy.approval,
+        sandbox_policy: policy.sandbox,
+        model: this.model,
+        personality: 'pragmatic',
+        effort: 'high',
+        summary: 'auto',
+        user_instructions: 'Run the tests before you finish.',
+        truncation_policy: { mode: 'tokens', limit: 10000 },
+      },
       835,
     );
   }
 
   tokens(total = 34900): this {
-    return this.line('event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: total - 431, cached_input_tokens: 3456, output_tokens: 431, reasoning_output_tokens: 264, total_tokens: total }, model_context_window: 258400 }, rate_limits: { limit_id: 'codex', primary: { used_percent: 19.0, window_minutes: 300 } } }, 900);
+    return this.line(
+      'event_msg',
+      {
+        type: 'token_count',
+        info: {
+          total_token_usage: {
+            input_tokens: total - 431,
+            cached_input_tokens: 3456,
+            output_tokens: 431,
+            reasoning_output_tokens: 264,
+            total_tokens: total,
+          },
+          model_context_window: 258400,
+        },
+        rate_limits: { limit_id: 'codex', primary: { used_percent: 19.0, window_minutes: 300 } },
+      },
+      900,
+    );
   }
 
   think(text: string): this {
     this.line('event_msg', { type: 'agent_reasoning', text }, 0);
-    return this.line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text }], content: null, encrypted_content: 'gAAAAABp-encrypted-reasoning' }, 1200);
+    return this.line(
+      'response_item',
+      {
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text }],
+        content: null,
+        encrypted_content: 'gAAAAABp-encrypted-reasoning',
+      },
+      1200,
+    );
   }
 
   say(text: string, phase: 'commentary' | 'final' = 'commentary'): this {
     this.line('event_msg', { type: 'agent_message', message: text }, 0);
-    return this.line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase }, 400);
+    return this.line(
+      'response_item',
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase },
+      400,
+    );
   }
 
   /** The call lines of one model response (several: parallel calls), then their outputs in order. */
@@ -132,20 +232,70 @@ export class CodexRollout {
   }
 
   callLine(c: CallSpec): this {
-    if (c.kind === 'custom') return this.line('response_item', { type: 'custom_tool_call', status: 'completed', call_id: c.id, name: c.name, input: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) }, 30);
-    if (c.kind === 'local_shell') return this.line('response_item', { type: 'local_shell_call', call_id: c.id, status: 'completed', action: { type: 'exec', command: c.args as Json[] } }, 30);
-    return this.line('response_item', { type: 'function_call', name: c.name, arguments: JSON.stringify(c.args), call_id: c.id }, 30);
+    if (c.kind === 'custom')
+      return this.line(
+        'response_item',
+        {
+          type: 'custom_tool_call',
+          status: 'completed',
+          call_id: c.id,
+          name: c.name,
+          input: typeof c.args === 'string' ? c.args : JSON.stringify(c.args),
+        },
+        30,
+      );
+    if (c.kind === 'local_shell')
+      return this.line(
+        'response_item',
+        {
+          type: 'local_shell_call',
+          call_id: c.id,
+          status: 'completed',
+          action: { type: 'exec', command: c.args as Json[] },
+        },
+        30,
+      );
+    return this.line(
+      'response_item',
+      { type: 'function_call', name: c.name, arguments: JSON.stringify(c.args), call_id: c.id },
+      30,
+    );
   }
 
   output(id: string, output: string, kind?: CallSpec['kind'], exec = false): this {
-    if (exec) this.line('event_msg', { type: 'exec_command_end', call_id: id, turn_id: `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`, command: ['bash', '-lc', 'cargo test'], exit_code: 0, duration: { secs: 1, nanos: 0 }, aggregated_output: output }, 0);
-    return this.line('response_item', { type: kind === 'custom' ? 'custom_tool_call_output' : 'function_call_output', call_id: id, output }, 600);
+    if (exec)
+      this.line(
+        'event_msg',
+        {
+          type: 'exec_command_end',
+          call_id: id,
+          turn_id: `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`,
+          command: ['bash', '-lc', 'cargo test'],
+          exit_code: 0,
+          duration: { secs: 1, nanos: 0 },
+          aggregated_output: output,
+        },
+        0,
+      );
+    return this.line(
+      'response_item',
+      { type: kind === 'custom' ? 'custom_tool_call_output' : 'function_call_output', call_id: id, output },
+      600,
+    );
   }
 
   complete(last: string): this {
     this.say(last, 'final');
     this.tokens(36100);
-    return this.line('event_msg', { type: 'task_complete', turn_id: `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`, last_agent_message: last }, 2);
+    return this.line(
+      'event_msg',
+      {
+        type: 'task_complete',
+        turn_id: `019cb000-0000-7000-8000-${this.turn.toString(16).padStart(12, '0')}`,
+        last_agent_message: last,
+      },
+      2,
+    );
   }
 
   aborted(reason = 'interrupted'): this {
@@ -153,7 +303,14 @@ export class CodexRollout {
   }
 
   compacted(message: string): this {
-    this.line('compacted', { message, replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] }] }, 0);
+    this.line(
+      'compacted',
+      {
+        message,
+        replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] }],
+      },
+      0,
+    );
     return this.line('event_msg', { type: 'context_compacted' }, 300);
   }
 
@@ -174,13 +331,16 @@ export class CodexRollout {
 
 /** The rollout's file name, as Codex names it (time with dashes, then the id). */
 export function rolloutName(startMs: number, id: string): string {
-  const t = iso(startMs - 4000).slice(0, 19).replace(/:/g, '-');
+  const t = iso(startMs - 4000)
+    .slice(0, 19)
+    .replace(/:/g, '-');
   return `rollout-${t}-${id}.jsonl`;
 }
 
 export function dayDir(startMs: number): string {
   const d = new Date(startMs - 4000);
-  return `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}`;
 }
 
 /**

@@ -56,9 +56,13 @@ export class GrokSession {
     this.lastActiveMs = opts.startMs;
     this.counter = opts.eventCounter ?? 1;
     this.summary = {};
-    const system = 'You are Grok Build, a coding agent working in the user\'s repository. Follow the project instructions.';
+    const system =
+      "You are Grok Build, a coding agent working in the user's repository. Follow the project instructions.";
     this.chat.push({ type: 'system', content: system });
-    this.chat.push({ type: 'user', content: [{ type: 'text', text: `<user_info>\nOS: linux\nWorkspace: ${this.cwd}\n</user_info>` }] });
+    this.chat.push({
+      type: 'user',
+      content: [{ type: 'text', text: `<user_info>\nOS: linux\nWorkspace: ${this.cwd}\n</user_info>` }],
+    });
     this.files.set('system_prompt.txt', `${system}\n`);
   }
 
@@ -74,14 +78,26 @@ export class GrokSession {
 
   acp(update: Record<string, Json>, metaExtra?: Record<string, Json>, sessionId = this.id): this {
     const emit = this.emitSeq++;
-    this.write(line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId, update, _meta: this.meta(metaExtra) } }), emit, String(update.sessionUpdate));
+    this.write(
+      line({
+        timestamp: Math.floor(this.t / 1000),
+        method: 'session/update',
+        params: { sessionId, update, _meta: this.meta(metaExtra) },
+      }),
+      emit,
+      String(update.sessionUpdate),
+    );
     return this;
   }
 
   xai(update: Record<string, Json>, withMeta = true): this {
     const params: Record<string, Json> = { sessionId: this.id, update };
     if (withMeta) params._meta = this.meta();
-    this.write(line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }), this.emitSeq++, String(update.sessionUpdate));
+    this.write(
+      line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }),
+      this.emitSeq++,
+      String(update.sessionUpdate),
+    );
     return this;
   }
 
@@ -99,7 +115,8 @@ export class GrokSession {
   private write(text: string, emit: number, tag: string): void {
     this.updates.push(text);
     this.emitted.push({ line: this.updates.length, emit, tag, rewound: false });
-    if (tag === 'user_message_chunk' && this.promptStart.length === this.promptIndex) this.promptStart.push(this.updates.length);
+    if (tag === 'user_message_chunk' && this.promptStart.length === this.promptIndex)
+      this.promptStart.push(this.updates.length);
     this.lastActiveMs = this.t;
   }
 
@@ -119,7 +136,15 @@ export class GrokSession {
     this.tick(700);
     const meta = this.meta({ promptId: this.promptId() });
     const emit = this.emitSeq++;
-    const chunk = line({ timestamp: Math.floor(this.t / 1000), method: 'session/update', params: { sessionId: this.id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: meta } });
+    const chunk = line({
+      timestamp: Math.floor(this.t / 1000),
+      method: 'session/update',
+      params: {
+        sessionId: this.id,
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+        _meta: meta,
+      },
+    });
     this.tick(300);
     this.xai(meanwhile);
     this.write(chunk, emit, 'agent_message_chunk');
@@ -132,7 +157,14 @@ export class GrokSession {
   /** A user prompt: the ACP echo in updates.jsonl and the user item in the chat history. */
   prompt(text: string): this {
     this.tick(1500);
-    this.acp({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, _meta: { modelId: this.model, promptIndex: this.promptIndex } }, { promptId: this.promptId() });
+    this.acp(
+      {
+        sessionUpdate: 'user_message_chunk',
+        content: { type: 'text', text },
+        _meta: { modelId: this.model, promptIndex: this.promptIndex },
+      },
+      { promptId: this.promptId() },
+    );
     this.chat.push({ type: 'user', content: [{ type: 'text', text }], prompt_index: this.promptIndex });
     return this;
   }
@@ -144,7 +176,12 @@ export class GrokSession {
   thought(text: string, id: string): this {
     this.tick(800);
     this.acp({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
-    this.chat.push({ type: 'reasoning', id, summary: [{ type: 'summary_text', text }], encrypted_content: `enc:${id}` });
+    this.chat.push({
+      type: 'reasoning',
+      id,
+      summary: [{ type: 'summary_text', text }],
+      encrypted_content: `enc:${id}`,
+    });
     return this;
   }
 
@@ -160,7 +197,10 @@ export class GrokSession {
   tools(text: string, calls: ToolSpec[]): this {
     if (text) {
       this.tick(600);
-      this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+      this.acp(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+        { promptId: this.promptId() },
+      );
     }
     this.chat.push({
       type: 'assistant',
@@ -171,9 +211,22 @@ export class GrokSession {
     });
     for (const c of calls) {
       this.tick(300);
-      this.acp({ sessionUpdate: 'tool_call', toolCallId: c.id, title: c.title, kind: c.kind, status: 'pending', rawInput: c.args }, { promptId: this.promptId() });
+      this.acp(
+        {
+          sessionUpdate: 'tool_call',
+          toolCallId: c.id,
+          title: c.title,
+          kind: c.kind,
+          status: 'pending',
+          rawInput: c.args,
+        },
+        { promptId: this.promptId() },
+      );
       this.tick(200);
-      this.acp({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' }, { promptId: this.promptId() });
+      this.acp(
+        { sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' },
+        { promptId: this.promptId() },
+      );
       this.tick(900);
       this.acp(
         {
@@ -197,14 +250,36 @@ export class GrokSession {
   toolsInFlight(text: string, calls: ToolSpec[]): this {
     if (text) {
       this.tick(600);
-      this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+      this.acp(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+        { promptId: this.promptId() },
+      );
     }
-    this.chat.push({ type: 'assistant', content: text, tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })), model_id: this.model, reasoning_effort: 'high' });
+    this.chat.push({
+      type: 'assistant',
+      content: text,
+      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })),
+      model_id: this.model,
+      reasoning_effort: 'high',
+    });
     for (const c of calls) {
       this.tick(300);
-      this.acp({ sessionUpdate: 'tool_call', toolCallId: c.id, title: c.title, kind: c.kind, status: 'pending', rawInput: c.args }, { promptId: this.promptId() });
+      this.acp(
+        {
+          sessionUpdate: 'tool_call',
+          toolCallId: c.id,
+          title: c.title,
+          kind: c.kind,
+          status: 'pending',
+          rawInput: c.args,
+        },
+        { promptId: this.promptId() },
+      );
       this.tick(200);
-      this.acp({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' }, { promptId: this.promptId() });
+      this.acp(
+        { sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' },
+        { promptId: this.promptId() },
+      );
     }
     return this;
   }
@@ -215,17 +290,32 @@ export class GrokSession {
     return this;
   }
 
-  /** A new process picks the session up: time passes, the eventId counter is re-seeded above the last one, and the loaded session announces its commands. */
+  /**
+   * A new process picks the session up: time passes, the eventId counter is re-seeded above the last one, and the
+   * loaded session announces its commands.
+   */
   resume(gapMs: number, { reseed = true }: { reseed?: boolean } = {}): this {
     this.tick(gapMs);
     this.counter = reseed ? this.counter + 1000 : 1;
-    this.acp({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'Compact the conversation', input: null }, { name: 'rewind', description: 'Rewind to an earlier prompt', input: null }] });
+    this.acp({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [
+        { name: 'compact', description: 'Compact the conversation', input: null },
+        { name: 'rewind', description: 'Rewind to an earlier prompt', input: null },
+      ],
+    });
     return this;
   }
 
   plan(entries: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed' }>): this {
     this.tick(400);
-    this.acp({ sessionUpdate: 'plan', entries: entries.map((e) => ({ content: e.content, priority: 'medium', status: e.status })) }, { promptId: this.promptId() });
+    this.acp(
+      {
+        sessionUpdate: 'plan',
+        entries: entries.map((e) => ({ content: e.content, priority: 'medium', status: e.status })),
+      },
+      { promptId: this.promptId() },
+    );
     const todos: Record<string, Json> = {};
     entries.forEach((e, i) => {
       todos[`todo-${i + 1}`] = { content: e.content, priority: 'medium', status: e.status };
@@ -241,7 +331,16 @@ export class GrokSession {
       sessionUpdate: 'turn_completed',
       prompt_id: this.promptId(),
       stop_reason: stopReason,
-      usage: { inputTokens: 12000 + this.promptIndex * 800, outputTokens: 900, totalTokens: 12900 + this.promptIndex * 800, cachedReadTokens: 8000, reasoningTokens: 300, modelCalls: 3, apiDurationMs: 5400, numTurns: 1 },
+      usage: {
+        inputTokens: 12000 + this.promptIndex * 800,
+        outputTokens: 900,
+        totalTokens: 12900 + this.promptIndex * 800,
+        cachedReadTokens: 8000,
+        reasoningTokens: 300,
+        modelCalls: 3,
+        apiDurationMs: 5400,
+        numTurns: 1,
+      },
     });
     const point = (content: string | null, path: string) => ({ path, content, captured_at: iso(this.t) });
     const before: Record<string, Json> = {};
@@ -250,7 +349,12 @@ export class GrokSession {
       before[path] = point(s.before, path);
       after[path] = point(s.after, path);
     }
-    this.rewindPoints.push({ prompt_index: this.promptIndex, created_at: iso(this.t), file_snapshots: before, after_snapshots: after });
+    this.rewindPoints.push({
+      prompt_index: this.promptIndex,
+      created_at: iso(this.t),
+      file_snapshots: before,
+      after_snapshots: after,
+    });
     this.promptIndex++;
     return this;
   }
@@ -258,7 +362,13 @@ export class GrokSession {
   /** An automatic compaction: started, checkpoint file + marker, completed; the chat history is replaced. */
   compact(checkpointId: string, summaryText: string): this {
     this.tick(2000);
-    this.xai({ sessionUpdate: 'auto_compact_started', tokens_used: 180000, context_window: 200000, percentage: 90, reason: 'context window 90% full' });
+    this.xai({
+      sessionUpdate: 'auto_compact_started',
+      tokens_used: 180000,
+      context_window: 200000,
+      percentage: 90,
+      reason: 'context window 90% full',
+    });
     const file = `compaction_checkpoints/${checkpointId}.json`;
     this.files.set(
       file,
@@ -277,9 +387,30 @@ export class GrokSession {
       )}\n`,
     );
     this.tick(4000);
-    this.xai({ sessionUpdate: 'compaction_checkpoint', checkpoint_id: checkpointId, prompt_index_at_compaction: this.promptIndex, checkpoint_file: file, schema_version: 1, created_at: iso(this.t) });
-    this.xai({ sessionUpdate: 'auto_compact_completed', tokens_before: 180000, tokens_after: 21000, elapsed_ms: 4000, summary_preview: summaryText.slice(0, 60) });
-    this.chat = [this.chat[0]!, this.chat[1]!, { type: 'user', content: [{ type: 'text', text: `<compaction_summary>\n${summaryText}\n</compaction_summary>` }], synthetic_reason: 'compaction_meta' }];
+    this.xai({
+      sessionUpdate: 'compaction_checkpoint',
+      checkpoint_id: checkpointId,
+      prompt_index_at_compaction: this.promptIndex,
+      checkpoint_file: file,
+      schema_version: 1,
+      created_at: iso(this.t),
+    });
+    this.xai({
+      sessionUpdate: 'auto_compact_completed',
+      tokens_before: 180000,
+      tokens_after: 21000,
+      elapsed_ms: 4000,
+      summary_preview: summaryText.slice(0, 60),
+    });
+    this.chat = [
+      this.chat[0]!,
+      this.chat[1]!,
+      {
+        type: 'user',
+        content: [{ type: 'text', text: `<compaction_summary>\n${summaryText}\n</compaction_summary>` }],
+        synthetic_reason: 'compaction_meta',
+      },
+    ];
     return this;
   }
 

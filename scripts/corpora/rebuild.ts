@@ -56,10 +56,22 @@ export function rebuildChat(updatesJsonl: string): string {
       flushUser();
       agentText = (agentText ?? '') + (content?.type === 'text' ? String(content.text) : '');
     } else if (tag === 'tool_call') {
-      agentCalls.push({ id: String(u.toolCallId), name: String(u.title), arguments: u.rawInput === undefined ? '' : JSON.stringify(u.rawInput) });
-    } else if (tag === 'tool_call_update' && (u.status === 'completed' || u.status === 'failed') && !emitted.has(String(u.toolCallId))) {
+      agentCalls.push({
+        id: String(u.toolCallId),
+        name: String(u.title),
+        arguments: u.rawInput === undefined ? '' : JSON.stringify(u.rawInput),
+      });
+    } else if (
+      tag === 'tool_call_update' &&
+      (u.status === 'completed' || u.status === 'failed') &&
+      !emitted.has(String(u.toolCallId))
+    ) {
       flushAgent();
-      const texts = Array.isArray(u.content) ? (u.content as Obj[]).filter((c) => c.type === 'content' && (c.content as Obj)?.type === 'text').map((c) => String((c.content as Obj).text)) : [];
+      const texts = Array.isArray(u.content)
+        ? (u.content as Obj[])
+            .filter((c) => c.type === 'content' && (c.content as Obj)?.type === 'text')
+            .map((c) => String((c.content as Obj).text))
+        : [];
       const text = texts.join('') || (u.rawOutput !== undefined ? JSON.stringify(u.rawOutput) : '');
       out.push({ type: 'tool_result', tool_call_id: String(u.toolCallId), content: text });
       emitted.add(String(u.toolCallId));

@@ -10,7 +10,7 @@ import { BUNDLE_CODES, type BundleCode } from '../checks/bundle-codes.js';
 import type { Finding, Location, Severity } from '../model/finding.js';
 import type { FoundSession } from '../model/found.js';
 import { fsSource } from '../read/source.js';
-import { type SessionSource } from '../model/source.js';
+import type { SessionSource } from '../model/source.js';
 import { byteOrder } from '../model/order.js';
 import { formatOf } from '../formats/registry.js';
 import type { BagContents } from './read.js';
@@ -38,13 +38,19 @@ interface StatementLike {
 }
 
 /** The sessions and original file digests a session-audit bag recorded; undefined for other bags. */
-export function capturedSessions(c: BagContents, statement: StatementLike | undefined): CapturedSessionFiles[] | undefined {
+export function capturedSessions(
+  c: BagContents,
+  statement: StatementLike | undefined,
+): CapturedSessionFiles[] | undefined {
   const p = statement?.predicate;
-  const sessions = Array.isArray(p?.sessions) ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown }>) : undefined;
+  const sessions = Array.isArray(p?.sessions)
+    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown }>)
+    : undefined;
   if (!sessions) return undefined;
   const recorded = new Map<string, { sha256: string; size: number }>();
   for (const f of Array.isArray(p?.files) ? (p.files as Array<Record<string, unknown>>) : []) {
-    if (typeof f.path === 'string' && typeof f.originalSha256 === 'string' && typeof f.originalSize === 'number') recorded.set(f.path, { sha256: f.originalSha256, size: f.originalSize });
+    if (typeof f.path === 'string' && typeof f.originalSha256 === 'string' && typeof f.originalSize === 'number')
+      recorded.set(f.path, { sha256: f.originalSha256, size: f.originalSize });
   }
   const out: CapturedSessionFiles[] = [];
   for (const s of sessions) {
@@ -83,7 +89,10 @@ function liveDigest(src: SessionSource, rel: string, prefixLen: number): LiveDig
 }
 
 /** Where two byte strings first differ: 1-based line and byte offset, and the two lines (shortened). */
-export function firstDifference(before: Buffer, after: Buffer): { line: number; column: number; offset: number; was: string; now: string } | undefined {
+export function firstDifference(
+  before: Buffer,
+  after: Buffer,
+): { line: number; column: number; offset: number; was: string; now: string } | undefined {
   const n = Math.min(before.length, after.length);
   let i = 0;
   while (i < n && before[i] === after[i]) i++;
@@ -98,7 +107,9 @@ export function firstDifference(before: Buffer, after: Buffer): { line: number; 
     const nl = b.indexOf(10, from);
     const end = Math.min(nl === -1 ? b.length : nl, i + 80);
     const s = b.subarray(from, end).toString('utf8');
-    return `${from > lineStart ? '…' : ''}${s}${end < (nl === -1 ? b.length : nl) ? '…' : ''}${i >= end && end === (nl === -1 ? b.length : nl) ? ' (line ends)' : ''}`;
+    const eol = nl === -1 ? b.length : nl;
+    const ends = i >= end && end === eol ? ' (line ends)' : '';
+    return `${from > lineStart ? '…' : ''}${s}${end < eol ? '…' : ''}${ends}`;
   };
   return { line, column: i - lineStart + 1, offset: i, was: lineOf(before), now: lineOf(after) };
 }
@@ -114,10 +125,13 @@ function changedKeys(before: Buffer, after: Buffer): string[] | undefined {
   try {
     const a = JSON.parse(before.toString('utf8')) as unknown;
     const b = JSON.parse(after.toString('utf8')) as unknown;
-    if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return undefined;
+    if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b))
+      return undefined;
     const ra = a as Record<string, unknown>;
     const rb = b as Record<string, unknown>;
-    return [...new Set([...Object.keys(ra), ...Object.keys(rb)])].filter((k) => JSON.stringify(ra[k]) !== JSON.stringify(rb[k])).sort(byteOrder);
+    return [...new Set([...Object.keys(ra), ...Object.keys(rb)])]
+      .filter((k) => JSON.stringify(ra[k]) !== JSON.stringify(rb[k]))
+      .sort(byteOrder);
   } catch {
     return undefined;
   }
@@ -147,7 +161,11 @@ function commonSuffix(a: string, b: string): number {
  * The live session a captured one corresponds to: same id; among several copies of one id, the one in the same
  * cwd group whose path ends most like the captured path. Each live session is matched at most once.
  */
-function matchLive(s: CapturedSessionFiles, live: readonly FoundSession[], taken: Set<FoundSession>): FoundSession | undefined {
+function matchLive(
+  s: CapturedSessionFiles,
+  live: readonly FoundSession[],
+  taken: Set<FoundSession>,
+): FoundSession | undefined {
   const group = s.bagDir.split('/')[0];
   let best: FoundSession | undefined;
   let bestScore = -1;
@@ -163,7 +181,12 @@ function matchLive(s: CapturedSessionFiles, live: readonly FoundSession[], taken
   return best;
 }
 
-type Emit = (code: BundleCode, location: Location, message: string, opts?: { severity?: Severity; key?: string }) => void;
+type Emit = (
+  code: BundleCode,
+  location: Location,
+  message: string,
+  opts?: { severity?: Severity; key?: string },
+) => void;
 
 /** A comparison that needs the captured bytes, done once every needed member has been read. */
 interface Deferred {
@@ -182,11 +205,29 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
   let compared = 0;
   for (const s of input.sessions) {
     const found = matchLive(s, input.live, taken);
-    const emitAt = (sessionPath: string): Emit => (code, location, message, opts = {}) => {
-      out.push(standaloneFinding('bundle', code, opts.severity ?? BUNDLE_CODES[code].severity, s.id, sessionPath, location, message, opts.key));
-    };
+    const emitAt =
+      (sessionPath: string): Emit =>
+      (code, location, message, opts = {}) => {
+        out.push(
+          standaloneFinding(
+            'bundle',
+            code,
+            opts.severity ?? BUNDLE_CODES[code].severity,
+            s.id,
+            sessionPath,
+            location,
+            message,
+            opts.key,
+          ),
+        );
+      };
     if (!found) {
-      emitAt(s.bagDir)('BUNDLE_FILE_MISSING', { file: '' }, `session ${s.id} of the capture was not found under the live path`, { severity: 'warning', key: 'session' });
+      emitAt(s.bagDir)(
+        'BUNDLE_FILE_MISSING',
+        { file: '' },
+        `session ${s.id} of the capture was not found under the live path`,
+        { severity: 'warning', key: 'session' },
+      );
       continue;
     }
     compared++;
@@ -198,31 +239,66 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
       const entry = src.entry(f.rel);
       const policy = format.changePolicy(f.rel);
       if (!entry) {
-        const why = policy === 'append-only' ? ': an append-only log was deleted' : format.cleanup !== undefined ? ` (${format.cleanup})` : '';
-        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `captured (${f.size} bytes) but no longer in the live session${why}`, { severity: policy === 'append-only' ? 'error' : 'warning' });
+        const why =
+          policy === 'append-only'
+            ? ': an append-only log was deleted'
+            : format.cleanup !== undefined
+              ? ` (${format.cleanup})`
+              : '';
+        emit(
+          'BUNDLE_FILE_MISSING',
+          { file: f.rel },
+          `captured (${f.size} bytes) but no longer in the live session${why}`,
+          { severity: policy === 'append-only' ? 'error' : 'warning' },
+        );
         continue;
       }
       if (entry.type !== 'file') {
-        emit(policy === 'rewritable' ? 'BUNDLE_FILE_CHANGED' : 'BUNDLE_NOT_APPEND_ONLY', { file: f.rel }, `captured as a regular file, now a ${entry.type}${entry.linkTarget !== undefined ? ` to ${JSON.stringify(entry.linkTarget)}` : ''}`);
+        emit(
+          policy === 'rewritable' ? 'BUNDLE_FILE_CHANGED' : 'BUNDLE_NOT_APPEND_ONLY',
+          { file: f.rel },
+          `captured as a regular file, now a ` +
+            `${entry.type}${entry.linkTarget !== undefined ? ` to ${JSON.stringify(entry.linkTarget)}` : ''}`,
+        );
         continue;
       }
       const live = liveDigest(src, f.rel, f.size);
       if ('error' in live) {
-        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `the live file cannot be read (${live.error})`, { severity: 'warning' });
+        emit('BUNDLE_FILE_MISSING', { file: f.rel }, `the live file cannot be read (${live.error})`, {
+          severity: 'warning',
+        });
         continue;
       }
       if (live.sha256 === f.sha256 && live.size === f.size) continue;
       const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
       if (policy === 'append-only' && grewFrom) continue;
-      const what = policy === 'append-only' ? 'an append-only log' : `an evidence file ${format.shortName} never rewrites`;
-      deferred.push({ f, src, live, emit, how: policy === 'rewritable' ? 'rewritable' : live.size < f.size ? 'shrank' : 'rewritten', what });
+      const what =
+        policy === 'append-only' ? 'an append-only log' : `an evidence file ${format.shortName} never rewrites`;
+      deferred.push({
+        f,
+        src,
+        live,
+        emit,
+        how: policy === 'rewritable' ? 'rewritable' : live.size < f.size ? 'shrank' : 'rewritten',
+        what,
+      });
     }
-    const added = src.inventory.filter((e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'));
+    const added = src.inventory.filter(
+      (e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'),
+    );
     for (const e of added) {
-      emit('BUNDLE_FILE_CHANGED', { file: e.path }, `new since the capture (${e.type === 'file' ? `${e.size} bytes` : `a ${e.type}`})`, { key: 'new' });
+      emit(
+        'BUNDLE_FILE_CHANGED',
+        { file: e.path },
+        `new since the capture (${e.type === 'file' ? `${e.size} bytes` : `a ${e.type}`})`,
+        { key: 'new' },
+      );
     }
   }
-  const bytes = input.redacted || !deferred.length ? new Map<string, Buffer>() : await input.members(deferred.map((d) => d.f.member));
+  const bytes =
+    input.redacted || !deferred.length
+      ? new Map<string, Buffer>()
+      : await input.members(deferred.map((d) => d.f.member));
   const captured = (f: CapturedFile): Buffer | undefined => {
     const b = bytes.get(f.member);
     return b && createHash('sha256').update(b).digest('hex') === f.sha256 ? b : undefined;
@@ -234,34 +310,60 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
       continue;
     }
     const diff = differenceAt(before, d.f, d.src);
-    const at = diff ? `; first difference at line ${diff.line}, column ${diff.column} (byte ${diff.offset}): was ⟨${diff.was}⟩, now ⟨${diff.now}⟩` : input.redacted ? '; the capture is redacted, so the differing line cannot be shown' : '';
-    const msg = d.how === 'shrank' ? `${d.what} shrank from ${d.f.size} to ${d.live.size} bytes${at}` : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`;
+    const where = diff ? `line ${diff.line}, column ${diff.column} (byte ${diff.offset})` : '';
+    const at = diff
+      ? `; first difference at ${where}: was ⟨${diff.was}⟩, now ⟨${diff.now}⟩`
+      : input.redacted
+        ? '; the capture is redacted, so the differing line cannot be shown'
+        : '';
+    const msg =
+      d.how === 'shrank'
+        ? `${d.what} shrank from ${d.f.size} to ${d.live.size} bytes${at}`
+        : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`;
     d.emit('BUNDLE_NOT_APPEND_ONLY', { file: d.f.rel, ...(diff ? { line: diff.line } : {}) }, msg);
   }
   return { compared };
 }
 
-function differenceAt(before: Buffer | undefined, f: CapturedFile, src: SessionSource): ReturnType<typeof firstDifference> {
+function differenceAt(
+  before: Buffer | undefined,
+  f: CapturedFile,
+  src: SessionSource,
+): ReturnType<typeof firstDifference> {
   if (!before) return undefined;
   const now = src.readFile(f.rel, LIVE_READ_LIMIT);
   if (!now.ok) return undefined;
   return firstDifference(before, now.value.bytes.subarray(0, before.length + 1));
 }
 
-function describeChange(redacted: boolean, f: CapturedFile, before: Buffer | undefined, src: SessionSource, live: LiveDigest): string {
+function describeChange(
+  redacted: boolean,
+  f: CapturedFile,
+  before: Buffer | undefined,
+  src: SessionSource,
+  live: LiveDigest,
+): string {
   const sizes = `${f.size} → ${live.size} bytes`;
   const now = before ? src.readFile(f.rel, LIVE_READ_LIMIT) : undefined;
-  if (!before || !now?.ok || now.value.truncated) return `changed since the capture (${sizes}${redacted ? '; the capture is redacted, contents not compared' : ''})`;
+  if (!before || !now?.ok || now.value.truncated)
+    return `changed since the capture (${sizes}${redacted ? '; the capture is redacted, contents not compared' : ''})`;
   const after = now.value.bytes;
   if (f.rel.endsWith('.json')) {
     const keys = changedKeys(before, after);
-    if (keys) return `rewritten since the capture (${sizes}); changed key${keys.length === 1 ? '' : 's'}: ${keys.length ? keys.join(', ') : 'none (formatting only)'}`;
+    if (keys)
+      return (
+        `rewritten since the capture (${sizes}); changed key${keys.length === 1 ? '' : 's'}: ` +
+        `${keys.length ? keys.join(', ') : 'none (formatting only)'}`
+      );
   }
   if (f.rel.endsWith('.jsonl')) {
     const diff = firstDifference(before, after);
     const grew = live.size >= f.size && live.prefixSha256 === f.sha256;
     const kind = grew ? 'appended to' : 'rewritten (compaction, rewind or repair)';
-    return `${kind} since the capture: ${countLines(before)} → ${countLines(after)} lines${diff && !grew ? `, first difference at line ${diff.line}` : ''}`;
+    return (
+      `${kind} since the capture: ${countLines(before)} → ${countLines(after)} ` +
+      `lines${diff && !grew ? `, first difference at line ${diff.line}` : ''}`
+    );
   }
   const diff = firstDifference(before, after);
   return `changed since the capture (${sizes})${diff ? `, first difference at line ${diff.line}` : ''}`;

@@ -7,7 +7,11 @@ export type Algorithm = (typeof ALGORITHMS)[number];
 
 /** RFC 8493 §2.1.3: `%`, CR and LF in a path are percent-encoded in manifests. */
 export const encodePath = (p: string): string => p.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-export const decodePath = (p: string): string => p.replace(/%0[Aa]/g, '\n').replace(/%0[Dd]/g, '\r').replace(/%25/g, '%');
+export const decodePath = (p: string): string =>
+  p
+    .replace(/%0[Aa]/g, '\n')
+    .replace(/%0[Dd]/g, '\r')
+    .replace(/%25/g, '%');
 
 export function manifestText(entries: ReadonlyArray<{ path: string; digest: string }>): string {
   return entries.map((e) => `${e.digest}  ${encodePath(e.path)}\n`).join('');

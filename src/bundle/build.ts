@@ -66,7 +66,13 @@ export function buildBag(opts: BagOptions): Bag {
   for (const s of opts.sessions) {
     for (const e of s.source.inventory) {
       const bagPath = `data/${s.bagDir}/${e.path}`;
-      const rec: FileRecord & { bagPath: string; archived: boolean; session: string } = { session: s.id, path: e.path, type: e.type, bagPath, archived: e.type === 'file' && e.readError === undefined };
+      const rec: FileRecord & { bagPath: string; archived: boolean; session: string } = {
+        session: s.id,
+        path: e.path,
+        type: e.type,
+        bagPath,
+        archived: e.type === 'file' && e.readError === undefined,
+      };
       if (e.type === 'file') rec.size = e.size;
       if (e.linkTarget !== undefined) rec.linkTarget = e.linkTarget;
       if (e.readError !== undefined) rec.readError = e.readError;
@@ -75,7 +81,11 @@ export function buildBag(opts: BagOptions): Bag {
       const role = s.artifacts.get(e.path)?.role;
       if (rec.archived) files.push({ source: s.source, rel: e.path, bagPath, ...(role !== undefined ? { role } : {}) });
       else {
-        const na: NotArchived = { bagPath, type: e.type, reason: e.readError ? `unreadable (${e.readError})` : `a ${e.type}: recorded, never followed or opened` };
+        const na: NotArchived = {
+          bagPath,
+          type: e.type,
+          reason: e.readError ? `unreadable (${e.readError})` : `a ${e.type}: recorded, never followed or opened`,
+        };
         if (e.linkTarget !== undefined) na.linkTarget = e.linkTarget;
         notArchived.push(na);
       }
@@ -93,13 +103,17 @@ export function buildBag(opts: BagOptions): Bag {
   payload.sort((a, b) => byteOrder(a.bagPath, b.bagPath));
 
   const manifests = new Map<string, Buffer>();
-  for (const alg of ALGORITHMS) manifests.set(`manifest-${alg}.txt`, text(manifestText(payload.map((p) => ({ path: p.bagPath, digest: p[alg] })))));
+  for (const alg of ALGORITHMS)
+    manifests.set(`manifest-${alg}.txt`, text(manifestText(payload.map((p) => ({ path: p.bagPath, digest: p[alg] })))));
   const sha = (alg: 'sha256' | 'sha512', b: Buffer): string => createHash(alg).update(b).digest('hex');
   const m256 = manifests.get('manifest-sha256.txt')!;
   const m512 = manifests.get('manifest-sha512.txt')!;
   const redacted = opts.redactor !== undefined;
 
-  const oxum = payloadOxum(payload.reduce((n, p) => n + p.size, 0), payload.length);
+  const oxum = payloadOxum(
+    payload.reduce((n, p) => n + p.size, 0),
+    payload.length,
+  );
   const info: BagInfo = [
     ['Bag-Software-Agent', `session-audit ${TOOL_VERSION}`],
     ['Bagging-Date', opts.baggingDate],
@@ -108,9 +122,15 @@ export function buildBag(opts: BagOptions): Bag {
     ['Payload-Oxum', oxum],
     ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
     ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.bagDir.split('/')[0]))].join(' ')],
-    ['Internal-Sender-Description', `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ${redacted ? 'REDACTED for sharing (originals\' digests in custody.*.json)' : 'byte for byte'}`],
+    [
+      'Internal-Sender-Description',
+      `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ` +
+        `${redacted ? "REDACTED for sharing (originals' digests in custody.*.json)" : 'byte for byte'}`,
+    ],
     ['Payload-Redacted', redacted ? 'yes' : 'no'],
-    ...(redacted ? [['Redaction-Kinds', [...new Set(opts.redactor!.patterns.map((p) => p.kind))].join(' ')] as [string, string]] : []),
+    ...(redacted
+      ? [['Redaction-Kinds', [...new Set(opts.redactor!.patterns.map((p) => p.kind))].join(' ')] as [string, string]]
+      : []),
     ['Bag-Node-Version', process.version],
     ['Bag-Zlib-Version', process.versions.zlib ?? 'unknown'],
     ['Bag-Platform', `${platform()} ${release()} ${arch()}`],
@@ -130,7 +150,14 @@ export function buildBag(opts: BagOptions): Bag {
       sessions: opts.sessions.map((s) => ({ id: s.id, path: s.path, bagDir: `data/${s.bagDir}` })),
       payloadOxum: oxum,
       redacted,
-      ...(redacted ? { redaction: { kinds: [...new Set(opts.redactor!.patterns.map((p) => p.kind))], customPatterns: opts.customPatterns ?? [] } } : {}),
+      ...(redacted
+        ? {
+            redaction: {
+              kinds: [...new Set(opts.redactor!.patterns.map((p) => p.kind))],
+              customPatterns: opts.customPatterns ?? [],
+            },
+          }
+        : {}),
       files: payload.map((p) => ({
         path: p.bagPath,
         originalSha256: p.originalSha256,
@@ -155,14 +182,22 @@ export function buildBag(opts: BagOptions): Bag {
   ]);
   for (const alg of ALGORITHMS) {
     const names = [...tags.keys()].sort(byteOrder);
-    tags.set(`tagmanifest-${alg}.txt`, text(manifestText(names.map((n) => ({ path: n, digest: sha(alg, tags.get(n)!) })))));
+    tags.set(
+      `tagmanifest-${alg}.txt`,
+      text(manifestText(names.map((n) => ({ path: n, digest: sha(alg, tags.get(n)!) })))),
+    );
   }
 
   const entries: BagEntry[] = [
     ...[...tags].map(([name, bytes]) => ({ name, bytes, size: bytes.length })),
     ...payload.map((p) => ({ name: p.bagPath, size: p.size, chunks: () => payloadChunks(p, opts.redactor) })),
   ].sort((a, b) => byteOrder(a.name, b.name));
-  return { entries, payload, notArchived, identity: { manifestSha256: sha('sha256', m256), manifestSha512: sha('sha512', m512) } };
+  return {
+    entries,
+    payload,
+    notArchived,
+    identity: { manifestSha256: sha('sha256', m256), manifestSha512: sha('sha512', m512) },
+  };
 }
 
 export { INTOTO_PAYLOAD_TYPE };

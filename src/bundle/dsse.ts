@@ -22,32 +22,50 @@ function readKey<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch {
-    throw new Error(`not a PEM-encoded ${what} (make one with: openssl genpkey -algorithm ed25519 -out key.pem; openssl pkey -in key.pem -pubout -out key.pub.pem)`);
+    throw new Error(
+      `not a PEM-encoded ${what} (make one with: openssl genpkey -algorithm ed25519 -out key.pem; openssl pkey -in ` +
+        `key.pem -pubout -out key.pub.pem)`,
+    );
   }
 }
 
 export function privateKeyFromPem(pem: string): KeyObject {
   const key = readKey('Ed25519 private key', () => createPrivateKey(pem));
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 private key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`expected an Ed25519 private key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
   return key;
 }
 
 export function publicKeyFromPem(pem: string): KeyObject {
   const key = readKey('Ed25519 public key', () => createPublicKey(pem));
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 public key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`expected an Ed25519 public key, got ${key.asymmetricKeyType ?? 'an unknown key type'}`);
   return key;
 }
 
 /** An Ed25519 private key from its 32-byte seed (the form test vectors use). */
 export function privateKeyFromSeed(seed: Buffer): KeyObject {
-  return createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  return createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
 }
 
 export function publicKeyFromRaw(raw: Buffer): KeyObject {
-  return createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]), format: 'der', type: 'spki' });
+  return createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
+    format: 'der',
+    type: 'spki',
+  });
 }
 
-export function signEnvelope(body: Buffer, key: KeyObject, keyid?: string, payloadType = INTOTO_PAYLOAD_TYPE): Envelope {
+export function signEnvelope(
+  body: Buffer,
+  key: KeyObject,
+  keyid?: string,
+  payloadType = INTOTO_PAYLOAD_TYPE,
+): Envelope {
   const sig = sign(null, pae(payloadType, body), key).toString('base64');
   return { payload: body.toString('base64'), payloadType, signatures: [keyid ? { keyid, sig } : { sig }] };
 }
@@ -56,7 +74,11 @@ export function signEnvelope(body: Buffer, key: KeyObject, keyid?: string, paylo
 const b64 = (s: string): Buffer => Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 
 /** Ids of the signatures that verify with the key (empty: none does). */
-export function verifyEnvelope(env: Envelope, key: KeyObject, payloadType = INTOTO_PAYLOAD_TYPE): { valid: number; total: number } {
+export function verifyEnvelope(
+  env: Envelope,
+  key: KeyObject,
+  payloadType = INTOTO_PAYLOAD_TYPE,
+): { valid: number; total: number } {
   if (env.payloadType !== payloadType) return { valid: 0, total: env.signatures.length };
   const body = b64(env.payload);
   let valid = 0;

@@ -78,7 +78,8 @@ class Transformer {
     this.pending = [];
     if (this.cls === 'jsonl') return rest.length ? [this.line(rest)] : [];
     if (rest.length > WHOLE_TEXT_LIMIT || !isUtf8(rest)) return [rest];
-    const t = this.cls === 'json' ? redactJsonLine(rest.toString('utf8'), this.r) : redactText(rest.toString('utf8'), this.r);
+    const t =
+      this.cls === 'json' ? redactJsonLine(rest.toString('utf8'), this.r) : redactText(rest.toString('utf8'), this.r);
     this.redactions += t.n;
     return [Buffer.from(t.text, 'utf8')];
   }
@@ -107,7 +108,10 @@ const feed = (d: Digests, b: Buffer): void => {
 };
 
 /** Pass 1: read every file once, hashing the original and the payload form. */
-export function planPayload(files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>, r: Redactor | undefined): { payload: PayloadFile[]; problems: NotArchived[] } {
+export function planPayload(
+  files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>,
+  r: Redactor | undefined,
+): { payload: PayloadFile[]; problems: NotArchived[] } {
   const payload: PayloadFile[] = [];
   const problems: NotArchived[] = [];
   for (const f of files) {
@@ -154,5 +158,6 @@ export async function* payloadChunks(p: PayloadFile, r: Redactor | undefined): A
     feed(d, o);
     yield o;
   }
-  if (d.sha256.digest('hex') !== p.sha256 || d.size !== p.size) throw new ChangedDuringBundling(`${p.rel} changed while it was being bundled`);
+  if (d.sha256.digest('hex') !== p.sha256 || d.size !== p.size)
+    throw new ChangedDuringBundling(`${p.rel} changed while it was being bundled`);
 }

@@ -83,7 +83,10 @@ export function readBagDir(dir: string): BagContents {
   for (const e of walkTree(dir, 64)) {
     if (e.type === 'dir') continue;
     if (e.type !== 'file') {
-      c.rejected.push({ name: e.path, why: `a ${e.type}${e.linkTarget !== undefined ? ` to ${JSON.stringify(e.linkTarget)}` : ''}: never followed` });
+      c.rejected.push({
+        name: e.path,
+        why: `a ${e.type}${e.linkTarget !== undefined ? ` to ${JSON.stringify(e.linkTarget)}` : ''}: never followed`,
+      });
       continue;
     }
     const h = hasher_(e.path);
@@ -101,7 +104,11 @@ export function readBagDir(dir: string): BagContents {
 /** Push-based tar reader (ustar, pax `x`/`g` headers, GNU long names). */
 class TarReader {
   private buf: Buffer = Buffer.alloc(0);
-  private state: { kind: 'header' } | { kind: 'data'; left: number; pad: number; h?: MemberHasher; meta?: 'pax' | 'gnu'; metaBuf: Buffer[] } = { kind: 'header' };
+  private state:
+    | { kind: 'header' }
+    | { kind: 'data'; left: number; pad: number; h?: MemberHasher; meta?: 'pax' | 'gnu'; metaBuf: Buffer[] } = {
+    kind: 'header',
+  };
   private pax: Record<string, string> = {};
   private longName: string | undefined;
   ended = false;
@@ -115,9 +122,15 @@ class TarReader {
   /** After the last chunk: a member cut short, or no end-of-archive marker. */
   finish(): void {
     if (this.state.kind === 'data' && this.state.left > 0) {
-      this.c.damaged.push({ name: this.state.h?.name ?? '', why: `the archive ends ${this.state.left} bytes before the end of this member: truncated` });
+      this.c.damaged.push({
+        name: this.state.h?.name ?? '',
+        why: `the archive ends ${this.state.left} bytes before the end of this member: truncated`,
+      });
     } else if (!this.ended && this.buf.length) {
-      this.c.damaged.push({ name: '', why: `the archive ends with ${this.buf.length} stray bytes: truncated or damaged` });
+      this.c.damaged.push({
+        name: '',
+        why: `the archive ends with ${this.buf.length} stray bytes: truncated or damaged`,
+      });
     }
   }
 
@@ -157,7 +170,11 @@ class TarReader {
       this.ended = true;
       return;
     }
-    const str = (o: number, l: number): string => h.subarray(o, o + l).toString('utf8').replace(/\0.*$/s, '');
+    const str = (o: number, l: number): string =>
+      h
+        .subarray(o, o + l)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const size = tarNumber(h.subarray(124, 136));
     const type = String.fromCharCode(h[156] ? h[156] : 48);
     const prefix = str(345, 155);
@@ -165,7 +182,13 @@ class TarReader {
     const effSize = this.pax.size !== undefined ? Number(this.pax.size) : size;
     const pad = (512 - (effSize % 512)) % 512;
     if (type === 'x' || type === 'L' || type === 'g') {
-      this.state = { kind: 'data', left: size, pad: (512 - (size % 512)) % 512, meta: type === 'L' ? 'gnu' : type === 'x' ? 'pax' : undefined, metaBuf: [] };
+      this.state = {
+        kind: 'data',
+        left: size,
+        pad: (512 - (size % 512)) % 512,
+        meta: type === 'L' ? 'gnu' : type === 'x' ? 'pax' : undefined,
+        metaBuf: [],
+      };
       if (type === 'g') this.state = { kind: 'data', left: size, pad: (512 - (size % 512)) % 512, metaBuf: [] };
       return;
     }
@@ -177,7 +200,15 @@ class TarReader {
     if (type === '0' || type === '7') {
       if (admit(this.c, name)) hasher = hasherFor(name);
     } else if (type !== '5') {
-      this.c.rejected.push({ name, why: type === '2' ? `a symlink to ${JSON.stringify(str(157, 100))}: never followed` : type === '1' ? 'a hard link: not a file of its own' : `a special member (type ${type})` });
+      this.c.rejected.push({
+        name,
+        why:
+          type === '2'
+            ? `a symlink to ${JSON.stringify(str(157, 100))}: never followed`
+            : type === '1'
+              ? 'a hard link: not a file of its own'
+              : `a special member (type ${type})`,
+      });
     }
     this.state = { kind: 'data', left: effSize, pad, ...(hasher ? { h: hasher } : {}), metaBuf: [] };
   }
@@ -189,7 +220,10 @@ function tarNumber(b: Buffer): number {
     for (let i = 1; i < b.length; i++) n = n * 256 + b[i]!;
     return n;
   }
-  const s = b.toString('ascii').replace(/[\0 ]+/g, ' ').trim();
+  const s = b
+    .toString('ascii')
+    .replace(/[\0 ]+/g, ' ')
+    .trim();
   return s ? parseInt(s, 8) : 0;
 }
 
@@ -221,7 +255,10 @@ async function readTar(path: string, gz: boolean): Promise<BagContents> {
     t.finish();
   } catch (e) {
     // Corrupt gzip data: what was read so far stands; the rest is reported.
-    c.damaged.push({ name: t.current(), why: `the archive cannot be decompressed past this point (${(e as Error).message}): truncated or damaged` });
+    c.damaged.push({
+      name: t.current(),
+      why: `the archive cannot be decompressed past this point (${(e as Error).message}): truncated or damaged`,
+    });
   }
   c.archiveSha256 = whole.digest('hex');
   return c;
@@ -280,8 +317,14 @@ function zipDirectory(fd: number, fileSize: number): ZipEntry[] {
       const len = cd.readUInt16LE(x + 2);
       if (id === 0x0001) {
         let q = x + 4;
-        if (size === 0xffffffff) (size = Number(cd.readBigUInt64LE(q))), (q += 8);
-        if (compSize === 0xffffffff) (compSize = Number(cd.readBigUInt64LE(q))), (q += 8);
+        if (size === 0xffffffff) {
+          size = Number(cd.readBigUInt64LE(q));
+          q += 8;
+        }
+        if (compSize === 0xffffffff) {
+          compSize = Number(cd.readBigUInt64LE(q));
+          q += 8;
+        }
         if (offset === 0xffffffff) offset = Number(cd.readBigUInt64LE(q));
       }
       x += 4 + len;
@@ -358,8 +401,15 @@ export async function readBag(path: string, isDir: boolean): Promise<BagContents
   return readTar(path, false);
 }
 
-/** The whole content of some members, to show how files differ from live ones: one pass over an archive, direct reads in a directory. */
-export async function readMembers(path: string, isDir: boolean, names: readonly string[]): Promise<Map<string, Buffer>> {
+/**
+ * The whole content of some members, to show how files differ from live ones: one pass over an archive, direct reads in
+ * a directory.
+ */
+export async function readMembers(
+  path: string,
+  isDir: boolean,
+  names: readonly string[],
+): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (isDir) {
     for (const name of new Set(names)) {

@@ -3,6 +3,25 @@
  * stays as it was, so each line still parses. Plain text files are redacted as text. Deterministic.
  */
 
+/** The value of an assignment: a double- or single-quoted string, or a bare word. */
+const ASSIGNED = `(?:"[^"\\n]*"|'[^'\\n]*'|[^\\s"'\\\\]+)`;
+
+/** Provider API keys, by their published prefixes. */
+const API_KEYS = [
+  'xai-[A-Za-z0-9]{20,}',
+  'sk-ant-[A-Za-z0-9_-]{20,}',
+  'sk-(?:proj-)?[A-Za-z0-9_-]{20,}',
+  'AKIA[0-9A-Z]{16}',
+  'ASIA[0-9A-Z]{16}',
+  'gh[pousr]_[A-Za-z0-9]{30,}',
+  'github_pat_[A-Za-z0-9_]{30,}',
+  'glpat-[A-Za-z0-9_-]{20,}',
+  'xox[abposr]-[A-Za-z0-9-]{10,}',
+  'AIza[0-9A-Za-z_-]{35}',
+  'sk_live_[0-9A-Za-z]{20,}',
+  'hf_[A-Za-z0-9]{30,}',
+];
+
 export interface Pattern {
   kind: string;
   re: RegExp;
@@ -11,10 +30,20 @@ export interface Pattern {
 export const BUILTIN_PATTERNS: readonly Pattern[] = [
   { kind: 'pem-private-key', re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
   { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'api-key', re: /\b(?:xai-[A-Za-z0-9]{20,}|sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|sk_live_[0-9A-Za-z]{20,}|hf_[A-Za-z0-9]{30,})\b/g },
+  {
+    kind: 'api-key',
+    re: new RegExp(`\\b(?:${API_KEYS.join('|')})\\b`, 'g'),
+  },
   { kind: 'auth-header', re: /\b((?:Proxy-)?Authorization:[ \t]*(?:Bearer|Basic|Token|Bot)?[ \t]*)[^\s"'\\]+/gi },
   { kind: 'cookie-header', re: /\b((?:Set-)?Cookie:[ \t]*)[^\r\n"\\]+/gi },
-  { kind: 'assignment', re: /\b([A-Z][A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD)[ \t]*[=:][ \t]*)(?:"[^"\n]*"|'[^'\n]*'|[^\s"'\\]+)/g },
+  {
+    kind: 'assignment',
+    // NAME_KEY=value, NAME_TOKEN: "value", … (the name kept, the value replaced)
+    re: new RegExp(
+      `\\b([A-Z][A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD)[ \\t]*[=:][ \\t]*)${ASSIGNED}`,
+      'g',
+    ),
+  },
 ];
 
 export interface Redactor {
@@ -23,7 +52,10 @@ export interface Redactor {
 }
 
 export function redactor(custom: readonly string[] = []): Redactor {
-  const patterns = [...BUILTIN_PATTERNS, ...custom.map((src, i) => ({ kind: custom.length > 1 ? `custom-${i + 1}` : 'custom', re: new RegExp(src, 'g') }))];
+  const patterns = [
+    ...BUILTIN_PATTERNS,
+    ...custom.map((src, i) => ({ kind: custom.length > 1 ? `custom-${i + 1}` : 'custom', re: new RegExp(src, 'g') })),
+  ];
   return { patterns, counts: new Map() };
 }
 

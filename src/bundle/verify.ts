@@ -22,8 +22,24 @@ export interface VerifyContext {
 }
 
 export function emitter(ctx: VerifyContext) {
-  return (code: BundleCode, location: Location, message: string, opts: { severity?: Severity; key?: string } = {}): void => {
-    ctx.findings.push(standaloneFinding('bundle', code, opts.severity ?? BUNDLE_CODES[code].severity, ctx.id, ctx.path, location, message, opts.key));
+  return (
+    code: BundleCode,
+    location: Location,
+    message: string,
+    opts: { severity?: Severity; key?: string } = {},
+  ): void => {
+    ctx.findings.push(
+      standaloneFinding(
+        'bundle',
+        code,
+        opts.severity ?? BUNDLE_CODES[code].severity,
+        ctx.id,
+        ctx.path,
+        location,
+        message,
+        opts.key,
+      ),
+    );
   };
 }
 
@@ -49,14 +65,27 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
 
   // bagit.txt
   const bagit = text('bagit.txt');
-  if (bagit === undefined) emit('BUNDLE_FILE_MISSING', { file: 'bagit.txt' }, 'bagit.txt is missing: this is not a bag');
+  if (bagit === undefined)
+    emit('BUNDLE_FILE_MISSING', { file: 'bagit.txt' }, 'bagit.txt is missing: this is not a bag');
   else {
-    const lines = bagit.replace(/^\ufeff/, '\u0000').split(/\r\n|\r|\n/).filter((l) => l !== '');
+    const lines = bagit
+      .replace(/^\ufeff/, '\u0000')
+      .split(/\r\n|\r|\n/)
+      .filter((l) => l !== '');
     const v = /^BagIt-Version: (\d+)\.(\d+)$/.exec(lines[0] ?? '');
     if (lines.length !== 2 || !v || lines[1] !== 'Tag-File-Character-Encoding: UTF-8') {
-      emit('BUNDLE_INVALID', { file: 'bagit.txt', line: 1 }, `bagit.txt must be exactly "BagIt-Version: M.N" and "Tag-File-Character-Encoding: UTF-8" (no BOM); found ${JSON.stringify(bagit.slice(0, 120))}`);
+      emit(
+        'BUNDLE_INVALID',
+        { file: 'bagit.txt', line: 1 },
+        `bagit.txt must be exactly "BagIt-Version: M.N" and "Tag-File-Character-Encoding: UTF-8" (no BOM); found ` +
+          `${JSON.stringify(bagit.slice(0, 120))}`,
+      );
     } else if (v[1] !== '1' || v[2] !== '0') {
-      emit('BUNDLE_UNVERIFIED', { file: 'bagit.txt', line: 1 }, `BagIt-Version ${v[1]}.${v[2]}: validated with the 1.0 rules`);
+      emit(
+        'BUNDLE_UNVERIFIED',
+        { file: 'bagit.txt', line: 1 },
+        `BagIt-Version ${v[1]}.${v[2]}: validated with the 1.0 rules`,
+      );
     }
   }
 
@@ -70,32 +99,50 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
     for (const m of names) {
       const alg = re.exec(m)![1]!;
       const known = (HASHES as readonly string[]).includes(alg);
-      if (!known) emit('BUNDLE_UNVERIFIED', { file: m }, `checksum algorithm ${JSON.stringify(alg)} is not supported here: its digests were not checked`);
+      if (!known)
+        emit(
+          'BUNDLE_UNVERIFIED',
+          { file: m },
+          `checksum algorithm ${JSON.stringify(alg)} is not supported here: its digests were not checked`,
+        );
       else if (alg === 'sha256' || alg === 'sha512') checkable++;
       const parsed = parseManifest(text(m) ?? '');
-      for (const l of parsed.bad) emit('BUNDLE_INVALID', { file: m, line: l }, 'not a "<checksum> <path>" line', { key: `${m}:${l}` });
+      for (const l of parsed.bad)
+        emit('BUNDLE_INVALID', { file: m, line: l }, 'not a "<checksum> <path>" line', { key: `${m}:${l}` });
       const seen = new Set<string>();
       listedIn.set(m, seen);
       for (const e of parsed.entries) {
         const loc = { file: m, line: e.line };
         if (e.path.startsWith('data/') !== payload || unsafePath(e.path)) {
-          emit('BUNDLE_INVALID', loc, `${JSON.stringify(e.path)} is not ${payload ? 'a path under data/' : 'a tag file'}`, { key: `${m}:${e.path}` });
+          emit(
+            'BUNDLE_INVALID',
+            loc,
+            `${JSON.stringify(e.path)} is not ${payload ? 'a path under data/' : 'a tag file'}`,
+            { key: `${m}:${e.path}` },
+          );
           continue;
         }
-        if (seen.has(e.path)) emit('BUNDLE_INVALID', loc, `${JSON.stringify(e.path)} is listed twice`, { key: `${m}:${e.path}:dup` });
+        if (seen.has(e.path))
+          emit('BUNDLE_INVALID', loc, `${JSON.stringify(e.path)} is listed twice`, { key: `${m}:${e.path}:dup` });
         seen.add(e.path);
         const member = members.get(e.path);
         if (!member) {
           if (!damaged.has(e.path)) missing.set(e.path, [...(missing.get(e.path) ?? []), `${m}:${e.line}`]);
         } else if (known && member.digests[alg as HashName] !== e.digest) {
-          mismatched.set(e.path, [...(mismatched.get(e.path) ?? []), { where: `${m}:${e.line}`, alg, recorded: e.digest, actual: member.digests[alg as HashName] }]);
+          mismatched.set(e.path, [
+            ...(mismatched.get(e.path) ?? []),
+            { where: `${m}:${e.line}`, alg, recorded: e.digest, actual: member.digests[alg as HashName] },
+          ]);
         }
       }
     }
-    for (const [f, where] of missing) emit('BUNDLE_FILE_MISSING', { file: f }, `listed in ${where.join(', ')} but not in the bag`);
+    for (const [f, where] of missing)
+      emit('BUNDLE_FILE_MISSING', { file: f }, `listed in ${where.join(', ')} but not in the bag`);
     for (const [f, list] of mismatched) emit('BUNDLE_MANIFEST_MISMATCH', { file: f }, mismatchMessage(list));
-    if (payload && !names.length) emit('BUNDLE_INVALID', { file: '' }, 'no payload manifest (manifest-<algorithm>.txt)');
-    if (names.length && !checkable) emit('BUNDLE_UNVERIFIED', { file: names[0]! }, 'only weak or unknown checksum algorithms: use sha256 or sha512');
+    if (payload && !names.length)
+      emit('BUNDLE_INVALID', { file: '' }, 'no payload manifest (manifest-<algorithm>.txt)');
+    if (names.length && !checkable)
+      emit('BUNDLE_UNVERIFIED', { file: names[0]! }, 'only weak or unknown checksum algorithms: use sha256 or sha512');
     return listedIn;
   };
 
@@ -104,7 +151,12 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   const payloadFiles = [...members.keys()].filter((n) => n.startsWith('data/'));
   for (const f of payloadFiles.sort()) {
     const not = [...listedIn].filter(([, seen]) => !seen.has(f)).map(([m]) => m);
-    if (not.length) emit('BUNDLE_FILE_EXTRA', { file: f }, `in data/ but not listed in ${not.join(', ')}: added after the bag was made`);
+    if (not.length)
+      emit(
+        'BUNDLE_FILE_EXTRA',
+        { file: f },
+        `in data/ but not listed in ${not.join(', ')}: added after the bag was made`,
+      );
   }
   checkManifests(TAG_MANIFEST, false);
 
@@ -114,7 +166,12 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   const oxum = info.find(([k]) => k === 'Payload-Oxum')?.[1];
   if (oxum !== undefined) {
     const bytes = payloadFiles.reduce((n, f) => n + members.get(f)!.size, 0);
-    if (oxum !== `${bytes}.${payloadFiles.length}`) emit('BUNDLE_INVALID', { file: 'bag-info.txt' }, `Payload-Oxum says ${oxum}, the payload is ${bytes}.${payloadFiles.length} (octets.files)`);
+    if (oxum !== `${bytes}.${payloadFiles.length}`)
+      emit(
+        'BUNDLE_INVALID',
+        { file: 'bag-info.txt' },
+        `Payload-Oxum says ${oxum}, the payload is ${bytes}.${payloadFiles.length} (octets.files)`,
+      );
   }
   const redacted = info.some(([k, v]) => k === 'Payload-Redacted' && v === 'yes');
 
@@ -134,8 +191,21 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
     if (env) {
       if (key) {
         const v = verifyEnvelope(env, key);
-        if (!v.valid) emit('BUNDLE_SIGNATURE_INVALID', { file: 'custody.dsse.json' }, `none of its ${v.total} signature(s) verifies with the given key${env.payloadType !== 'application/vnd.in-toto+json' ? ` (payload type ${JSON.stringify(env.payloadType)})` : ''}`);
-      } else emit('BUNDLE_UNVERIFIED', { file: 'custody.dsse.json' }, 'the custody statement is signed, but no --key was given to check the signature');
+        if (!v.valid)
+          emit(
+            'BUNDLE_SIGNATURE_INVALID',
+            { file: 'custody.dsse.json' },
+            `none of its ${v.total} signature(s) verifies with the given key` +
+              (env.payloadType !== 'application/vnd.in-toto+json'
+                ? ` (payload type ${JSON.stringify(env.payloadType)})`
+                : ''),
+          );
+      } else
+        emit(
+          'BUNDLE_UNVERIFIED',
+          { file: 'custody.dsse.json' },
+          'the custody statement is signed, but no --key was given to check the signature',
+        );
       try {
         result.statement = JSON.parse(envelopePayload(env).toString('utf8')) as Statement;
       } catch {
@@ -143,7 +213,11 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
       }
     }
   } else if (key) {
-    emit('BUNDLE_SIGNATURE_INVALID', { file: 'custody.dsse.json' }, 'a --key was given but the bag is not signed (no custody.dsse.json)');
+    emit(
+      'BUNDLE_SIGNATURE_INVALID',
+      { file: 'custody.dsse.json' },
+      'a --key was given but the bag is not signed (no custody.dsse.json)',
+    );
   }
   if (!result.statement && plainText !== undefined) {
     try {
@@ -158,12 +232,23 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
       const member = s.name !== undefined ? members.get(s.name) : undefined;
       const file = dsseText !== undefined ? 'custody.dsse.json' : 'custody.intoto.json';
       if (!member) {
-        emit('BUNDLE_FILE_MISSING', { file: s.name ?? file }, `the custody statement names ${JSON.stringify(s.name)} as a subject, but the bag does not hold it`, { key: `subject:${s.name}` });
+        emit(
+          'BUNDLE_FILE_MISSING',
+          { file: s.name ?? file },
+          `the custody statement names ${JSON.stringify(s.name)} as a subject, but the bag does not hold it`,
+          { key: `subject:${s.name}` },
+        );
         continue;
       }
       for (const [alg, digest] of Object.entries(s.digest ?? {})) {
         if ((HASHES as readonly string[]).includes(alg) && member.digests[alg as HashName] !== digest) {
-          emit('BUNDLE_MANIFEST_MISMATCH', { file: s.name! }, `the custody statement records ${alg} ${shortDigest(digest)}, the file has ${shortDigest(member.digests[alg as HashName])}: the manifest was changed after custody was recorded`, { key: `subject:${s.name}:${alg}` });
+          emit(
+            'BUNDLE_MANIFEST_MISMATCH',
+            { file: s.name! },
+            `the custody statement records ${alg} ${shortDigest(digest)}, the file has ` +
+              `${shortDigest(member.digests[alg as HashName])}: the manifest was changed after custody was recorded`,
+            { key: `subject:${s.name}:${alg}` },
+          );
         }
       }
     }
@@ -182,5 +267,8 @@ interface Mismatch {
 }
 
 function mismatchMessage(list: readonly Mismatch[]): string {
-  return `changed since bagging: ${list.map((x) => `${x.where} records ${x.alg} ${shortDigest(x.recorded)}, the file has ${shortDigest(x.actual)}`).join('; ')}`;
+  const each = list.map(
+    (x) => `${x.where} records ${x.alg} ${shortDigest(x.recorded)}, the file has ${shortDigest(x.actual)}`,
+  );
+  return `changed since bagging: ${each.join('; ')}`;
 }

@@ -3,7 +3,16 @@
  * and fixed modes, `append()` only (archiver's `.file()` orders by stat completion and only warns on a missing
  * file). Archives are written to a temporary name and renamed into place only when complete.
  */
-import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+  existsSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,7 +35,10 @@ export async function writeBag(entries: readonly BagEntry[], out: string, format
   const tmp = join(dirname(out), `.${out.split('/').pop()}.partial-${process.pid}`);
   // archiver is loaded only when an archive is written (it is a tenth of a second of start-up).
   const { TarArchive, ZipArchive } = await import('archiver');
-  const archive = format === 'zip' ? new ZipArchive({ zlib: { level: 9 } }) : new TarArchive(format === 'tgz' ? { gzip: true, gzipOptions: { level: 9 } } : {});
+  const archive =
+    format === 'zip'
+      ? new ZipArchive({ zlib: { level: 9 } })
+      : new TarArchive(format === 'tgz' ? { gzip: true, gzipOptions: { level: 9 } } : {});
   const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
   let failure: unknown;
   archive.on('warning', (e: unknown) => {

@@ -10,7 +10,9 @@ import type { CodesOf } from './define.js';
 import { CHECKS, ROOT_CHECKS } from './registry.js';
 
 type FormatCheck = (typeof FORMATS)[number]['checks'][number];
-type FormatRootCheck = NonNullable<(typeof FORMATS)[number] extends infer F ? (F extends { rootChecks: infer R } ? R : never) : never>;
+type FormatRootCheck = NonNullable<
+  (typeof FORMATS)[number] extends infer F ? (F extends { rootChecks: infer R } ? R : never) : never
+>;
 
 /** Every finding code this build can report. Codes are API: add, never rename. */
 export type FindingCode =

@@ -18,7 +18,13 @@ export interface RootCheckContext<C extends string = string> {
   /** The agent of a session of the tree (its names and wording). */
   agentOf(session: LineageFacts): AgentTraits;
   /** Report a finding on one session of the tree. */
-  emit(on: LineageFacts, code: C, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
+  emit(
+    on: LineageFacts,
+    code: C,
+    location: Location,
+    message: string,
+    opts?: { key?: string; severity?: Severity },
+  ): void;
 }
 
 export interface RootCheck<C extends string = string, P = unknown> {

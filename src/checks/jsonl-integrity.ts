@@ -25,7 +25,8 @@ export const jsonlIntegrity = defineCheck({
       severity: 'error',
       title: 'A line in the middle of the file does not parse',
       help:
-        'A line that is not valid JSON, followed by good lines: usually a torn record that a later append sealed with ' +
+        'A line that is not valid JSON, followed by good lines: usually a torn record that a later append sealed ' +
+        'with ' +
         'a newline, or a foreign write. The record on that line is lost.',
     },
     JSONL_MERGED_LINE: {
@@ -61,14 +62,14 @@ export const jsonlIntegrity = defineCheck({
       severity: 'note',
       title: 'Lines end with CR LF',
       help:
-        'Agents write LF only; CR LF endings mean the file was rewritten by another tool (an editor, a Windows checkout ' +
+        'Agents write LF only; CR LF endings mean the file was rewritten by another tool (an editor, a Windows ' +
+        'checkout ' +
         'with autocrlf). JSON parsing is not affected; reported once per file with the count.',
     },
     JSONL_BLANK_LINE: {
       severity: 'note',
       title: 'An empty or whitespace-only line',
-      help:
-        'A blank line is harmless but is evidence of a foreign edit or of an interrupted write of a lone newline.',
+      help: 'A blank line is harmless but is evidence of a foreign edit or of an interrupted write of a lone newline.',
     },
     JSONL_DUPLICATE_LINE: {
       severity: 'warning',
@@ -95,9 +96,12 @@ export const jsonlIntegrity = defineCheck({
         if (damage.count !== undefined) opts.key = 'aggregate';
         if (quarantine) opts.severity = 'note';
         // What the agent's reader does with such a line (said once per line, and once for the CR LF count).
-        const note = damage.count === undefined || damage.code === 'JSONL_CRLF' ? agent.damageNotes[damage.code] : undefined;
+        const note =
+          damage.count === undefined || damage.code === 'JSONL_CRLF' ? agent.damageNotes[damage.code] : undefined;
         const detail = note === undefined ? damage.detail : `${damage.detail}; ${note}`;
-        const where = quarantine ? ` (in ${agent.shortName}'s quarantine copy: the evidence of a record the live file lost)` : '';
+        const where = quarantine
+          ? ` (in ${agent.shortName}'s quarantine copy: the evidence of a record the live file lost)`
+          : '';
         const at = { file, line: damage.line, byteOffset: damage.byteOffset, byteLength: damage.byteLength };
         ctx.emit(damage.code, at, `${detail}${where}`, opts);
       },

@@ -55,25 +55,31 @@ export const lineage = defineRootCheck({
       const first = graph.byId.get(cycle[0]!)?.[0];
       if (!first) continue;
       const at = first.linkAt ?? first.kindAt ?? { file: '' };
-      ctx.emit(first, 'LINEAGE_CYCLE', at, `parent links form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, { key: cycle.join(',') });
+      ctx.emit(first, 'LINEAGE_CYCLE', at, `parent links form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, {
+        key: cycle.join(','),
+      });
     }
     for (const [id, copies] of graph.byId) {
       if (copies.length < 2) continue;
       const journal = graph.relocations.get(id);
       const where = copies.map((c) => c.path).join(' and ');
       if (journal) {
-        const authoritative = journal.phase === 'ready' || journal.phase === 'committed' ? journal.targetCwd : journal.sourceCwd;
+        const authoritative =
+          journal.phase === 'ready' || journal.phase === 'committed' ? journal.targetCwd : journal.sourceCwd;
         for (const c of copies) {
           if (c.cwd === authoritative) continue;
           const why =
-            `a copy of session ${id} left by a relocation; the journal ${journal.file} (phase ${journal.phase}) makes ` +
+            `a copy of session ${id} left by a relocation; the journal ${journal.file} (phase ${journal.phase}) ` +
+            `makes ` +
             `the copy for ${JSON.stringify(authoritative)} authoritative`;
           ctx.emit(c, 'LINEAGE_DUPLICATE_ID', { file: '' }, why, { key: id, severity: 'note' });
         }
         continue;
       }
       for (const c of copies) {
-        const why = `session id ${id} exists in ${copies.length} places (${where}) and ${ctx.agentOf(c).lineage.duplicateId}`;
+        const why =
+          `session id ${id} exists in ${copies.length} places (${where}) and ` +
+          `${ctx.agentOf(c).lineage.duplicateId}`;
         ctx.emit(c, 'LINEAGE_DUPLICATE_ID', { file: '' }, why, { key: id });
       }
     }

@@ -12,7 +12,14 @@ import { sessionPolicy } from './session-policy.js';
 import { time } from './time.js';
 import { toolPairing } from './tool-pairing.js';
 
-export const CHECKS = [sessionFiles, jsonlIntegrity, schema, toolPairing, time, sessionPolicy] as const satisfies readonly Check[];
+export const CHECKS = [
+  sessionFiles,
+  jsonlIntegrity,
+  schema,
+  toolPairing,
+  time,
+  sessionPolicy,
+] as const satisfies readonly Check[];
 
 /** Checks over a whole tree of sessions, run by `audit` after every session has been read. */
 export const ROOT_CHECKS = [lineage] as const satisfies readonly RootCheck[];

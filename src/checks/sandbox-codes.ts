@@ -12,7 +12,8 @@ export const SANDBOX_CODES = {
     help:
       'A fork, sub-agent, worktree session, or a later capture of the same session records a sandbox profile that ' +
       'grants more than its origin in some dimension (filesystem read, filesystem write, child network, approvals, a ' +
-      'deny list), or one that is incomparable with it; or, inside one session, a turn runs under a policy that grants ' +
+      'deny list), or one that is incomparable with it; or, inside one session, a turn runs under a policy that ' +
+      'grants ' +
       'more than the one the session started with, or one call runs beyond the policy in force. It is reported where ' +
       'it first appears, with what it gains. Legitimate causes: the user switched modes or approved an escalation; ' +
       'check what ran under the wider policy.',
@@ -21,7 +22,8 @@ export const SANDBOX_CODES = {
     severity: 'error',
     title: 'The origin recorded a sandbox profile, the descendant records none',
     help:
-      "Without a recorded profile, a resume of the descendant runs under whatever the agent falls back to, instead of " +
+      'Without a recorded profile, a resume of the descendant runs under whatever the agent falls back to, instead ' +
+      'of ' +
       "the origin's profile.",
   },
   SANDBOX_CHANGED: {

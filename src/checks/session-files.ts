@@ -3,7 +3,13 @@ import type { InventoryEntry } from '../model/inventory.js';
 import { defineCheck } from './define.js';
 
 const describeType = (e: InventoryEntry): string =>
-  e.type === 'fifo' ? 'a FIFO (named pipe)' : e.type === 'socket' ? 'a socket' : e.type.endsWith('device') ? `a ${e.type.replace('-', ' ')}` : `a ${e.type}`;
+  e.type === 'fifo'
+    ? 'a FIFO (named pipe)'
+    : e.type === 'socket'
+      ? 'a socket'
+      : e.type.endsWith('device')
+        ? `a ${e.type.replace('-', ' ')}`
+        : `a ${e.type}`;
 
 export const sessionFiles = defineCheck({
   id: 'session-files',
@@ -22,7 +28,8 @@ export const sessionFiles = defineCheck({
       severity: 'error',
       title: 'The identity document is empty',
       help:
-        'A zero-byte identity document: a non-atomic writer truncated it and died before writing, or a reader raced a ' +
+        'A zero-byte identity document: a non-atomic writer truncated it and died before writing, or a reader ' +
+        'raced a ' +
         'plain write. The agent refuses to load the session.',
     },
     SESSION_SUMMARY_UNPARSEABLE: {
@@ -77,20 +84,34 @@ export const sessionFiles = defineCheck({
           ctx.emit(code, { file, byteOffset: problem.byteOffset }, `${problem.detail}; ${marker.unloadable}`);
           return;
         }
-        if (problem.kind !== 'unreadable') ctx.emit('SESSION_FILE_UNPARSEABLE', { file, byteOffset: problem.byteOffset }, problem.detail);
+        if (problem.kind !== 'unreadable')
+          ctx.emit('SESSION_FILE_UNPARSEABLE', { file, byteOffset: problem.byteOffset }, problem.detail);
       },
       end() {
         const found = session.found;
         if (found.unreachable !== undefined) {
-          ctx.emit('SESSION_UNREADABLE', { file: '' }, `a directory in the tree could not be opened: ${found.unreachable}; its evidence is not audited`, { severity: 'error' });
+          ctx.emit(
+            'SESSION_UNREADABLE',
+            { file: '' },
+            `a directory in the tree could not be opened: ${found.unreachable}; its evidence is not audited`,
+            { severity: 'error' },
+          );
           return;
         }
         if (found.symlinkTarget !== undefined) {
           const target = JSON.stringify(found.symlinkTarget || '(unreadable link)');
-          if (found.members) ctx.emit('SESSION_SYMLINK', { file: found.members[0] ?? '' }, `the session file is a symlink to ${target}; not followed, so this session is not audited`, { severity: 'error' });
+          if (found.members)
+            ctx.emit(
+              'SESSION_SYMLINK',
+              { file: found.members[0] ?? '' },
+              `the session file is a symlink to ${target}; not followed, so this session is not audited`,
+              { severity: 'error' },
+            );
           else {
             const own = ctx.agent.symlinkedSession === undefined ? '' : ` (${ctx.agent.symlinkedSession})`;
-            const why = `the session directory is a symlink to ${target}; not followed${own}, so this session is not audited`;
+            const why =
+              `the session directory is a symlink to ${target}; not followed${own}, so this session is ` +
+              `not audited`;
             ctx.emit('SESSION_SYMLINK', { file: '' }, why, { severity: 'error' });
           }
           return;
@@ -115,17 +136,39 @@ export const sessionFiles = defineCheck({
             ctx.emit(
               'SESSION_SYMLINK',
               { file: e.path },
-              known ? `${e.path} is a symlink to ${where} standing in for a session artifact: not followed, so that evidence is not audited` : `symlink to ${where}; not followed`,
+              known
+                ? `${e.path} is a symlink to ${where} standing in for a session artifact: not followed, so that ` +
+                    `evidence is not audited`
+                : `symlink to ${where}; not followed`,
               known ? { severity: 'error' } : undefined,
             );
             continue;
           }
-          if (e.type === 'fifo' || e.type === 'socket' || e.type === 'block-device' || e.type === 'char-device' || e.type === 'unknown') {
-            ctx.emit('SESSION_UNREADABLE', { file: e.path }, e.readError && e.type === 'unknown' ? (e.path.includes('\ufffd') ? 'its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by name: not audited' : `cannot stat (${e.readError})`) : `${describeType(e)}: never opened, not audited`);
+          if (
+            e.type === 'fifo' ||
+            e.type === 'socket' ||
+            e.type === 'block-device' ||
+            e.type === 'char-device' ||
+            e.type === 'unknown'
+          ) {
+            ctx.emit(
+              'SESSION_UNREADABLE',
+              { file: e.path },
+              e.readError && e.type === 'unknown'
+                ? e.path.includes('\ufffd')
+                  ? 'its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by name: not audited'
+                  : `cannot stat (${e.readError})`
+                : `${describeType(e)}: never opened, not audited`,
+            );
             continue;
           }
           if (e.readError !== undefined) {
-            const what = e.readError === 'EDEPTH' ? 'directory nested too deeply; not descended into' : e.type === 'dir' ? `directory cannot be listed (${e.readError})` : `cannot be read (${e.readError})`;
+            const what =
+              e.readError === 'EDEPTH'
+                ? 'directory nested too deeply; not descended into'
+                : e.type === 'dir'
+                  ? `directory cannot be listed (${e.readError})`
+                  : `cannot be read (${e.readError})`;
             ctx.emit('SESSION_UNREADABLE', { file: e.path }, what);
             continue;
           }
@@ -133,9 +176,17 @@ export const sessionFiles = defineCheck({
             if (e.type === 'dir') {
               unexpectedDirs.push(e.path);
               const inside = session.inventory.filter((x) => x.path.startsWith(`${e.path}/`)).length;
-              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, `directory not written by ${agent} (${inside} entries inside); inventoried and hashed, not interpreted`);
+              ctx.emit(
+                'SESSION_UNEXPECTED_FILE',
+                { file: e.path },
+                `directory not written by ${agent} (${inside} entries inside); inventoried and hashed, not interpreted`,
+              );
             } else {
-              ctx.emit('SESSION_UNEXPECTED_FILE', { file: e.path }, a.note ?? `file not written by ${agent}; inventoried and hashed, not interpreted`);
+              ctx.emit(
+                'SESSION_UNEXPECTED_FILE',
+                { file: e.path },
+                a.note ?? `file not written by ${agent}; inventoried and hashed, not interpreted`,
+              );
             }
           }
         }

@@ -7,22 +7,38 @@ import type { PolicyState, SessionEvent } from '../model/events.js';
 import { defineCheck } from './define.js';
 import { SANDBOX_CODES } from './sandbox-codes.js';
 
-const at = (e: SessionEvent, p: PolicyState) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset, pointer: p.pointer });
-const same = (a: PolicyState, b: PolicyState): boolean => a.label === b.label && a.grants.join('\u0000') === b.grants.join('\u0000');
+const at = (e: SessionEvent, p: PolicyState) => ({
+  file: e.file,
+  line: e.line,
+  byteOffset: e.byteOffset,
+  pointer: p.pointer,
+});
+const same = (a: PolicyState, b: PolicyState): boolean =>
+  a.label === b.label && a.grants.join('\u0000') === b.grants.join('\u0000');
 
 export const sessionPolicy = defineCheck({
   id: 'session-policy',
   validate: false,
   codes: { SANDBOX_WIDENED: SANDBOX_CODES.SANDBOX_WIDENED, SANDBOX_CHANGED: SANDBOX_CODES.SANDBOX_CHANGED },
   create(ctx) {
-    /** Per log file (a sub-agent's transcript has its own): the starting policy, the current one, the gains reported. */
-    const files = new Map<string, { start: PolicyState; startLine: number; current: PolicyState; currentLine: number; reported: Set<string> }>();
+    /**
+     * Per log file (a sub-agent's transcript has its own): the starting policy, the current one, the gains reported.
+     */
+    const files = new Map<
+      string,
+      { start: PolicyState; startLine: number; current: PolicyState; currentLine: number; reported: Set<string> }
+    >();
     return {
       event(e) {
         const p = e.policy;
         if (!p) return;
         if (p.oneCall) {
-          ctx.emit('SANDBOX_WIDENED', at(e, p), `${p.label}: this call runs with more access than any policy of the session (${p.grants.join('; ')})`, { key: e.toolCallId ?? String(e.line) });
+          ctx.emit(
+            'SANDBOX_WIDENED',
+            at(e, p),
+            `${p.label}: this call runs with more access than any policy of the session (${p.grants.join('; ')})`,
+            { key: e.toolCallId ?? String(e.line) },
+          );
           return;
         }
         const f = files.get(e.file);
@@ -35,13 +51,21 @@ export const sessionPolicy = defineCheck({
         const fresh = gains.filter((g) => !f.reported.has(g));
         if (fresh.length) {
           for (const g of fresh) f.reported.add(g);
-          ctx.emit('SANDBOX_WIDENED', at(e, p), `runs under ${p.label}, wider than ${f.start.label} the session started with (line ${f.startLine}): ${fresh.join('; ')}`, { key: p.label });
+          ctx.emit(
+            'SANDBOX_WIDENED',
+            at(e, p),
+            `runs under ${p.label}, wider than ${f.start.label} the session started with (line ${f.startLine}): ` +
+              `${fresh.join('; ')}`,
+            { key: p.label },
+          );
         } else if (!gains.length) {
           const losses = f.current.grants.filter((g) => !p.grants.includes(g));
           ctx.emit(
             'SANDBOX_CHANGED',
             at(e, p),
-            `runs under ${p.label}, changed from ${f.current.label} (line ${f.currentLine})${losses.length ? `; no longer: ${losses.join('; ')}` : ''}; not wider than the session started with`,
+            `runs under ${p.label}, changed from ${f.current.label} (line ` +
+              `${f.currentLine})${losses.length ? `; no longer: ${losses.join('; ')}` : ''}; not wider than the ` +
+              `session started with`,
             { key: `${p.label}@${e.line}`, severity: 'note' },
           );
         }

@@ -55,27 +55,50 @@ export const time = defineCheck({
   },
   create(ctx) {
     const rules = ctx.agent.timeline;
-    const newAnalyzer = (): TimeAnalyzer => new TimeAnalyzer(rules, (f) => {
-      switch (f.code) {
-        case 'TIME_BACKWARDS':
-          ctx.emit(f.code, at(f.event), `time goes back ${(f.deltaMs / 1000).toFixed(1)} s, from ${when(f.previous)} (line ${f.previous.line}) to ${when(f.event)} (${f.event.timeSource})`);
-          break;
-        case 'TIME_EVENT_ID_DUPLICATE':
-          ctx.emit(f.code, at(f.event), `eventId ${JSON.stringify(f.event.eventId)} was already used at line ${f.firstLine}`, { key: f.event.eventId });
-          break;
-        case 'TIME_EVENT_ID_REGRESSION':
-          ctx.emit(f.code, at(f.event), `eventId counter ${f.event.counter} comes after ${f.previous.counter} (line ${f.previous.line}) and this is not ${rules.lateLine}: a process that did not re-seed the counter, or reordered lines`);
-          break;
-        case 'TIME_RESUME_BOUNDARY':
-          ctx.emit(f.code, at(f.event), `a new process picked the session up: ${f.reasons.join('; ')}`);
-          break;
-      }
-    });
+    const newAnalyzer = (): TimeAnalyzer =>
+      new TimeAnalyzer(rules, (f) => {
+        switch (f.code) {
+          case 'TIME_BACKWARDS':
+            ctx.emit(
+              f.code,
+              at(f.event),
+              `time goes back ${(f.deltaMs / 1000).toFixed(1)} s, from ${when(f.previous)} (line ` +
+                `${f.previous.line}) to ${when(f.event)} (${f.event.timeSource})`,
+            );
+            break;
+          case 'TIME_EVENT_ID_DUPLICATE':
+            ctx.emit(
+              f.code,
+              at(f.event),
+              `eventId ${JSON.stringify(f.event.eventId)} was already used at line ${f.firstLine}`,
+              { key: f.event.eventId },
+            );
+            break;
+          case 'TIME_EVENT_ID_REGRESSION':
+            ctx.emit(
+              f.code,
+              at(f.event),
+              `eventId counter ${f.event.counter} comes after ${f.previous.counter} (line ${f.previous.line}) and ` +
+                `this is not ${rules.lateLine}: a process that did not re-seed the counter, or reordered lines`,
+            );
+            break;
+          case 'TIME_RESUME_BOUNDARY':
+            ctx.emit(f.code, at(f.event), `a new process picked the session up: ${f.reasons.join('; ')}`);
+            break;
+        }
+      });
     let analyzer = newAnalyzer();
     const orderer = new EmissionOrderer(
       rules,
       (e) => analyzer.push(e),
-      (d) => ctx.emit('TIME_FILE_ORDER', at(d.event), `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ${d.before.counter}), which was emitted after it: ${rules.lateCause}`, { key: String(d.event.counter) }),
+      (d) =>
+        ctx.emit(
+          'TIME_FILE_ORDER',
+          at(d.event),
+          `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ` +
+            `${d.before.counter}), which was emitted after it: ${rules.lateCause}`,
+          { key: String(d.event.counter) },
+        ),
     );
     // Each log file is its own clock (a session may send its sub-agents' logs after its own).
     let file: string | undefined;

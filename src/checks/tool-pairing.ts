@@ -12,7 +12,8 @@ export const toolPairing = defineCheck({
       title: 'A tool result answers no call',
       help:
         "A tool result whose call id matches no call in the model's history: what a torn line leaves when it took " +
-        'the line that declared the call with it, or history spliced in. Providers reject such a history; the message ' +
+        'the line that declared the call with it, or history spliced in. Providers reject such a history; the ' +
+        'message ' +
         'says what the agent does about it.',
     },
     TOOL_DUPLICATE_RESULT: {
@@ -25,13 +26,16 @@ export const toolPairing = defineCheck({
     TOOL_RESULT_BEFORE_CALL: {
       severity: 'error',
       title: 'A tool result comes before its call',
-      help: 'The result appears in the conversation before the item that declares the call: the history was reordered or spliced.',
+      help:
+        'The result appears in the conversation before the item that declares the call: the history was ' +
+        'reordered or spliced.',
     },
     TOOL_UNANSWERED_CALL: {
       severity: 'error',
       title: 'A tool call was never answered, in a turn that went on',
       help:
-        'A tool call without a result although its turn completed (the log records the turn ending, or the model went ' +
+        'A tool call without a result although its turn completed (the log records the turn ending, or the model ' +
+        'went ' +
         'on talking). Providers reject a dangling call; agents repair it with a placeholder result, which hides ' +
         'whether the tool ran: the message says what the log recorded.',
     },
@@ -49,14 +53,15 @@ export const toolPairing = defineCheck({
       title: 'A tool result is not in the run right after its call',
       help:
         'Chat-completion and Messages API providers need each result in the contiguous run of tool results right ' +
-        "after the response that made the call. A displaced result is stripped or rejected (the message says what the " +
+        'after the response that made the call. A displaced result is stripped or rejected (the message says what ' +
+        'the ' +
         'agent does): the model then sees the call unanswered.',
     },
     TOOL_SYNTHETIC_RESULT: {
       severity: 'note',
       title: 'A tool result was inserted by the harness',
       help:
-        "The result text is one the agent writes itself for a call that did not run (a cancellation, a rejection, " +
+        'The result text is one the agent writes itself for a call that did not run (a cancellation, a rejection, ' +
         'an abort placeholder): according to the harness, the tool did not run; the message says what the log ' +
         'recorded.',
     },
@@ -97,7 +102,11 @@ export const toolPairing = defineCheck({
       end() {
         // A history rebuilt from the authoritative log has the log's calls by construction, and its dead branches too.
         const names = dialect.rebuiltNames;
-        rebuilt = names !== undefined && c.hasChat && c.chatCalls.size > 0 && [...c.chatCalls.values()].every((x) => names.test(x.name));
+        rebuilt =
+          names !== undefined &&
+          c.hasChat &&
+          c.chatCalls.size > 0 &&
+          [...c.chatCalls.values()].every((x) => names.test(x.name));
         for (const f of classifyPairs(c, dialect, { rebuilt, rows: false }).findings) {
           ctx.emit(f.code, f.at, f.message, { key: f.key, ...(f.severity ? { severity: f.severity } : {}) });
         }

@@ -16,7 +16,7 @@ import type { Io } from './io.js';
 export async function main(argv: string[], io: Io): Promise<void> {
   const parser = yargs(argv)
     .scriptName('session-audit')
-    .usage('$0 <command> [options]\n\nOffline forensic auditor for AI coding agents\' session directories.')
+    .usage("$0 <command> [options]\n\nOffline forensic auditor for AI coding agents' session directories.")
     .command(auditCommand('audit', io))
     .command(auditCommand('validate', io))
     .command(timelineCommand(io))
@@ -27,7 +27,10 @@ export async function main(argv: string[], io: Io): Promise<void> {
     .command(bundleCommand(io))
     .command(verifyCommand(io))
     .command(checksCommand(io))
-    .demandCommand(1, 'give a command: audit, validate, timeline, pairs, inspect, lineage, merge, bundle, verify or checks')
+    .demandCommand(
+      1,
+      'give a command: audit, validate, timeline, pairs, inspect, lineage, merge, bundle, verify or checks',
+    )
     .strict()
     .version(TOOL_VERSION)
     .help()

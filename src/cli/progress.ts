@@ -16,7 +16,9 @@ export function progressBar(io: Io, label: string): { tick: (done: number, total
       const filled = Math.round(frac * width);
       const secs = (now - start) / 1000;
       const eta = done > 0 && done < total ? ` ~${Math.ceil((secs / done) * (total - done))}s left` : '';
-      io.stderr(`\r\u001b[2K${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} sessions${eta}`);
+      io.stderr(
+        `\r\u001b[2K${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} sessions${eta}`,
+      );
       drawn = true;
     },
     end() {

@@ -22,7 +22,8 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
   try {
     bytes = readEvidenceFile(path, 1024 * 1024);
   } catch (e) {
-    if (e instanceof ReadError) throw new UsageError(`config ${path}: ${e.reason === 'ENOENT' ? 'no such file' : e.message}`);
+    if (e instanceof ReadError)
+      throw new UsageError(`config ${path}: ${e.reason === 'ENOENT' ? 'no such file' : e.message}`);
     throw e;
   }
   let raw: unknown;
@@ -39,7 +40,10 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
   }
   const config = r.data;
   for (const code of [...(config.ignore ?? []), ...Object.keys(config.severity ?? {})]) {
-    if (!codeInfo(code)) throw new UsageError(`config ${path}: unknown finding code ${JSON.stringify(code)} (see \`session-audit checks\`)`);
+    if (!codeInfo(code))
+      throw new UsageError(
+        `config ${path}: unknown finding code ${JSON.stringify(code)} (see \`session-audit checks\`)`,
+      );
   }
   // Paths in the file are relative to the file.
   const base = dirname(resolve(path));

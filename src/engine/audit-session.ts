@@ -63,10 +63,22 @@ function toolError(session: string, check: string, e: unknown): ToolError {
  * Audit one session: load it through its format and run the checks over the events. `observers` see the same
  * events as the checks (commands that need more than findings, like inspect and pairs, collect through them).
  */
-export function auditSession(source: SessionSource, format: FormatModule, options: AuditOptions, observers: readonly CheckRun[] = []): SessionResult {
+export function auditSession(
+  source: SessionSource,
+  format: FormatModule,
+  options: AuditOptions,
+  observers: readonly CheckRun[] = [],
+): SessionResult {
   const found = source.found;
   const artifacts = format.classify(source.inventory);
-  const info: SessionInfo = { id: found.id, path: found.display, format: format.name, found, inventory: source.inventory, artifacts };
+  const info: SessionInfo = {
+    id: found.id,
+    path: found.display,
+    format: format.name,
+    found,
+    inventory: source.inventory,
+    artifacts,
+  };
   const findings: Finding[] = [];
   const toolErrors: ToolError[] = [];
   const cap = options.maxPerCodePerFile ?? 200;
@@ -108,7 +120,8 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     }
   }
 
-  for (const run of observers) runs.push({ check: { id: 'observer', validate: true, codes: {}, create: () => run }, run, failed: false });
+  for (const run of observers)
+    runs.push({ check: { id: 'observer', validate: true, codes: {}, create: () => run }, run, failed: false });
   const fail = (r: (typeof runs)[number], e: unknown): void => {
     r.failed = true;
     toolErrors.push(toolError(info.id, r.check.id, e));
@@ -173,7 +186,9 @@ export function auditSession(source: SessionSource, format: FormatModule, option
     const last = slot.last;
     findings.push({
       ...last,
-      message: `${slot.n - cap} more ${code} finding(s) in this file are not listed individually (the last one: ${last.location.line !== undefined ? `line ${last.location.line}` : 'see location'})`,
+      message:
+        `${slot.n - cap} more ${code} finding(s) in this file are not listed individually (the last one: ` +
+        `${last.location.line !== undefined ? `line ${last.location.line}` : 'see location'})`,
       fingerprint: fingerprint(code!, info.id, last.location, 'overflow'),
     });
   }
@@ -181,7 +196,11 @@ export function auditSession(source: SessionSource, format: FormatModule, option
   return { session: sessionReport(info, source, findings), findings, toolErrors };
 }
 
-function sessionReport(info: SessionInfo, source: SessionSource, findings: readonly Finding[]): SessionResult['session'] {
+function sessionReport(
+  info: SessionInfo,
+  source: SessionSource,
+  findings: readonly Finding[],
+): SessionResult['session'] {
   const files: FileRecord[] = source.inventory.map((e) => {
     const r: FileRecord = { path: e.path, type: e.type };
     if (e.type === 'file') r.size = e.size;
@@ -194,7 +213,12 @@ function sessionReport(info: SessionInfo, source: SessionSource, findings: reado
 }
 
 /** Run the checks over a whole tree (lineage, sandbox inheritance) and add their findings to the sessions'. */
-export function runRootChecks(results: readonly SessionResult[], graph: LineageGraph, checks: ReadonlyArray<{ check: RootCheck; prepared: unknown }>, options: AuditOptions): void {
+export function runRootChecks(
+  results: readonly SessionResult[],
+  graph: LineageGraph,
+  checks: ReadonlyArray<{ check: RootCheck; prepared: unknown }>,
+  options: AuditOptions,
+): void {
   const byPath = new Map(results.map((r) => [r.session.path, r]));
   for (const { check, prepared } of checks) {
     const ctx: RootCheckContext = {

@@ -14,7 +14,7 @@ import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundl
 import { formatOf } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import { fsSource } from '../read/source.js';
-import { type SessionSource } from '../model/source.js';
+import type { SessionSource } from '../model/source.js';
 import { byteOrder } from '../model/order.js';
 import { renderJson } from '../report/json.js';
 import { renderTimelineJsonl } from '../report/timeline.js';
@@ -55,11 +55,13 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function parseBaggingDate(flag: string | undefined, env: string | undefined): string | undefined {
   if (flag !== undefined) {
-    if (!DATE.test(flag) || Number.isNaN(Date.parse(`${flag}T00:00:00Z`))) throw new UsageError(`--bagging-date ${JSON.stringify(flag)}: expected YYYY-MM-DD`);
+    if (!DATE.test(flag) || Number.isNaN(Date.parse(`${flag}T00:00:00Z`)))
+      throw new UsageError(`--bagging-date ${JSON.stringify(flag)}: expected YYYY-MM-DD`);
     return flag;
   }
   if (env !== undefined && env !== '') {
-    if (!/^\d+$/.test(env)) throw new UsageError(`SOURCE_DATE_EPOCH ${JSON.stringify(env)}: expected seconds since the epoch`);
+    if (!/^\d+$/.test(env))
+      throw new UsageError(`SOURCE_DATE_EPOCH ${JSON.stringify(env)}: expected seconds since the epoch`);
     return new Date(Number(env) * 1000).toISOString().slice(0, 10);
   }
   return undefined;
@@ -71,7 +73,9 @@ export function parseRedactPatterns(list: readonly string[]): string[] {
     try {
       re = new RegExp(p, 'g');
     } catch (e) {
-      throw new UsageError(`--redact-pattern ${JSON.stringify(p)}: not a valid regular expression (${(e as Error).message})`);
+      throw new UsageError(
+        `--redact-pattern ${JSON.stringify(p)}: not a valid regular expression (${(e as Error).message})`,
+      );
     }
     if (re.test('')) throw new UsageError(`--redact-pattern ${JSON.stringify(p)}: matches the empty string`);
   }
@@ -133,7 +137,9 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     if (!req.force) throw new UsageError(`-o ${req.out}: already exists (use --force to replace it)`);
     if (isLink(out)) throw new UsageError(`-o ${req.out}: is a symlink; refusing to replace it`);
     if (lstatSync(out).isDirectory() !== (format === 'dir') || (format === 'dir' && !existsSync(`${out}/bagit.txt`))) {
-      throw new UsageError(`-o ${req.out}: exists and is not a ${format === 'dir' ? 'bag directory' : 'file'}; refusing to replace it`);
+      throw new UsageError(
+        `-o ${req.out}: exists and is not a ${format === 'dir' ? 'bag directory' : 'file'}; refusing to replace it`,
+      );
     }
   }
   const custom = parseRedactPatterns(req.redactPatterns);
@@ -155,7 +161,11 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   });
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
-  const report = runAudit(req.paths, { command: 'audit' }, req.formatHint !== undefined ? { formatHint: req.formatHint } : {});
+  const report = runAudit(
+    req.paths,
+    { command: 'audit' },
+    req.formatHint !== undefined ? { formatHint: req.formatHint } : {},
+  );
   const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
   let latestEventMs = -Infinity;
   for (const s of sessions) {
@@ -168,7 +178,12 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const bag = buildBag({
     sources: [...req.paths].sort(byteOrder),
     sessions,
-    baggingDate: explicitDate ?? latestUpdate(sessions.map((s) => s.source), latestEventMs),
+    baggingDate:
+      explicitDate ??
+      latestUpdate(
+        sessions.map((s) => s.source),
+        latestEventMs,
+      ),
     ...(r ? { redactor: r, customPatterns: custom } : {}),
     ...(signKey ? { signKey } : {}),
     ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
@@ -178,8 +193,10 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   try {
     await writeBag(bag.entries, out, format);
   } catch (e) {
-    if (e instanceof ChangedDuringBundling) throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);
-    if ((e as NodeJS.ErrnoException).code) throw new UsageError(`-o ${req.out}: cannot write (${(e as NodeJS.ErrnoException).code})`);
+    if (e instanceof ChangedDuringBundling)
+      throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);
+    if ((e as NodeJS.ErrnoException).code)
+      throw new UsageError(`-o ${req.out}: cannot write (${(e as NodeJS.ErrnoException).code})`);
     throw e;
   }
   const outcome: BundleOutcome = {

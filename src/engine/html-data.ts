@@ -1,4 +1,6 @@
-/** What the HTML report shows besides the findings: each session's timeline and tool-call pairs, and the lineage views. */
+/**
+ * What the HTML report shows besides the findings: each session's timeline and tool-call pairs, and the lineage views.
+ */
 import { formatOf } from '../formats/registry.js';
 import { lineageView } from '../lineage/view.js';
 import type { LineageGraph } from '../lineage/graph.js';
@@ -16,7 +18,10 @@ import { opaque } from '../model/found.js';
 /** Events kept per session: the page stays usable; the JSONL timeline has them all. */
 export const HTML_TIMELINE_CAP = 5000;
 
-function sessionExtras(found: FoundSession, maxLineBytes: number): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> {
+function sessionExtras(
+  found: FoundSession,
+  maxLineBytes: number,
+): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> {
   if (opaque(found)) return {};
   const source = fsSource(found);
   const format = formatOf(found);
@@ -35,7 +40,13 @@ function sessionExtras(found: FoundSession, maxLineBytes: number): Pick<HtmlSess
   return out;
 }
 
-export function htmlInput(paths: readonly string[], report: AuditReport, graphs: ReadonlyMap<string, LineageGraph>, maxLineBytes = DEFAULT_MAX_LINE_BYTES, formatHint?: string): HtmlInput {
+export function htmlInput(
+  paths: readonly string[],
+  report: AuditReport,
+  graphs: ReadonlyMap<string, LineageGraph>,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+  formatHint?: string,
+): HtmlInput {
   const found = new Map(findSessions(paths, formatHint).map((f) => [f.display, f]));
   const sessions: HtmlSession[] = report.sessions.map((s) => {
     const f = found.get(s.path);

@@ -3,7 +3,7 @@
  * byte: per-session results are taken as they are; the checks over each sessions root's lineage graph run again
  * over every shard's lineage facts, with the options the shards recorded.
  */
-import { type AuditOptions } from './audit-session.js';
+import type { AuditOptions } from './audit-session.js';
 import { buildReport, type SessionResult } from './report.js';
 import type { LineageGraph } from '../lineage/graph.js';
 import { AuditReportSchema, type AuditReport } from '../model/report.js';
@@ -35,7 +35,9 @@ function readShard(path: string): AuditReport & { shard: Shard } {
   const r = AuditReportSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    throw new UsageError(`merge ${path}: not a session-audit JSON report: at /${issue.path.map(String).join('/')}: ${issue.message}`);
+    throw new UsageError(
+      `merge ${path}: not a session-audit JSON report: at /${issue.path.map(String).join('/')}: ${issue.message}`,
+    );
   }
   if (!r.data.shard) throw new UsageError(`merge ${path}: not a shard report (made without --shard k/n)`);
   return r.data as AuditReport & { shard: Shard };
@@ -49,31 +51,67 @@ export function mergeShards(files: readonly string[]): Merged {
   const seen = new Map<number, string>();
   for (const { file, report } of shards) {
     const s = report.shard;
-    if (s.count !== first.count) throw new UsageError(`merge ${file}: shard of ${s.count}, but ${shards[0]!.file} is a shard of ${first.count}`);
-    if (!same(s.paths, first.paths) || !same(s.options, first.options) || report.command !== shards[0]!.report.command || report.tool.version !== shards[0]!.report.tool.version) {
-      throw new UsageError(`merge ${file}: made with other paths, options or tool version than ${shards[0]!.file}; shards must come from one command line`);
+    if (s.count !== first.count)
+      throw new UsageError(`merge ${file}: shard of ${s.count}, but ${shards[0]!.file} is a shard of ${first.count}`);
+    if (
+      !same(s.paths, first.paths) ||
+      !same(s.options, first.options) ||
+      report.command !== shards[0]!.report.command ||
+      report.tool.version !== shards[0]!.report.tool.version
+    ) {
+      throw new UsageError(
+        `merge ${file}: made with other paths, options or tool version than ${shards[0]!.file}; shards must come ` +
+          `from one command line`,
+      );
     }
-    if (seen.has(s.index)) throw new UsageError(`merge ${file}: shard ${s.index}/${s.count} is also ${seen.get(s.index)!}`);
+    if (seen.has(s.index))
+      throw new UsageError(`merge ${file}: shard ${s.index}/${s.count} is also ${seen.get(s.index)!}`);
     seen.set(s.index, file);
   }
   const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((k) => !seen.has(k));
-  if (missing.length) throw new UsageError(`merge: shard${missing.length === 1 ? '' : 's'} ${missing.map((k) => `${k}/${first.count}`).join(', ')} missing; give all ${first.count}`);
+  if (missing.length)
+    throw new UsageError(
+      `merge: shard${missing.length === 1 ? '' : 's'} ${missing.map((k) => `${k}/${first.count}`).join(', ')} ` +
+        `missing; give all ${first.count}`,
+    );
 
   const o = first.options;
-  const options: AuditOptions = { command: o.command, ignore: new Set(o.ignore), severity: new Map(Object.entries(o.severity) as Array<[string, Severity]>), ...(o.maxLineBytes !== undefined ? { maxLineBytes: o.maxLineBytes } : {}) };
+  const options: AuditOptions = {
+    command: o.command,
+    ignore: new Set(o.ignore),
+    severity: new Map(Object.entries(o.severity) as Array<[string, Severity]>),
+    ...(o.maxLineBytes !== undefined ? { maxLineBytes: o.maxLineBytes } : {}),
+  };
   const results: SessionResult[] = [];
   for (const { report } of shards) {
     const byPath = new Map<string, SessionResult>();
     for (const s of report.sessions) {
-      const r: SessionResult = { session: { ...s, files: s.files.map((f) => ({ ...f })) }, findings: [], toolErrors: [] };
+      const r: SessionResult = {
+        session: { ...s, files: s.files.map((f) => ({ ...f })) },
+        findings: [],
+        toolErrors: [],
+      };
       byPath.set(s.path, r);
       results.push(r);
     }
     for (const f of report.findings) byPath.get(f.sessionPath)?.findings.push({ ...f, location: { ...f.location } });
-    for (const e of report.toolErrors) (results.find((r) => r.session.id === e.session) ?? results[0])?.toolErrors.push({ ...e });
+    for (const e of report.toolErrors)
+      (results.find((r) => r.session.id === e.session) ?? results[0])?.toolErrors.push({ ...e });
   }
-  const facts = shards.flatMap(({ report }) => report.shard.lineage.map((f) => ({ ...f }))).sort((a, b) => byteOrder(a.path, b.path));
-  const tree = { sandboxConfig: o.sandboxConfig, ...(o.against !== undefined ? { against: o.against } : {}), ...(o.home !== undefined ? { home: o.home } : {}) };
+  const facts = shards
+    .flatMap(({ report }) => report.shard.lineage.map((f) => ({ ...f })))
+    .sort((a, b) => byteOrder(a.path, b.path));
+  const tree = {
+    sandboxConfig: o.sandboxConfig,
+    ...(o.against !== undefined ? { against: o.against } : {}),
+    ...(o.home !== undefined ? { home: o.home } : {}),
+  };
   const { graphs } = finishMerged(results, facts, options, tree);
-  return { report: buildReport(results, options.command), options, paths: first.paths, graphs, ...(o.formatHint !== undefined ? { formatHint: o.formatHint } : {}) };
+  return {
+    report: buildReport(results, options.command),
+    options,
+    paths: first.paths,
+    graphs,
+    ...(o.formatHint !== undefined ? { formatHint: o.formatHint } : {}),
+  };
 }

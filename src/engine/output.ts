@@ -28,7 +28,10 @@ export function checkOutputPath(file: string, inputs: readonly string[]): string
     } catch {
       continue;
     }
-    if (inside(target, abs)) throw new UsageError(`--output ${file}: refusing to write inside the input directory ${input} (evidence is never modified)`);
+    if (inside(target, abs))
+      throw new UsageError(
+        `--output ${file}: refusing to write inside the input directory ${input} (evidence is never modified)`,
+      );
   }
   return target;
 }

@@ -13,12 +13,18 @@ import { findSessions } from './tree.js';
 export function oneSession(path: string, hint?: string): FoundSession {
   const found = findSessions([path], hint);
   if (found.length !== 1) {
-    throw new UsageError(`${path}: holds ${found.length} sessions; give one session directory (e.g. ${found[0]!.display})`);
+    throw new UsageError(
+      `${path}: holds ${found.length} sessions; give one session directory (e.g. ${found[0]!.display})`,
+    );
   }
   return found[0]!;
 }
 
-export function observeSession(found: FoundSession, options: AuditOptions, observers: readonly CheckRun[]): SessionResult {
+export function observeSession(
+  found: FoundSession,
+  options: AuditOptions,
+  observers: readonly CheckRun[],
+): SessionResult {
   return auditSession(fsSource(found), formatOf(found), options, observers);
 }
 

@@ -8,7 +8,7 @@ import type { FormatModule, LoadLimits } from '../formats/types.js';
 import { isoTime } from '../model/safe-values.js';
 import { isDead, type DeadRanges, type SessionEvent } from '../model/events.js';
 import { fsSource } from '../read/source.js';
-import { type SessionSource } from '../model/source.js';
+import type { SessionSource } from '../model/source.js';
 import { formatOf } from '../formats/registry.js';
 import type { FoundSession } from '../model/found.js';
 import type { JsonlRecord } from '../model/records.js';
@@ -64,7 +64,14 @@ function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
 }
 
 /** Emit the timeline of one session (and, depth-first, of its subagents); `hasLog`: it has a readable log. */
-export function buildTimeline(t: TimelineSource, opts: BuildOptions, emit: (e: TimelineEvent) => void, depth = 0, parent?: string, seen = new Set<string>()): { hasLog: boolean } {
+export function buildTimeline(
+  t: TimelineSource,
+  opts: BuildOptions,
+  emit: (e: TimelineEvent) => void,
+  depth = 0,
+  parent?: string,
+  seen = new Set<string>(),
+): { hasLog: boolean } {
   const id = t.source.found.id;
   if (seen.has(id)) return { hasLog: false };
   seen.add(id);
@@ -126,7 +133,11 @@ export function buildTimeline(t: TimelineSource, opts: BuildOptions, emit: (e: T
 }
 
 /** The timeline of one found session (with its sub-agents' sessions nested when asked), event by event. */
-export function sessionTimeline(found: FoundSession, opts: { limits: LoadLimits; includeSubagents?: boolean }, emit: (e: TimelineEvent) => void): void {
+export function sessionTimeline(
+  found: FoundSession,
+  opts: { limits: LoadLimits; includeSubagents?: boolean },
+  emit: (e: TimelineEvent) => void,
+): void {
   const open = (f: FoundSession): TimelineSource => ({ source: fsSource(f), format: formatOf(f) });
   const root = open(found);
   const child = opts.includeSubagents

@@ -64,7 +64,9 @@ export function auditOne(found: FoundSession, options: AuditOptions): { result: 
   const observer = lineageObserver(found);
   const source = fsSource(found);
   const result = auditSession(source, formatOf(found), options, [observer.run]);
-  observer.facts.resumes = result.findings.filter((f) => f.code === 'TIME_RESUME_BOUNDARY').map((f) => f.location.line ?? 0);
+  observer.facts.resumes = result.findings
+    .filter((f) => f.code === 'TIME_RESUME_BOUNDARY')
+    .map((f) => f.location.line ?? 0);
   return !opaque(found) ? { result, facts: observer.facts } : { result };
 }
 
@@ -101,12 +103,19 @@ function inShard(found: FoundSession[], shard: RunOptions['shard']): FoundSessio
   return shard ? found.filter((f) => shardOf(f.id, shard.count) === shard.index) : found;
 }
 
-function collect(found: FoundSession[], outs: ReadonlyArray<{ result: SessionResult; facts?: LineageFacts }>): TreeResult {
+function collect(
+  found: FoundSession[],
+  outs: ReadonlyArray<{ result: SessionResult; facts?: LineageFacts }>,
+): TreeResult {
   return { found, results: outs.map((o) => o.result), facts: outs.flatMap((o) => (o.facts ? [o.facts] : [])) };
 }
 
 /** The same as auditPaths, with the sessions spread over worker threads; identical results. */
-export async function auditPathsParallel(paths: readonly string[], options: AuditOptions, run: RunOptions): Promise<TreeResult> {
+export async function auditPathsParallel(
+  paths: readonly string[],
+  options: AuditOptions,
+  run: RunOptions,
+): Promise<TreeResult> {
   const found = inShard(findSessions(paths, run.formatHint), run.shard);
   const jobs = Math.min(run.jobs ?? 1, found.length);
   if (jobs <= 1) return auditPaths(paths, options, run);
@@ -116,7 +125,8 @@ export async function auditPathsParallel(paths: readonly string[], options: Audi
 /** Sessions grouped by the sessions root they live in, in a stable order. */
 export function byRoot(facts: readonly LineageFacts[]): Map<string, LineageFacts[]> {
   const m = new Map<string, LineageFacts[]>();
-  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0))) m.set(f.root, [...(m.get(f.root) ?? []), f]);
+  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)))
+    m.set(f.root, [...(m.get(f.root) ?? []), f]);
   return m;
 }
 
@@ -163,9 +173,18 @@ function finishTree(
 }
 
 /** Audit a tree: every session, then (for `audit`) the checks over each sessions root's lineage graph. */
-export function auditTree(paths: readonly string[], options: AuditOptions, tree: TreeOptions = {}): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+export function auditTree(
+  paths: readonly string[],
+  options: AuditOptions,
+  tree: TreeOptions = {},
+): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
   const prepared = prepareTree(tree);
-  return finishTree(auditPaths(paths, options, tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}), options, tree, prepared);
+  return finishTree(
+    auditPaths(paths, options, tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
+    options,
+    tree,
+    prepared,
+  );
 }
 
 export async function auditTreeParallel(
@@ -175,14 +194,23 @@ export async function auditTreeParallel(
   run: RunOptions,
 ): Promise<{ results: SessionResult[]; graphs: Map<string, LineageGraph>; facts: LineageFacts[] }> {
   const prepared = prepareTree(tree);
-  const audited = await auditPathsParallel(paths, options, tree.formatHint !== undefined ? { ...run, formatHint: tree.formatHint } : run);
+  const audited = await auditPathsParallel(
+    paths,
+    options,
+    tree.formatHint !== undefined ? { ...run, formatHint: tree.formatHint } : run,
+  );
   // A shard leaves the checks over the whole lineage graph to `merge`, which has every shard's facts.
   if (run.shard) return { results: audited.results, graphs: new Map(), facts: audited.facts };
   return { ...finishTree(audited, options, tree, prepared), facts: audited.facts };
 }
 
 /** `merge`: the root checks over all shards' sessions, as the unsharded run would have run them. */
-export function finishMerged(results: SessionResult[], facts: LineageFacts[], options: AuditOptions, tree: TreeOptions): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+export function finishMerged(
+  results: SessionResult[],
+  facts: LineageFacts[],
+  options: AuditOptions,
+  tree: TreeOptions,
+): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
   return finishTree({ results, facts }, options, tree, prepareTree(tree));
 }
 

@@ -6,7 +6,8 @@ export function readUserFile(flag: string, path: string, maxBytes = 256 * 1024 *
   try {
     return readEvidenceFile(path, maxBytes);
   } catch (e) {
-    if (e instanceof ReadError) throw new UsageError(`${flag} ${path}: ${e.reason === 'ENOENT' ? 'no such file' : e.message}`);
+    if (e instanceof ReadError)
+      throw new UsageError(`${flag} ${path}: ${e.reason === 'ENOENT' ? 'no such file' : e.message}`);
     throw e;
   }
 }

@@ -3,7 +3,7 @@
  * it with the live session directories, and shape the result as a report (command "verify").
  */
 import type { KeyObject } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { standaloneFinding } from '../checks/findings.js';
 import { buildReport, type SessionResult } from './report.js';
@@ -40,12 +40,14 @@ function loadKey(path: string): KeyObject {
 }
 
 export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
-  let st;
+  let st: Stats;
   try {
     st = lstatSync(req.bag);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${req.bag}: ${code === 'ENOENT' ? 'no such file or directory' : `cannot be read (${code ?? 'error'})`}`);
+    throw new UsageError(
+      `${req.bag}: ${code === 'ENOENT' ? 'no such file or directory' : `cannot be read (${code ?? 'error'})`}`,
+    );
   }
   if (st.isSymbolicLink()) throw new UsageError(`${req.bag}: is a symlink; give the bag itself`);
   if (!st.isDirectory() && !st.isFile()) throw new UsageError(`${req.bag}: not a directory or an archive file`);
@@ -59,7 +61,17 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   try {
     contents = await readBag(req.bag, isDir);
   } catch (e) {
-    findings.push(standaloneFinding('bundle', 'BUNDLE_INVALID', 'error', id, req.bag, { file: '' }, `cannot be read as a bag: ${(e as Error).message}`));
+    findings.push(
+      standaloneFinding(
+        'bundle',
+        'BUNDLE_INVALID',
+        'error',
+        id,
+        req.bag,
+        { file: '' },
+        `cannot be read as a bag: ${(e as Error).message}`,
+      ),
+    );
   }
   const results: SessionResult[] = [];
   let compared: number | undefined;
@@ -67,21 +79,61 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
     const v = verifyBag(contents, ctx, key);
     if (live) {
       const sessions = capturedSessions(contents, v.statement);
-      if (!sessions) throw new UsageError(`--against: ${req.bag} has no readable custody statement naming its sessions (was it made by session-audit bundle?)`);
+      if (!sessions)
+        throw new UsageError(
+          `--against: ${req.bag} has no readable custody statement naming its sessions (was it made by ` +
+            `session-audit bundle?)`,
+        );
       const againstFindings: Finding[] = [];
-      compared = (await compareWithLive({ contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) }, againstFindings)).compared;
-      if (compared === 0) throw new UsageError(`--against ${req.against!}: none of the bag's sessions (${sessions.map((s) => s.id).join(', ')}) is there`);
+      compared = (
+        await compareWithLive(
+          { contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) },
+          againstFindings,
+        )
+      ).compared;
+      if (compared === 0)
+        throw new UsageError(
+          `--against ${req.against!}: none of the bag's sessions (${sessions.map((s) => s.id).join(', ')}) is there`,
+        );
       const byPath = new Map<string, Finding[]>();
       for (const f of againstFindings) byPath.set(f.sessionPath, [...(byPath.get(f.sessionPath) ?? []), f]);
-      for (const s of live) if (sessions.some((c) => c.id === s.id) && !byPath.has(s.display)) byPath.set(s.display, []);
+      for (const s of live)
+        if (sessions.some((c) => c.id === s.id) && !byPath.has(s.display)) byPath.set(s.display, []);
       for (const [path, list] of byPath) {
         const first = list[0];
-        results.push({ session: { id: first?.session ?? basename(path), path, format: 'live session', files: [], findings: { error: 0, warning: 0, note: 0 } }, findings: list, toolErrors: [] });
+        results.push({
+          session: {
+            id: first?.session ?? basename(path),
+            path,
+            format: 'live session',
+            files: [],
+            findings: { error: 0, warning: 0, note: 0 },
+          },
+          findings: list,
+          toolErrors: [],
+        });
       }
     }
   }
-  const files = contents ? [...contents.members.values()].map((m) => ({ path: m.name, type: 'file' as const, size: m.size, sha256: m.digests.sha256 })) : [];
-  results.push({ session: { id, path: req.bag, format: contents ? `bagit (${contents.kind})` : 'bagit', files, findings: { error: 0, warning: 0, note: 0 } }, findings, toolErrors: [] });
+  const files = contents
+    ? [...contents.members.values()].map((m) => ({
+        path: m.name,
+        type: 'file' as const,
+        size: m.size,
+        sha256: m.digests.sha256,
+      }))
+    : [];
+  results.push({
+    session: {
+      id,
+      path: req.bag,
+      format: contents ? `bagit (${contents.kind})` : 'bagit',
+      files,
+      findings: { error: 0, warning: 0, note: 0 },
+    },
+    findings,
+    toolErrors: [],
+  });
   const out: VerifyOutcome = { report: buildReport(results, 'verify') };
   if (contents) out.contents = contents;
   if (compared !== undefined) out.compared = compared;

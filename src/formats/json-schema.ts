@@ -9,4 +9,5 @@ export function toJsonSchema(schema: z.ZodType, file: string): Record<string, un
 }
 
 /** Canonical text of a generated schema file (stable key order from zod, 2-space indent, final newline). */
-export const schemaText = (schema: z.ZodType, file: string): string => `${JSON.stringify(toJsonSchema(schema, file), null, 2)}\n`;
+export const schemaText = (schema: z.ZodType, file: string): string =>
+  `${JSON.stringify(toJsonSchema(schema, file), null, 2)}\n`;

@@ -22,7 +22,6 @@ export function formatOf(found: FoundSession): FormatModule {
   return f;
 }
 
-
 /** What the sessions of every format (or of the hinted one) are on disk, for "no session found" messages. */
 export function sessionNouns(hint?: string): string {
   return FORMATS.filter((f) => hint === undefined || f.name === hint)
@@ -39,7 +38,10 @@ export function sniffHead(head: Buffer, formats: readonly FormatModule[] = FORMA
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const pieces = text.split('\n');
   const partial = pieces.pop();
-  const lines = pieces.map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '').slice(0, SNIFF_LINES);
+  const lines = pieces
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '')
+    .slice(0, SNIFF_LINES);
   const cut = lines.length < SNIFF_LINES && partial !== undefined && partial.trim() !== '' ? partial : undefined;
   for (const f of formats) if (f.sniff?.(lines, cut)) return f.name;
   return undefined;

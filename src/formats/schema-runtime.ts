@@ -11,7 +11,8 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /** ajv and ajv-formats are loaded only when a schema must be compiled here (the build precompiles them all). */
 const load = createRequire(import.meta.url);
-const addFormats = (a: Ajv2020, formats: string[]): void => (load('ajv-formats') as { default: (a: Ajv2020, f: string[]) => void }).default(a, formats);
+const addFormats = (a: Ajv2020, formats: string[]): void =>
+  (load('ajv-formats') as { default: (a: Ajv2020, f: string[]) => void }).default(a, formats);
 
 export const SCHEMA_BASE = 'https://session-audit.invalid/schemas/';
 
@@ -52,7 +53,10 @@ function standalone(): { dir: string; index: PrecompiledIndex } | null {
   if (precompiled === undefined) {
     const dir = join(packageRoot(), 'dist', 'validators');
     try {
-      precompiled = !process.env.SESSION_AUDIT_COMPILE_SCHEMAS && existsSync(join(dir, 'index.json')) ? { dir, index: JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as PrecompiledIndex } : null;
+      precompiled =
+        !process.env.SESSION_AUDIT_COMPILE_SCHEMAS && existsSync(join(dir, 'index.json'))
+          ? { dir, index: JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as PrecompiledIndex }
+          : null;
     } catch {
       precompiled = null;
     }
@@ -115,7 +119,9 @@ export function check(v: ValidateFunction, value: unknown, prefix = ''): Violati
   }
   if (ok) return undefined;
   const errors = v.errors ?? [];
-  const best = errors.find((e) => !['const', 'oneOf', 'anyOf', 'if', 'not', 'discriminator'].includes(e.keyword)) ?? errors[errors.length - 1];
+  const best =
+    errors.find((e) => !['const', 'oneOf', 'anyOf', 'if', 'not', 'discriminator'].includes(e.keyword)) ??
+    errors[errors.length - 1];
   if (!best) return { pointer: prefix, message: 'does not match the schema' };
   return { pointer: prefix + best.instancePath, message: describe(best) };
 }
@@ -126,7 +132,14 @@ const show = (x: unknown): string => {
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
-const typeOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x === 'number' && Number.isInteger(x) ? 'integer' : typeof x);
+const typeOf = (x: unknown): string =>
+  x === null
+    ? 'null'
+    : Array.isArray(x)
+      ? 'array'
+      : typeof x === 'number' && Number.isInteger(x)
+        ? 'integer'
+        : typeof x;
 
 function describe(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;

@@ -33,7 +33,9 @@ export interface SessionDocument {
 
 /** What the agent does about lineage problems, for the messages of the checks over a tree of sessions. */
 export interface LineageTexts {
-  /** Why a session of kind subagent that no session under the root lists is suspect (follows "a subagent session, but"). */
+  /**
+   * Why a session of kind subagent that no session under the root lists is suspect (follows "a subagent session, but").
+   */
   unclaimedSubagent: string;
   /** What the agent does when one session id exists in two places with nothing to say which copy counts. */
   duplicateId: string;
@@ -55,6 +57,8 @@ export interface AgentTraits {
   /** The document that makes a directory a session (absent: a session is its log files). */
   sessionDocument?: SessionDocument;
   lineage: LineageTexts;
-  /** What the agent itself does with a session directory that is a symlink (e.g. "Grok skips symlinked sessions too"). */
+  /**
+   * What the agent itself does with a session directory that is a symlink (e.g. "Grok skips symlinked sessions too").
+   */
   symlinkedSession?: string;
 }

@@ -93,7 +93,12 @@ export interface FormatModule extends AgentTraits {
    * Stream only the authoritative log (for a second pass, e.g. the timeline): every event with its raw record.
    * Undefined when the session has no readable log.
    */
-  streamLog(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, onEvent: (e: SessionEvent, r: JsonlRecord) => void): FileEndEvent | undefined;
+  streamLog(
+    source: SessionSource,
+    artifacts: ReadonlyMap<string, Artifact>,
+    limits: LoadLimits,
+    onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+  ): FileEndEvent | undefined;
   /**
    * What a record of a JSONL artifact kind looks like (the reader's merged-line recovery uses it). Formats that
    * give it let large logs be schema-checked in a second thread, by a reader configured exactly like the loader's.

@@ -52,7 +52,8 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
   let dead: ReadonlyArray<readonly [number, number]> = [];
   const run: SessionObserver = {
     doc({ kind, value }) {
-      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null) data.identity = value as SessionIdentity;
+      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
+        data.identity = value as SessionIdentity;
     },
     event(e) {
       if (e.policy && !e.policy.oneCall) data.lastPolicy = e.policy.label;
@@ -82,7 +83,8 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
       data.pairing.chat(c);
       data.chatItems++;
       const prompt = c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined);
-      if (prompt && !dialect.preamble?.test(c.text ?? '')) data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
+      if (prompt && !dialect.preamble?.test(c.text ?? ''))
+        data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
     },
     fileEnd(f) {
       // The authoritative log is the first file whose end says what its replay keeps.

@@ -10,15 +10,39 @@ import type { InspectData } from './collect.js';
 import type { FormatModule } from '../formats/types.js';
 
 export interface InspectReport {
-  session: { id: string; path: string; agent?: string; cwd?: string; sandboxProfile?: string; sessionKind?: string; model?: string; createdAt?: string; updatedAt?: string };
+  session: {
+    id: string;
+    path: string;
+    agent?: string;
+    cwd?: string;
+    sandboxProfile?: string;
+    sessionKind?: string;
+    model?: string;
+    createdAt?: string;
+    updatedAt?: string;
+  };
   /** How the session stopped: the last turn completed, was cancelled, or was cut off. */
   state: 'completed' | 'cancelled' | 'ended-with-error' | 'interrupted' | 'no-turns';
-  lastTurn?: { promptIndex?: number; prompt: string; file: string; line: number; startedAt?: string; end?: { stopReason?: string; file: string; line: number; at?: string } };
+  lastTurn?: {
+    promptIndex?: number;
+    prompt: string;
+    file: string;
+    line: number;
+    startedAt?: string;
+    end?: { stopReason?: string; file: string; line: number; at?: string };
+  };
   lastChatPrompt?: { file: string; line: number; text: string };
   /** Calls with no result whose turn never completed (or that are unanswered), newest last. */
   inFlight: PairRow[];
   subagentsRunning: Array<{ id: string; why: string; file: string; line?: number }>;
-  replay: { chatItems: number; danglingCalls: number; logLines: number; liveTurns: number; rewinds: number; compactions: number };
+  replay: {
+    chatItems: number;
+    danglingCalls: number;
+    logLines: number;
+    liveTurns: number;
+    rewinds: number;
+    compactions: number;
+  };
   resume: { command: string; sandbox: string };
   warnings: string[];
   /** The audit's findings on this session (with the cross-checks of any headless log and exit code given). */
@@ -33,7 +57,13 @@ export interface InspectView {
   replay: string[];
 }
 
-export function buildInspect(id: string, path: string, d: InspectData, findings: readonly Finding[], fm: FormatModule): InspectView {
+export function buildInspect(
+  id: string,
+  path: string,
+  d: InspectData,
+  findings: readonly Finding[],
+  fm: FormatModule,
+): InspectView {
   const s = d.identity;
   const agent = fm.shortName;
   const session: InspectReport['session'] = { id, path, agent };
@@ -49,23 +79,55 @@ export function buildInspect(id: string, path: string, d: InspectData, findings:
   const running = (s?.subagents ?? []).filter((a) => a.status === 'running');
   const inFlight = rows.filter((r) => r.status === 'interrupted' || r.status === 'unanswered');
   const stop = d.lastTurnEnd?.stopReason;
-  const state: InspectReport['state'] = !d.lastTurn ? 'no-turns' : !d.lastTurnEnd ? 'interrupted' : stop === 'cancelled' ? 'cancelled' : stop === 'error' || stop === 'rate_limit' ? 'ended-with-error' : 'completed';
+  const state: InspectReport['state'] = !d.lastTurn
+    ? 'no-turns'
+    : !d.lastTurnEnd
+      ? 'interrupted'
+      : stop === 'cancelled'
+        ? 'cancelled'
+        : stop === 'error' || stop === 'rate_limit'
+          ? 'ended-with-error'
+          : 'completed';
 
   const report: InspectReport = {
     session,
     state,
     inFlight,
     subagentsRunning: [
-      ...running.map((m) => ({ id: m.id, file: m.file, why: `${basename(m.file)} still says "running"${m.description ? ` (${m.description})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}` })),
-      ...d.unfinishedSpawns.filter((u) => !running.some((m) => m.id === u.id)).map((u) => ({ id: u.id, file: u.file, line: u.line, why: `spawned (${u.summary}) with no subagent_finished` })),
+      ...running.map((m) => ({
+        id: m.id,
+        file: m.file,
+        why:
+          `${basename(m.file)} still says ` +
+          `"running"${m.description ? ` (${m.description})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`,
+      })),
+      ...d.unfinishedSpawns
+        .filter((u) => !running.some((m) => m.id === u.id))
+        .map((u) => ({
+          id: u.id,
+          file: u.file,
+          line: u.line,
+          why: `spawned (${u.summary}) with no subagent_finished`,
+        })),
     ],
-    replay: { chatItems: d.chatItems, danglingCalls: inFlight.filter((r) => r.call).length, logLines: d.logLines, liveTurns: d.liveTurns, rewinds: d.rewinds, compactions: d.compactions },
+    replay: {
+      chatItems: d.chatItems,
+      danglingCalls: inFlight.filter((r) => r.call).length,
+      logLines: d.logLines,
+      liveTurns: d.liveTurns,
+      rewinds: d.rewinds,
+      compactions: d.compactions,
+    },
     resume: { command: fm.inspect.resumeCommand(id, s), sandbox: fm.inspect.resumeSandbox(s, d.lastPolicy) },
     warnings: [],
     findings: { error: 0, warning: 0, note: 0, list: [...findings] },
   };
   if (d.lastTurn) {
-    const t: NonNullable<InspectReport['lastTurn']> = { prompt: d.lastTurn.text, file: d.lastTurn.file, line: d.lastTurn.line };
+    const t: NonNullable<InspectReport['lastTurn']> = {
+      prompt: d.lastTurn.text,
+      file: d.lastTurn.file,
+      line: d.lastTurn.line,
+    };
     if (d.lastTurn.promptIndex !== undefined) t.promptIndex = d.lastTurn.promptIndex;
     const started = iso(d.lastTurn.timeMs);
     if (started) t.startedAt = started;
@@ -82,18 +144,32 @@ export function buildInspect(id: string, path: string, d: InspectData, findings:
   const mutating = inFlight.filter((r) => r.mutating);
   if (mutating.length) {
     report.warnings.push(
-      `Resuming can repeat side effects. ${mutating.length} call(s) that can change files or run commands were in flight and may already have run: ${mutating.map((r) => `${r.name || r.id}${r.args ? ` ${r.args}` : ''}`).join('; ')}. Check their effects (files, databases, deployments) before resuming, and say in the resume prompt what is already done.`,
+      `Resuming can repeat side effects. ${mutating.length} call(s) that can change files or run commands were in ` +
+        `flight and may already have run: ` +
+        `${mutating.map((r) => `${r.name || r.id}${r.args ? ` ${r.args}` : ''}`).join('; ')}. Check their effects ` +
+        `(files, databases, deployments) before resuming, and say in the resume prompt what is already done.`,
     );
   } else if (inFlight.length) {
     report.warnings.push(`${inFlight.length} read-only call(s) were in flight; repeating them is harmless.`);
   }
   if (report.replay.danglingCalls) report.warnings.push(fm.inspect.danglingOnResume(report.replay.danglingCalls));
   if (report.subagentsRunning.length) {
-    report.warnings.push(`${report.subagentsRunning.length} subagent(s) were running${fm.inspect.runningSubagents}. Their own sessions may hold partial work.`);
+    report.warnings.push(
+      `${report.subagentsRunning.length} subagent(s) were running${fm.inspect.runningSubagents}. Their own ` +
+        `sessions may hold partial work.`,
+    );
   }
-  if (state === 'interrupted' && !inFlight.length) report.warnings.push('The last turn never completed although no tool call is pending: the process died while the model was generating or between steps.');
+  if (state === 'interrupted' && !inFlight.length)
+    report.warnings.push(
+      'The last turn never completed although no tool call is pending: the process died while the model was ' +
+        'generating or between steps.',
+    );
 
   for (const f of findings) report.findings[f.severity]++;
-  if (report.findings.error) report.warnings.push(`The audit found ${report.findings.error} error(s) in the session files (below): damaged evidence may make ${agent}'s view of the session differ from what happened.`);
+  if (report.findings.error)
+    report.warnings.push(
+      `The audit found ${report.findings.error} error(s) in the session files (below): damaged evidence may make ` +
+        `${agent}'s view of the session differ from what happened.`,
+    );
   return { report, replay: fm.inspect.replay(report.replay) };
 }

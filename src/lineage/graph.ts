@@ -32,7 +32,12 @@ export interface LineageGraph {
   relocations: Map<string, Relocation>;
 }
 
-const KIND_EDGE: Record<string, EdgeKind> = { fork: 'fork', subagent_fork: 'subagent_fork', subagent_resume: 'subagent_resume', worktree: 'worktree' };
+const KIND_EDGE: Record<string, EdgeKind> = {
+  fork: 'fork',
+  subagent_fork: 'subagent_fork',
+  subagent_resume: 'subagent_resume',
+  worktree: 'worktree',
+};
 
 /** The copy a session id resolves to: unique, or the journal-authoritative one, else the first by path. */
 export function primary(g: LineageGraph, id: string): LineageFacts | undefined {
@@ -48,14 +53,20 @@ export function primary(g: LineageGraph, id: string): LineageFacts | undefined {
   return list[0];
 }
 
-export function buildGraph(facts: readonly LineageFacts[], relocations: Map<string, Relocation> = new Map()): LineageGraph {
+export function buildGraph(
+  facts: readonly LineageFacts[],
+  relocations: Map<string, Relocation> = new Map(),
+): LineageGraph {
   const nodes = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byId = new Map<string, LineageFacts[]>();
   for (const n of nodes) byId.set(n.id, [...(byId.get(n.id) ?? []), n]);
   const g: LineageGraph = { nodes, byId, edges: [], relocations };
   /** Which session's sub-agent records (or spawn lines) claim each child id. */
   const claimedBy = new Map<string, { parent: LineageFacts; file: string; line?: number }>();
-  for (const n of nodes) for (const s of n.subagents) if (!claimedBy.has(s.id)) claimedBy.set(s.id, { parent: n, file: s.file, ...(s.line !== undefined ? { line: s.line } : {}) });
+  for (const n of nodes)
+    for (const s of n.subagents)
+      if (!claimedBy.has(s.id))
+        claimedBy.set(s.id, { parent: n, file: s.file, ...(s.line !== undefined ? { line: s.line } : {}) });
 
   const add = (kind: EdgeKind, parentId: string, child: LineageFacts, evidence: string): void => {
     const e: LineageEdge = { kind, parentId, child, evidence };
@@ -67,19 +78,31 @@ export function buildGraph(facts: readonly LineageFacts[], relocations: Map<stri
     const kind = n.sessionKind;
     const recorded = (what: string): string => n.linkEvidence ?? what;
     if (kind !== undefined && KIND_EDGE[kind] && n.parentSessionId !== undefined) {
-      add(KIND_EDGE[kind]!, n.parentSessionId, n, recorded(`the session records parent ${n.parentSessionId} (kind ${kind})`));
+      add(
+        KIND_EDGE[kind]!,
+        n.parentSessionId,
+        n,
+        recorded(`the session records parent ${n.parentSessionId} (kind ${kind})`),
+      );
       continue;
     }
     const claim = claimedBy.get(n.id);
     if (kind === 'subagent' || (claim && kind === undefined)) {
-      if (claim) add('subagent', claim.parent.id, n, `${claim.file}${claim.line ? `:${claim.line}` : ''} in the parent`);
+      if (claim)
+        add('subagent', claim.parent.id, n, `${claim.file}${claim.line ? `:${claim.line}` : ''} in the parent`);
       // A sub-agent that names its parent itself: nothing in the parent lists it.
-      else if (n.selfLinked && n.parentSessionId !== undefined) add('subagent', n.parentSessionId, n, recorded('the sub-agent names its parent'));
+      else if (n.selfLinked && n.parentSessionId !== undefined)
+        add('subagent', n.parentSessionId, n, recorded('the sub-agent names its parent'));
       else add('subagent', '', n, 'no session under the root lists it among its sub-agents');
       continue;
     }
     if (kind === undefined && n.parentSessionId !== undefined) {
-      add('restored', n.parentSessionId, n, recorded('a parent without a session kind (a session restored from a remote one)'));
+      add(
+        'restored',
+        n.parentSessionId,
+        n,
+        recorded('a parent without a session kind (a session restored from a remote one)'),
+      );
     } else if (kind !== undefined && n.parentSessionId !== undefined && !KIND_EDGE[kind]) {
       add('fork', n.parentSessionId, n, recorded(`the session records parent ${n.parentSessionId} (kind ${kind})`));
     }

@@ -26,7 +26,16 @@ export interface LineageView {
   edges: Array<{ from: string; to: string; kind: EdgeKind; sandbox: EdgeSandbox }>;
 }
 
-const FLAG_CODES = ['SANDBOX_WIDENED', 'SANDBOX_DROPPED', 'SANDBOX_CHANGED', 'SANDBOX_PROFILE_UNKNOWN', 'SANDBOX_PROFILE_MISSING', 'LINEAGE_PARENT_MISSING', 'LINEAGE_CYCLE', 'LINEAGE_DUPLICATE_ID'];
+const FLAG_CODES = [
+  'SANDBOX_WIDENED',
+  'SANDBOX_DROPPED',
+  'SANDBOX_CHANGED',
+  'SANDBOX_PROFILE_UNKNOWN',
+  'SANDBOX_PROFILE_MISSING',
+  'LINEAGE_PARENT_MISSING',
+  'LINEAGE_CYCLE',
+  'LINEAGE_DUPLICATE_ID',
+];
 
 export function lineageView(root: string, g: LineageGraph, findings: readonly Finding[]): LineageView {
   const byPath = new Map<string, Finding[]>();
@@ -43,13 +52,24 @@ export function lineageView(root: string, g: LineageGraph, findings: readonly Fi
       path: n.path,
       kind: n.sessionKind ?? (e?.kind === 'subagent' ? 'subagent' : e?.kind === 'restored' ? 'restored' : 'session'),
       resumes: n.resumes.length,
-      flags: FLAG_CODES.filter((c) => codes.has(c)).map((c) => c.replace(/^(SANDBOX|LINEAGE)_/, '').toLowerCase().replace(/_/g, '-')),
+      flags: FLAG_CODES.filter((c) => codes.has(c)).map((c) =>
+        c
+          .replace(/^(SANDBOX|LINEAGE)_/, '')
+          .toLowerCase()
+          .replace(/_/g, '-'),
+      ),
       children: [],
     };
     if (e) {
       v.parent = e.parentId;
       v.edge = e.kind;
-      v.edgeSandbox = codes.has('SANDBOX_WIDENED') ? 'widened' : codes.has('SANDBOX_DROPPED') ? 'dropped' : codes.has('SANDBOX_CHANGED') ? 'changed' : 'same';
+      v.edgeSandbox = codes.has('SANDBOX_WIDENED')
+        ? 'widened'
+        : codes.has('SANDBOX_DROPPED')
+          ? 'dropped'
+          : codes.has('SANDBOX_CHANGED')
+            ? 'changed'
+            : 'same';
     }
     if (n.cwd !== undefined) v.cwd = n.cwd;
     if (n.createdAt !== undefined) v.created = n.createdAt;
@@ -65,12 +85,18 @@ export function lineageView(root: string, g: LineageGraph, findings: readonly Fi
     if (parent && parent !== v && !v.flags.includes('cycle')) parent.children.push(v);
     else trees.push(v);
   }
-  const order = (a: ViewNode, b: ViewNode): number => (a.created ?? '').localeCompare(b.created ?? '') || a.path.localeCompare(b.path);
+  const order = (a: ViewNode, b: ViewNode): number =>
+    (a.created ?? '').localeCompare(b.created ?? '') || a.path.localeCompare(b.path);
   const sortRec = (list: ViewNode[]): void => {
     list.sort(order);
     for (const x of list) sortRec(x.children);
   };
   sortRec(trees);
-  const edges = g.edges.map((e) => ({ from: e.parentId, to: e.child.id, kind: e.kind, sandbox: nodes.get(e.child)?.edgeSandbox ?? ('same' as EdgeSandbox) }));
+  const edges = g.edges.map((e) => ({
+    from: e.parentId,
+    to: e.child.id,
+    kind: e.kind,
+    sandbox: nodes.get(e.child)?.edgeSandbox ?? ('same' as EdgeSandbox),
+  }));
   return { root, trees, edges };
 }

@@ -31,7 +31,9 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** Which stream of the agent's log a line belongs to, as its format names it (an agent with one stream has one rail). */
+/**
+ * Which stream of the agent's log a line belongs to, as its format names it (an agent with one stream has one rail).
+ */
 export type Rail = string;
 
 /** Where an event's time comes from. */
@@ -107,7 +109,10 @@ export interface SessionEvent {
   policy?: PolicyState;
 }
 
-/** Turn-counting class of a log line for the agent's own replay: a user chunk that may count, a rewind, or anything else. */
+/**
+ * Turn-counting class of a log line for the agent's own replay: a user chunk that may count, a rewind, or anything
+ * else.
+ */
 export type TurnStep = { k: 'user'; pi: number | null } | { k: 'rewind'; target: number } | { k: 'other' };
 
 /** Ranges of `seq` (from inclusive, to exclusive) that a later rewind removed from the live branch. */
@@ -115,7 +120,14 @@ export type DeadRanges = ReadonlyArray<readonly [number, number]>;
 
 export const isDead = (dead: DeadRanges, seq: number): boolean => dead.some(([a, b]) => seq >= a && seq < b);
 
-export type ChatItemType = 'system' | 'user' | 'assistant' | 'tool_result' | 'backend_tool_call' | 'reasoning' | 'unknown';
+export type ChatItemType =
+  | 'system'
+  | 'user'
+  | 'assistant'
+  | 'tool_result'
+  | 'backend_tool_call'
+  | 'reasoning'
+  | 'unknown';
 
 export interface ChatItem {
   file: string;

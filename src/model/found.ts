@@ -21,11 +21,14 @@ export interface FoundSession {
   /** The format that recognised the session, or the one `--format-hint` forced. */
   format?: string;
   /**
-   * A session stored as files (not a directory of its own): the names inside `abs` that belong to it, files or directories
+   * A session stored as files (not a directory of its own): the names inside `abs` that belong to it, files or
+   * directories
    * taken whole. Its inventory holds these and nothing else of `abs` (never the neighbouring sessions).
    */
   members?: string[];
-  /** The tree the session was found in (the path argument): lineage links between file sessions are judged within it. */
+  /**
+   * The tree the session was found in (the path argument): lineage links between file sessions are judged within it.
+   */
   rootAbs?: string;
 }
 
@@ -65,7 +68,9 @@ export interface Detectors {
   opaqueDir(): string;
   /** The file sessions among a directory's entries. */
   files(probe: DirProbe): FileSessionHit[];
-  /** A directory that is itself the folder of a file session whose main file is missing: the session, with `main` = '.'. */
+  /**
+   * A directory that is itself the folder of a file session whose main file is missing: the session, with `main` = '.'.
+   */
   orphan(probe: DirProbe): FileSessionHit | undefined;
   /** A file given as an argument that nothing recognised: the session `--format-hint` makes of it, or undefined. */
   force(name: string): FileSessionHit | undefined;
@@ -73,4 +78,3 @@ export interface Detectors {
 
 /** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */
 export const opaque = (f: FoundSession): boolean => f.symlinkTarget !== undefined || f.unreachable !== undefined;
-

@@ -41,13 +41,22 @@ export const SessionReportSchema = z.object({
   id: z.string(),
   path: z.string(),
   format: z.string(),
-  files: z.array(FileRecordSchema).describe('Every entry under the session directory, with the sha256 of every regular file read.'),
+  files: z
+    .array(FileRecordSchema)
+    .describe('Every entry under the session directory, with the sha256 of every regular file read.'),
   findings: Counts,
 });
 
 export const ToolErrorSchema = z.object({ session: z.string(), check: z.string(), message: z.string() });
 
-const SubagentLinkSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int().optional(), status: z.string().optional(), type: z.string().optional(), resumedFrom: z.string().optional() });
+const SubagentLinkSchema = z.object({
+  id: z.string(),
+  file: z.string(),
+  line: z.number().int().optional(),
+  status: z.string().optional(),
+  type: z.string().optional(),
+  resumedFrom: z.string().optional(),
+});
 
 const LocationInRecordSchema = z.object({
   file: z.string(),
@@ -96,9 +105,11 @@ export const ShardSchema = z
       sandboxConfig: z.array(z.string()),
       against: z.string().optional(),
       home: z.string().optional().describe('The agent home given with --grok-home (its relocation journals).'),
-      formatHint: z.string().optional().describe('--format-hint, when the sessions were read as one agent\'s only.'),
+      formatHint: z.string().optional().describe("--format-hint, when the sessions were read as one agent's only."),
     }),
-    lineage: z.array(LineageFactsSchema).describe('Lineage facts of this shard\'s sessions: `merge` runs the checks over the whole graph.'),
+    lineage: z
+      .array(LineageFactsSchema)
+      .describe("Lineage facts of this shard's sessions: `merge` runs the checks over the whole graph."),
   })
   .describe('Present in the report of `audit --shard k/n`; `merge` combines the shards into the unsharded report.');
 
@@ -116,13 +127,26 @@ export const AuditReportSchema = z
     }),
     sessions: z.array(SessionReportSchema),
     findings: z.array(FindingSchema),
-    toolErrors: z.array(ToolErrorSchema).describe('Internal errors of the tool itself (a check that crashed); empty in a healthy run.'),
+    toolErrors: z
+      .array(ToolErrorSchema)
+      .describe('Internal errors of the tool itself (a check that crashed); empty in a healthy run.'),
     baseline: z
       .object({
         path: z.string(),
-        suppressed: z.number().int().describe('Findings left out because the baseline already holds them (same fingerprint).'),
+        suppressed: z
+          .number()
+          .int()
+          .describe('Findings left out because the baseline already holds them (same fingerprint).'),
         absent: z
-          .array(z.object({ fingerprint: z.string(), code: z.string(), sessionPath: z.string().optional(), file: z.string().optional(), line: z.number().int().optional() }))
+          .array(
+            z.object({
+              fingerprint: z.string(),
+              code: z.string(),
+              sessionPath: z.string().optional(),
+              file: z.string().optional(),
+              line: z.number().int().optional(),
+            }),
+          )
           .describe('Baseline entries that no longer occur: fixed, or the evidence changed.'),
       })
       .optional()

@@ -8,7 +8,8 @@
 export const MAX_TIME_MS = 8.64e15;
 
 /** A millisecond time a Date can hold, or undefined. */
-export const validTimeMs = (ms: number | undefined): number | undefined => (ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? ms : undefined);
+export const validTimeMs = (ms: number | undefined): number | undefined =>
+  ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? ms : undefined;
 
 /** ISO 8601 of a millisecond time, or undefined when there is none or it is out of range. */
 export function isoTime(ms: number | undefined): string | undefined {

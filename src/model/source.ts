@@ -27,12 +27,19 @@ export interface SessionSource {
   entry(rel: string): InventoryEntry | undefined;
   readFile(rel: string, maxBytes: number): ReadOutcome<{ bytes: Buffer; truncated: boolean }>;
   /** Stream a JSONL file through the tolerant reader; `limit`: only its first `limit` bytes. */
-  streamJsonl(rel: string, options: JsonlOptions, onRecord: (r: JsonlRecord) => void, onDamage: (d: Damage) => void, limit?: number): ReadOutcome<JsonlStats>;
+  streamJsonl(
+    rel: string,
+    options: JsonlOptions,
+    onRecord: (r: JsonlRecord) => void,
+    onDamage: (d: Damage) => void,
+    limit?: number,
+  ): ReadOutcome<JsonlStats>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**
    * The next streamJsonl of `rel` reads the file into the ring `begin()` returns as the read starts (undefined: a
-   * plain read), where another thread consumes (and hashes) the same bytes; nothing is hashed here. `adoptHash` then records that thread's hash, which is accepted only if every
+   * plain read), where another thread consumes (and hashes) the same bytes; nothing is hashed here. `adoptHash` then
+   * records that thread's hash, which is accepted only if every
    * byte went through the ring. A later read of the same file (the fallback when the other thread failed) is
    * compared with this one by the file's stamps: if the file changed in between, it is left without a hash and
    * marked as changed during the audit.
@@ -51,4 +58,3 @@ export interface SessionSource {
    */
   readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
 }
-

@@ -7,7 +7,16 @@ import { isDead } from '../model/events.js';
 import type { ChatCall, ChatResult, LogCall, PairingCollector, Where } from './collect.js';
 import type { PairingDialect } from './dialect.js';
 
-export type PairStatus = 'answered' | 'synthetic' | 'duplicate' | 'displaced' | 'unanswered' | 'interrupted' | 'orphan result' | 'rewound' | 'log only';
+export type PairStatus =
+  | 'answered'
+  | 'synthetic'
+  | 'duplicate'
+  | 'displaced'
+  | 'unanswered'
+  | 'interrupted'
+  | 'orphan result'
+  | 'rewound'
+  | 'log only';
 
 export interface PairRow {
   id: string;
@@ -48,7 +57,8 @@ export interface PairFinding {
 
 const READ_ONLY_KINDS = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
 const MUTATING_KINDS = new Set(['edit', 'delete', 'move', 'execute']);
-const READ_ONLY_NAMES = /^(read|view|cat|list|ls|glob|grep|search|find|fetch|web_?search|x_?search|think|todo_?read|get)/i;
+const READ_ONLY_NAMES =
+  /^(read|view|cat|list|ls|glob|grep|search|find|fetch|web_?search|x_?search|think|todo_?read|get)/i;
 
 /** Can the call have changed the world? Unknown tools are assumed to. */
 export function isMutating(name: string | undefined, kind: string | undefined): boolean {
@@ -68,7 +78,11 @@ export interface PairingResult {
  * `rows: false` (the audit): only the findings are wanted, so no row is kept and memory stays at the size of the
  * collector's compact tables, not of one object per call.
  */
-export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { rebuilt?: boolean; rows?: boolean } = {}): PairingResult {
+export function classifyPairs(
+  c: PairingCollector,
+  d: PairingDialect,
+  opts: { rebuilt?: boolean; rows?: boolean } = {},
+): PairingResult {
   const logName = d.toolLog ?? 'the tool log';
   const keepRows = opts.rows !== false;
   const kept: PairRow[] = [];
@@ -86,17 +100,33 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
     if (!first) return [];
     const rest = odd.get(id) ?? [];
     if (rest.some((r) => r.line === first.line && r.byteOffset === first.byteOffset)) return rest;
-    return [{ file: first.file, line: first.line, byteOffset: first.byteOffset, id, synthetic: false, placement: 'run', declaredBefore: true }, ...rest];
+    return [
+      {
+        file: first.file,
+        line: first.line,
+        byteOffset: first.byteOffset,
+        id,
+        synthetic: false,
+        placement: 'run',
+        declaredBefore: true,
+      },
+      ...rest,
+    ];
   };
   const live = (l: LogCall): boolean => !isDead(c.dead, l.seq);
-  const lastTurnStart = c.turnStarts.reduce((m, t) => (t > m ? t : m), -Infinity);
+  const lastTurnStart = c.turnStarts.reduce((m, t) => Math.max(t, m), -Infinity);
   /** How did the turn of a call end, per the authoritative log? A later turn means the session went on. */
   const turnOutcome = (l: LogCall | undefined): TurnOutcome => {
     if (!l) return { ended: 'open', resumed: false };
     const end = c.turnEnds.get(l.turnKey);
     const resumed = lastTurnStart > l.seq;
     if (!end) return { ended: 'open', resumed };
-    return { ended: end.stopReason === 'cancelled' ? 'cancelled' : 'completed', where: end, stop: end.stopReason, resumed };
+    return {
+      ended: end.stopReason === 'cancelled' ? 'cancelled' : 'completed',
+      where: end,
+      stop: end.stopReason,
+      resumed,
+    };
   };
 
   const handled = new Set<string>();
@@ -104,7 +134,13 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
     handled.add(call.id);
     const log = c.logCalls.get(call.id);
     const rs = resultsOf(call.id);
-    const row: PairRow = { id: call.id, name: call.name, status: 'answered', call: { file: call.file, line: call.line, byteOffset: call.byteOffset }, mutating: isMutating(call.name, log?.kind) };
+    const row: PairRow = {
+      id: call.id,
+      name: call.name,
+      status: 'answered',
+      call: { file: call.file, line: call.line, byteOffset: call.byteOffset },
+      mutating: isMutating(call.name, log?.kind),
+    };
     if (log?.kind !== undefined) row.kind = log.kind;
     if (call.args !== undefined) row.args = call.args;
     if (log) {
@@ -118,31 +154,82 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
       row.result = { file: first.file, line: first.line, byteOffset: first.byteOffset };
       for (const dup of rs.slice(1)) {
         row.status = 'duplicate';
-        findings.push({ code: 'TOOL_DUPLICATE_RESULT', at: dup, key: `${call.id}@${dup.line}`, message: `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. ${d.duplicate}` });
+        findings.push({
+          code: 'TOOL_DUPLICATE_RESULT',
+          at: dup,
+          key: `${call.id}@${dup.line}`,
+          message:
+            `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. ` +
+            `${d.duplicate}`,
+        });
       }
       for (const r of rs) {
         if (!r.declaredBefore) {
-          findings.push({ code: 'TOOL_RESULT_BEFORE_CALL', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} comes before the assistant item that declares it (${loc(call)})` });
+          findings.push({
+            code: 'TOOL_RESULT_BEFORE_CALL',
+            at: r,
+            key: `${call.id}@${r.line}`,
+            message: `the result for call ${call.id} comes before the assistant item that declares it (${loc(call)})`,
+          });
         } else if (d.placement === 'anywhere') {
           // Results are joined to calls by id wherever they sit after them.
         } else if (r.placement === 'displaced') {
           if (row.status === 'answered') row.status = 'displaced';
-          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results right after its call; ${d.displaced}` });
+          findings.push({
+            code: 'TOOL_DISPLACED_RESULT',
+            at: r,
+            key: `${call.id}@${r.line}`,
+            message:
+              `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results ` +
+              `right after its call; ${d.displaced}`,
+          });
         } else if (r.placement === 'lenient' && d.lenient !== undefined) {
-          findings.push({ code: 'TOOL_DISPLACED_RESULT', at: r, key: `${call.id}@${r.line}`, severity: 'note', message: `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items inside its run: ${d.lenient}` });
+          findings.push({
+            code: 'TOOL_DISPLACED_RESULT',
+            at: r,
+            key: `${call.id}@${r.line}`,
+            severity: 'note',
+            message:
+              `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items ` +
+              `inside its run: ${d.lenient}`,
+          });
         }
         if (r.synthetic) {
           if (row.status === 'answered') row.status = 'synthetic';
-          const started = log?.terminal ? `, yet ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}: it did run` : log && log.updates > 0 ? `, yet ${logName} shows it started (${loc(log)}) and never finished: it may have run, with its side effects` : ': the tool did not run';
-          findings.push({ code: 'TOOL_SYNTHETIC_RESULT', at: r, key: `${call.id}@${r.line}`, message: `the result for call ${call.id} (${call.name}) is ${d.synthetic}${started}` });
+          const started = log?.terminal
+            ? `, yet ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}: it did run`
+            : log && log.updates > 0
+              ? `, yet ${logName} shows it started (${loc(log)}) and never finished: it may have run, with its ` +
+                `side effects`
+              : ': the tool did not run';
+          findings.push({
+            code: 'TOOL_SYNTHETIC_RESULT',
+            at: r,
+            key: `${call.id}@${r.line}`,
+            message: `the result for call ${call.id} (${call.name}) is ${d.synthetic}${started}`,
+          });
         }
       }
       if (log && live(log) && !log.terminal && rs.every((r) => !r.synthetic)) {
-        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: call.id, message: `call ${call.id} is answered in ${d.conversation} (${loc(first)}) but ${logName} never records it completed or failed: a lost update line, or a result written without the tool finishing` });
+        findings.push({
+          code: 'TOOL_NO_TERMINAL_STATUS',
+          at: log,
+          key: call.id,
+          message:
+            `call ${call.id} is answered in ${d.conversation} (${loc(first)}) but ${logName} never records ` +
+            `it completed or failed: a lost update line, or a result written without the tool finishing`,
+        });
       }
     }
     if (c.hasLog && !log && !opts.rebuilt && !c.strayUpdates.some((u) => u.id === call.id)) {
-      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: call, key: call.id, message: `call ${call.id} (${call.name}) is in the model's history but not in ${logName}, the authoritative log: it was never recorded as run, or the log lost it` });
+      findings.push({
+        code: 'XREF_CHAT_VS_UPDATES',
+        at: call,
+        key: call.id,
+        message:
+          `call ${call.id} (${call.name}) is in the model's history but not in ${logName}, the ` +
+          `authoritative log: it was never recorded as run, or the log lost it`,
+      });
     }
     rows.push(row);
   }
@@ -150,7 +237,16 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
   for (const id of c.firstResults.keys()) {
     if (c.chatCalls.has(id)) continue;
     for (const r of resultsOf(id)) {
-      findings.push({ code: 'TOOL_ORPHAN_RESULT', at: r, key: `${id}@${r.line}`, message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${c.logCalls.has(id) ? ` (${logName} has that call at ${loc(c.logCalls.get(id)!)}, so the assistant item declaring it was lost)` : ''}: ${d.orphan}` });
+      const logged = c.logCalls.get(id);
+      const inLog = logged
+        ? ` (${logName} has that call at ${loc(logged)}, so the assistant item declaring it was lost)`
+        : '';
+      findings.push({
+        code: 'TOOL_ORPHAN_RESULT',
+        at: r,
+        key: `${id}@${r.line}`,
+        message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${inLog}: ${d.orphan}`,
+      });
       rows.push({ id, name: c.logCalls.get(id)?.title ?? '', status: 'orphan result', result: r, mutating: false });
     }
     handled.add(id);
@@ -158,13 +254,26 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
 
   for (const u of c.strayUpdates) {
     const later = c.logCalls.get(u.id);
-    findings.push({ code: 'TOOL_UPDATE_WITHOUT_CALL', at: u, key: `${u.id}@${u.line}`, message: later ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})` : `tool_call_update for ${u.id} has no tool_call in ${logName}` });
+    findings.push({
+      code: 'TOOL_UPDATE_WITHOUT_CALL',
+      at: u,
+      key: `${u.id}@${u.line}`,
+      message: later
+        ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})`
+        : `tool_call_update for ${u.id} has no tool_call in ${logName}`,
+    });
   }
 
   // The table is in log order (seq ascending): one view at a time, none kept unless it makes a row.
   for (const log of c.logCalls.values()) {
     if (handled.has(log.id)) continue;
-    const row: PairRow = { id: log.id, name: log.title ?? '', status: 'log only', logCall: { file: log.file, line: log.line, byteOffset: log.byteOffset }, mutating: isMutating(log.title, log.kind) };
+    const row: PairRow = {
+      id: log.id,
+      name: log.title ?? '',
+      status: 'log only',
+      logCall: { file: log.file, line: log.line, byteOffset: log.byteOffset },
+      mutating: isMutating(log.title, log.kind),
+    };
     if (log.kind !== undefined) row.kind = log.kind;
     if (log.promptIndex !== undefined) row.promptIndex = log.promptIndex;
     if (log.terminal) row.logTerminal = log.terminal;
@@ -176,21 +285,42 @@ export function classifyPairs(c: PairingCollector, d: PairingDialect, opts: { re
     const out = turnOutcome(log);
     if (!log.terminal) {
       if (out.ended === 'completed') {
-        findings.push({ code: 'TOOL_NO_TERMINAL_STATUS', at: log, key: log.id, message: `tool call ${log.id} (${log.title ?? '?'}) never reached completed or failed, although its turn ended (${out.stop ?? '?'} at ${loc(out.where!)})` });
+        findings.push({
+          code: 'TOOL_NO_TERMINAL_STATUS',
+          at: log,
+          key: log.id,
+          message:
+            `tool call ${log.id} (${log.title ?? '?'}) never reached completed or failed, although its turn ` +
+            `ended (${out.stop ?? '?'} at ${loc(out.where!)})`,
+        });
         row.status = 'unanswered';
       } else {
         row.status = 'interrupted';
-        findings.push({ code: 'TOOL_INTERRUPTED_CALL', at: log, key: log.id, message: interruptedText(log.id, log.title, row.mutating, out, undefined) });
+        findings.push({
+          code: 'TOOL_INTERRUPTED_CALL',
+          at: log,
+          key: log.id,
+          message: interruptedText(log.id, log.title, row.mutating, out, undefined),
+        });
       }
     }
     if (c.hasChat && !opts.rebuilt && log.seq > c.lastCheckpointSeq) {
-      findings.push({ code: 'XREF_CHAT_VS_UPDATES', at: log, key: log.id, message: `call ${log.id} (${log.title ?? '?'}) is in ${logName} after the last compaction but not in ${d.conversation}: the model's history lost it` });
+      findings.push({
+        code: 'XREF_CHAT_VS_UPDATES',
+        at: log,
+        key: log.id,
+        message:
+          `call ${log.id} (${log.title ?? '?'}) is in ${logName} after the last compaction but not in ` +
+          `${d.conversation}: the model's history lost it`,
+      });
     }
     rows.push(row);
   }
   // Rows in the order the calls happened: by their line in the authoritative log, else in the conversation.
   const order = (r: PairRow): number => r.logCall?.line ?? Number.MAX_SAFE_INTEGER;
-  kept.sort((a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0));
+  kept.sort(
+    (a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0),
+  );
   return { rows: kept, findings };
 }
 
@@ -201,24 +331,61 @@ interface TurnOutcome {
   resumed: boolean;
 }
 
-function interruptedText(id: string, name: string | undefined, mutating: boolean, out: TurnOutcome, chatCall: ChatCall | undefined): string {
-  const how = out.ended === 'cancelled' ? 'its turn was cancelled' : out.resumed ? 'its turn never completed (a crash or kill) and the session was later resumed' : 'it was in flight when the session stopped (the final turn never completed)';
-  const risk = mutating ? ' It may mutate files or run commands and may already have run: check its effects before resuming.' : '';
+function interruptedText(
+  id: string,
+  name: string | undefined,
+  mutating: boolean,
+  out: TurnOutcome,
+  chatCall: ChatCall | undefined,
+): string {
+  const how =
+    out.ended === 'cancelled'
+      ? 'its turn was cancelled'
+      : out.resumed
+        ? 'its turn never completed (a crash or kill) and the session was later resumed'
+        : 'it was in flight when the session stopped (the final turn never completed)';
+  const risk = mutating
+    ? ' It may mutate files or run commands and may already have run: check its effects before resuming.'
+    : '';
   return `call ${id} (${name ?? '?'})${chatCall ? ` declared at ${loc(chatCall)}` : ''} has no result: ${how}.${risk}`;
 }
 
-function classifyUnanswered(call: ChatCall, log: LogCall | undefined, row: PairRow, findings: PairFinding[], out: TurnOutcome, c: PairingCollector, d: PairingDialect, logName: string): void {
-  const ran = log?.terminal ? ` ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the result.` : '';
+function classifyUnanswered(
+  call: ChatCall,
+  log: LogCall | undefined,
+  row: PairRow,
+  findings: PairFinding[],
+  out: TurnOutcome,
+  c: PairingCollector,
+  d: PairingDialect,
+  logName: string,
+): void {
+  const ran = log?.terminal
+    ? ` ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the ` +
+      `result.`
+    : '';
   const completedByLog = out.ended === 'completed';
   // Without the authoritative log, the conversation itself tells: the model went on talking in that turn.
   const completedByChat = !log && call.continuedAfter === true;
   if (completedByLog || completedByChat) {
     row.status = 'unanswered';
-    const how = completedByLog ? `its turn went on to complete (${out.stop ?? '?'} at ${loc(out.where!)})` : 'the model went on in the same turn as if it had been answered';
-    findings.push({ code: 'TOOL_UNANSWERED_CALL', at: call, key: call.id, message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} ${d.unanswered}` });
+    const how = completedByLog
+      ? `its turn went on to complete (${out.stop ?? '?'} at ${loc(out.where!)})`
+      : 'the model went on in the same turn as if it had been answered';
+    findings.push({
+      code: 'TOOL_UNANSWERED_CALL',
+      at: call,
+      key: call.id,
+      message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} ${d.unanswered}`,
+    });
     return;
   }
   row.status = 'interrupted';
   const resumed = log ? out.resumed : c.turnsAfter(call);
-  findings.push({ code: 'TOOL_INTERRUPTED_CALL', at: call, key: call.id, message: interruptedText(call.id, call.name, row.mutating, { ...out, resumed }, undefined) + ran });
+  findings.push({
+    code: 'TOOL_INTERRUPTED_CALL',
+    at: call,
+    key: call.id,
+    message: interruptedText(call.id, call.name, row.mutating, { ...out, resumed }, undefined) + ran,
+  });
 }

@@ -30,7 +30,9 @@ export interface ChatCall extends Where {
 export interface ChatResult extends Where {
   id: string;
   synthetic: boolean;
-  /** Placement relative to the call's assistant: in its contiguous run, in it but past reasoning items, or elsewhere. */
+  /**
+   * Placement relative to the call's assistant: in its contiguous run, in it but past reasoning items, or elsewhere.
+   */
   placement: 'run' | 'lenient' | 'displaced';
   /** The call was declared before this result. */
   declaredBefore: boolean;
@@ -136,8 +138,10 @@ export class LogCallTable {
       this.lastIndex = i;
     }
     this.updates[i]!++;
-    if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
-    if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined) this.kind[i] = this.interner.get(e.toolKind);
+    if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0)
+      this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+    if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined)
+      this.kind[i] = this.interner.get(e.toolKind);
     this.status(i, e);
     return true;
   }
@@ -164,7 +168,10 @@ export class LogCallTable {
       kind: this.kind[i],
       turnKey: this.turn[i]!,
       promptIndex: this.prompt[i] === -1 ? undefined : this.prompt[i],
-      terminal: s === 0 ? undefined : { file: this.file, line: this.termLine[i]!, byteOffset: this.termOffset[i]!, status: STATUS[s] ?? "" },
+      terminal:
+        s === 0
+          ? undefined
+          : { file: this.file, line: this.termLine[i]!, byteOffset: this.termOffset[i]!, status: STATUS[s] ?? '' },
       updates: this.updates[i]!,
     };
   }
@@ -180,7 +187,9 @@ export class LogCallTable {
   }
 }
 
-/** The first result of each call, kept compactly; every other result (and anything odd about the first) as an object. */
+/**
+ * The first result of each call, kept compactly; every other result (and anything odd about the first) as an object.
+ */
 interface FirstResult {
   file: string;
   line: number;
@@ -240,14 +249,26 @@ export class PairingCollector {
       this.turnKey = e.seq;
       this.turnStarts.push(e.seq);
     }
-    if (e.kind === 'turn_completed') this.turnEnds.set(this.turnKey, { file: e.file, line: e.line, byteOffset: e.byteOffset, stopReason: e.stopReason });
+    if (e.kind === 'turn_completed')
+      this.turnEnds.set(this.turnKey, {
+        file: e.file,
+        line: e.line,
+        byteOffset: e.byteOffset,
+        stopReason: e.stopReason,
+      });
     if (e.kind === 'compaction_checkpoint') this.lastCheckpointSeq = e.seq;
     if (e.toolCallId === undefined) return;
     const call = e as SessionEvent & { toolCallId: string };
     if (e.kind === 'tool_call') {
       if (!this.logCalls.update(call)) this.logCalls.add(call, this.turnKey);
     } else if (e.kind === 'tool_update' && !this.logCalls.update(call)) {
-      this.strayUpdates.push({ file: e.file, line: e.line, byteOffset: e.byteOffset, id: keep(e.toolCallId), seq: e.seq });
+      this.strayUpdates.push({
+        file: e.file,
+        line: e.line,
+        byteOffset: e.byteOffset,
+        id: keep(e.toolCallId),
+        seq: e.seq,
+      });
     }
   }
 
@@ -277,7 +298,8 @@ export class PairingCollector {
     switch (c.type) {
       case 'user': {
         if (c.promptIndex !== undefined) this.markersSeen = true;
-        const preamble = c.syntheticReason === undefined && this.preamble !== undefined && this.preamble.test(c.text ?? '');
+        const preamble =
+          c.syntheticReason === undefined && this.preamble !== undefined && this.preamble.test(c.text ?? '');
         const starts =
           c.promptIndex !== undefined ||
           (c.syntheticReason !== undefined && this.turnStartReasons.has(c.syntheticReason)) ||
@@ -321,7 +343,15 @@ export class PairingCollector {
         if (first) first.count++;
         else this.firstResults.set(keep(id), { file: c.file, line: c.line, byteOffset: c.byteOffset, count: 1 });
         if (first || placement !== 'run' || !declaredBefore || synthetic) {
-          this.oddResults.push({ file: c.file, line: c.line, byteOffset: c.byteOffset, id: keep(id), synthetic, placement, declaredBefore });
+          this.oddResults.push({
+            file: c.file,
+            line: c.line,
+            byteOffset: c.byteOffset,
+            id: keep(id),
+            synthetic,
+            placement,
+            declaredBefore,
+          });
         }
         break;
       }
@@ -337,7 +367,15 @@ export class PairingCollector {
   private declare(c: ChatItem, call: { id: string; name: string; args?: string }): void {
     if (!call.id || this.chatCalls.has(call.id)) return;
     const id = keep(call.id);
-    const row: ChatCall = { file: c.file, line: c.line, byteOffset: c.byteOffset, id, name: this.interner.get(call.name.slice(0, 120)), turn: this.chatTurn, continuedAfter: false };
+    const row: ChatCall = {
+      file: c.file,
+      line: c.line,
+      byteOffset: c.byteOffset,
+      id,
+      name: this.interner.get(call.name.slice(0, 120)),
+      turn: this.chatTurn,
+      continuedAfter: false,
+    };
     if (this.keepDetail && call.args !== undefined) row.args = keep(call.args);
     this.chatCalls.set(id, row);
     this.lastCallIdsThisTurn.push(id);

@@ -106,7 +106,8 @@ export class ChunkRing {
         if (Atomics.load(this.ctrl, WRITTEN) > consumed) continue;
         return undefined;
       }
-      if (Atomics.wait(this.ctrl, WRITTEN, written, 100) === 'timed-out' && Date.now() - since > STALL_MS) throw new Error('the loader stalled');
+      if (Atomics.wait(this.ctrl, WRITTEN, written, 100) === 'timed-out' && Date.now() - since > STALL_MS)
+        throw new Error('the loader stalled');
       if (Atomics.load(this.ctrl, WRITTEN) !== written) since = Date.now();
     }
   }

@@ -5,7 +5,7 @@
  * into symlinks, never into dot-prefixed entries, never into a file session's own folders, never deeper than
  * MAX_DISCOVERY_DEPTH). A path argument may also name one session file.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
@@ -65,25 +65,44 @@ const readLink = (abs: string): string => {
 };
 
 export function discoverSessions(arg: string, detectors: Detectors): FoundSession[] {
-  let st;
+  let st: Stats;
   try {
     st = statSync(arg);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${arg}: no such file or directory` : `${arg}: cannot be read (${code ?? 'error'})`);
+    throw new UsageError(
+      code === 'ENOENT' ? `${arg}: no such file or directory` : `${arg}: cannot be read (${code ?? 'error'})`,
+    );
   }
   if (!st.isDirectory()) {
-    if (!st.isFile()) throw new UsageError(`${arg}: not a directory or a regular file; give a session directory or file, a cwd group, or a sessions root`);
+    if (!st.isFile())
+      throw new UsageError(
+        `${arg}: not a directory or a regular file; give a session directory or file, a cwd group, or a sessions root`,
+      );
     return [fileArgument(arg, realpathSync(arg), detectors)];
   }
   const rootAbs = realpathSync(arg);
   const found: FoundSession[] = [];
   const fileSession = (dirAbs: string, dirDisplay: string, hit: FileSessionHit): FoundSession => {
-    const s: FoundSession = { abs: dirAbs, display: hit.main === '.' ? dirDisplay : join(dirDisplay, hit.main), id: hit.id, groupName: basename(dirAbs), groupAbs: dirAbs, format: hit.format, members: hit.members, rootAbs };
+    const s: FoundSession = {
+      abs: dirAbs,
+      display: hit.main === '.' ? dirDisplay : join(dirDisplay, hit.main),
+      id: hit.id,
+      groupName: basename(dirAbs),
+      groupAbs: dirAbs,
+      format: hit.format,
+      members: hit.members,
+      rootAbs,
+    };
     if (hit.symlinkTarget !== undefined) s.symlinkTarget = hit.symlinkTarget || readLink(join(dirAbs, hit.main));
     return s;
   };
-  const visit = (abs: string, display: string, depth: number, parent?: { name: string; abs: string; display: string }): void => {
+  const visit = (
+    abs: string,
+    display: string,
+    depth: number,
+    parent?: { name: string; abs: string; display: string },
+  ): void => {
     const { names, error } = listDir(abs);
     if (error) {
       if (depth === 0) throw new UsageError(`${arg}: cannot list the directory (${error})`);
@@ -107,7 +126,10 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
     if (orphan) {
       const up = parent ?? { abs: dirname(abs), display: dirname(display), name: basename(dirname(abs)) };
       // Given directly, the folder may still have its main file next to it: then the session is that file's.
-      const claimed = depth === 0 ? detectors.files(dirProbe(up.abs, listDir(up.abs).names)).find((h) => h.members.includes(basename(abs))) : undefined;
+      const claimed =
+        depth === 0
+          ? detectors.files(dirProbe(up.abs, listDir(up.abs).names)).find((h) => h.members.includes(basename(abs)))
+          : undefined;
       const hit = claimed ?? { ...orphan, main: basename(abs), members: [basename(abs)] };
       const s = fileSession(up.abs, up.display, hit);
       if (!claimed) s.display = display;
@@ -135,7 +157,15 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
         }
         if (isDir) {
           const format = detectors.opaqueDir();
-          found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, symlinkTarget: readLink(childAbs), format });
+          found.push({
+            abs: childAbs,
+            display: childDisplay,
+            id: name,
+            groupName: basename(abs),
+            groupAbs: abs,
+            symlinkTarget: readLink(childAbs),
+            format,
+          });
         }
         continue;
       }
@@ -143,7 +173,17 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       // A name that is not valid UTF-8 arrives decoded with U+FFFD and cannot be opened again by that name:
       // it is reported as an unreachable directory, never skipped in silence.
       else if (t === 'unknown' && name.includes('\ufffd')) {
-        found.push({ abs: childAbs, display: childDisplay, id: name, groupName: basename(abs), groupAbs: abs, format: detectors.opaqueDir(), unreachable: 'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy to audit it' });
+        found.push({
+          abs: childAbs,
+          display: childDisplay,
+          id: name,
+          groupName: basename(abs),
+          groupAbs: abs,
+          format: detectors.opaqueDir(),
+          unreachable:
+            'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy ' +
+            'to audit it',
+        });
       }
     }
   };
@@ -160,14 +200,28 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
   if (!hit) {
     const kinds = detectors.fileKinds;
     const nouns = kinds.map((k) => `a ${k.noun}`);
-    const which = nouns.length <= 1 ? `not ${nouns[0] ?? 'a session file'}` : nouns.length === 2 ? `neither ${nouns[0]} nor ${nouns[1]}` : `none of ${nouns.join(', ')}`;
+    const which =
+      nouns.length <= 1
+        ? `not ${nouns[0] ?? 'a session file'}`
+        : nouns.length === 2
+          ? `neither ${nouns[0]} nor ${nouns[1]}`
+          : `none of ${nouns.join(', ')}`;
     throw new UsageError(
       `${arg}: not a directory, and not a session file (${which} by its name and first lines); ` +
         `--format-hint ${kinds.map((k) => k.name).join('|')} reads it as one`,
     );
   }
   const display = hit.main === name ? arg : join(dirname(arg), hit.main);
-  const s: FoundSession = { abs: dir, display, id: hit.id, groupName: basename(dir), groupAbs: dir, format: hit.format, members: hit.members, rootAbs: dir };
+  const s: FoundSession = {
+    abs: dir,
+    display,
+    id: hit.id,
+    groupName: basename(dir),
+    groupAbs: dir,
+    format: hit.format,
+    members: hit.members,
+    rootAbs: dir,
+  };
   if (hit.symlinkTarget !== undefined) s.symlinkTarget = hit.symlinkTarget;
   return s;
 }

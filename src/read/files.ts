@@ -86,7 +86,11 @@ let sharedInUse = false;
  * Stream a file through `onChunk`; returns its hash. With `reuse`, one buffer serves every read (the consumer
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
-export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity }: StreamOptions = {}): ReadResult & { stamps?: [string, string] } {
+export function streamFile(
+  path: string,
+  onChunk: (chunk: Buffer) => void,
+  { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity }: StreamOptions = {},
+): ReadResult & { stamps?: [string, string] } {
   const { fd, size: statSize } = openRegularSized(path);
   const hash = createHash('sha256');
   let opened = '';
@@ -140,7 +144,11 @@ export function streamFile(path: string, onChunk: (chunk: Buffer) => void, { chu
  * same bytes (and hashes them: nothing is hashed here). If the consumer goes away, the rest is read into a private
  * buffer and `shared` is false. The file's stamps at open and close are returned for the caller's fallback.
  */
-export function streamFileShared(path: string, ring: SharedRing, onChunk: (chunk: Buffer) => void): { size: number; shared: boolean; stamps: [string, string] } {
+export function streamFileShared(
+  path: string,
+  ring: SharedRing,
+  onChunk: (chunk: Buffer) => void,
+): { size: number; shared: boolean; stamps: [string, string] } {
   let fd: number;
   try {
     fd = openRegularSized(path).fd;
@@ -239,7 +247,10 @@ export function readEvidenceFile(path: string, maxBytes: number): Buffer {
 }
 
 /** Regular files directly inside a directory (no symlinks followed), read whole; absent directory: empty list. */
-export function readDirectoryFiles(dir: string, maxBytes: number): Array<{ name: string; bytes?: Buffer; error?: string }> {
+export function readDirectoryFiles(
+  dir: string,
+  maxBytes: number,
+): Array<{ name: string; bytes?: Buffer; error?: string }> {
   let names: string[];
   try {
     names = readdirSync(dir).sort();

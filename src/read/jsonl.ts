@@ -7,10 +7,15 @@
  * decoded strictly; nothing is skipped without a damage report, and no record is invented: a record is
  * delivered only if its exact bytes parse as JSON.
  */
-import { DEFAULT_MAX_LINE_BYTES, type Damage, type DamageCode, type JsonlOptions, type JsonlRecord, type JsonlStats } from '../model/records.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  type Damage,
+  type DamageCode,
+  type JsonlOptions,
+  type JsonlRecord,
+  type JsonlStats,
+} from '../model/records.js';
 import { isBlank, parseBytes, prevNonSpace, trailingObjectStart } from './json-bytes.js';
-
-
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -97,7 +102,7 @@ export class JsonlScanner {
         detail: `${this.crCount} line(s) end with CR LF (first at line ${this.crFirst.line})`,
       });
     }
-    for (const [code, { count, last }] of this.overflow) {
+    for (const [_code, { count, last }] of this.overflow) {
       this.onDamage({
         ...last,
         count,
@@ -153,7 +158,9 @@ export class JsonlScanner {
         line,
         byteOffset: offset,
         byteLength: rawLength,
-        detail: `line is ${rawLength} bytes, over the ${this.maxLineBytes}-byte cap; skipped to the next newline without parsing${terminated ? '' : ' (the file ends inside it)'}`,
+        detail:
+          `line is ${rawLength} bytes, over the ${this.maxLineBytes}-byte cap; skipped to the next newline ` +
+          `without parsing${terminated ? '' : ' (the file ends inside it)'}`,
       });
       return;
     }
@@ -217,7 +224,9 @@ export class JsonlScanner {
           line,
           byteOffset: offset,
           byteLength: rawLength,
-          detail: 'the last line is a complete record without its newline (the writer stopped before the newline; the next append will seal it)',
+          detail:
+            'the last line is a complete record without its newline (the writer stopped before the newline; the ' +
+            'next append will seal it)',
         });
       }
       const record: JsonlRecord = { line, byteOffset: start, byteLength: b.length, value: parsed.value };
@@ -233,7 +242,9 @@ export class JsonlScanner {
         line,
         byteOffset: offset,
         byteLength: rawLength,
-        detail: `the last line has no newline and does not parse (${parsed.reason}): a record torn by a crash mid-append`,
+        detail:
+          `the last line has no newline and does not parse (${parsed.reason}): a record torn by a crash ` +
+          `mid-append`,
       });
       return;
     }
@@ -255,7 +266,9 @@ export class JsonlScanner {
       line,
       byteOffset: offset,
       byteLength: rawLength,
-      detail: `line does not parse (${parsed.reason}) but later lines do: a torn record sealed by the next append, or a foreign write`,
+      detail:
+        `line does not parse (${parsed.reason}) but later lines do: a torn record sealed by the next append, ` +
+        `or a foreign write`,
     });
   }
 
@@ -278,9 +291,11 @@ export class JsonlScanner {
       byteLength: b.length,
       detail: headOk
         ? `two complete records on one line (the second starts at byte ${p} of the line); both recovered`
-        : `the first ${p} bytes are a partial record${cutUtf8 ? ' (torn inside a UTF-8 character)' : ''} with the next record glued on at byte ${p}; the trailing record was recovered, the partial one is lost`,
+        : `the first ${p} bytes are a partial record${cutUtf8 ? ' (torn inside a UTF-8 character)' : ''} with the ` +
+          `next record glued on at byte ${p}; the trailing record was recovered, the partial one is lost`,
     });
-    if (headOk && head.ok) this.deliver({ line, byteOffset: start, byteLength: p, value: head.value, recovered: 'merged' });
+    if (headOk && head.ok)
+      this.deliver({ line, byteOffset: start, byteLength: p, value: head.value, recovered: 'merged' });
     this.deliver({ line, byteOffset: start + p, byteLength: b.length - p, value: tail.value, recovered: 'merged' });
     return true;
   }
@@ -312,7 +327,10 @@ export class JsonlScanner {
         recovered.push({ line, byteOffset: start + s, byteLength: e - s, value: r.value, recovered: 'nul' });
       } else lost++;
     }
-    const parts = [`${nulCount} NUL byte(s) from byte ${firstNul} to ${lastNul} of the line (a zero-filled region, typically blocks allocated but never written before a crash)`];
+    const parts = [
+      `${nulCount} NUL byte(s) from byte ${firstNul} to ${lastNul} of the line (a zero-filled region, typically ` +
+        `blocks allocated but never written before a crash)`,
+    ];
     if (recovered.length) parts.push(`${recovered.length} complete record(s) around the zeros recovered`);
     if (lost) parts.push(`${lost} fragment(s) around the zeros do not parse and are lost`);
     if (!terminated) parts.push('the file ends inside this region');

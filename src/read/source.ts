@@ -31,7 +31,11 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
 }
 
 export function fsSource(found: FoundSession): SessionSource {
-  const inventory = opaque(found) ? [] : found.members ? memberInventory(found.abs, found.members) : walkTree(found.abs);
+  const inventory = opaque(found)
+    ? []
+    : found.members
+      ? memberInventory(found.abs, found.members)
+      : walkTree(found.abs);
   const byPath = new Map(inventory.map((e) => [e.path, e]));
   const rings = new Map<string, () => SharedRing | undefined>();
   /** Reads made through a ring whose hash is not settled yet. */
@@ -78,7 +82,11 @@ export function fsSource(found: FoundSession): SessionSource {
           delete entry.sha256;
           entry.size = r.size;
         } else {
-          const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), { reuse: true, stamp: earlier !== undefined, ...(limit !== undefined ? { limit } : {}) });
+          const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), {
+            reuse: true,
+            stamp: earlier !== undefined,
+            ...(limit !== undefined ? { limit } : {}),
+          });
           entry.size = r.size;
           if (!earlier) entry.sha256 = r.sha256;
           else {
@@ -88,7 +96,9 @@ export function fsSource(found: FoundSession): SessionSource {
             if (a === b && b === c && c === d && r.size === earlier.size) entry.sha256 = r.sha256;
             else {
               delete entry.sha256;
-              entry.readError = 'changed while being audited: not hashed, as a hash of it would not be that of the bytes the audit parsed';
+              entry.readError =
+                'changed while being audited: not hashed, as a hash of it would not be that of the bytes the audit ' +
+                'parsed';
             }
           }
         }
@@ -103,7 +113,7 @@ export function fsSource(found: FoundSession): SessionSource {
     adoptHash(rel, sha256, size) {
       const entry = byPath.get(rel);
       const read = sharedReads.get(rel);
-      if (!entry || !read || !read.shared || read.size !== size || !/^[0-9a-f]{64}$/.test(sha256)) return false;
+      if (!entry || !read?.shared || read.size !== size || !/^[0-9a-f]{64}$/.test(sha256)) return false;
       sharedReads.delete(rel);
       entry.sha256 = sha256;
       return true;
@@ -122,7 +132,7 @@ export function fsSource(found: FoundSession): SessionSource {
     },
     rawChunks(rel) {
       const entry = byPath.get(rel);
-      if (!entry || entry.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
+      if (entry?.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
       return readChunks(join(found.abs, rel));
     },
     streamRaw(rel, onChunk) {
@@ -135,18 +145,27 @@ export function fsSource(found: FoundSession): SessionSource {
       }
     },
     readSibling(group, session, file, maxBytes) {
-      if (!found.groupAbs || [group, session, file].some((n) => n === '' || n === '.' || n === '..' || n.includes('/') || n.includes('\0'))) return undefined;
+      if (
+        !found.groupAbs ||
+        [group, session, file].some((n) => n === '' || n === '.' || n === '..' || n.includes('/') || n.includes('\0'))
+      )
+        return undefined;
       const root = dirname(found.groupAbs);
       const dir = join(root, group, session);
       for (const p of [join(root, group), dir]) {
         const e = lstatEntry(p, p);
         if (e.readError === 'ENOENT') return undefined;
-        if (e.type !== 'dir') return { ok: false, error: `${p === dir ? 'the session' : 'the group'} is a ${e.type}, not a directory (not followed)` };
+        if (e.type !== 'dir')
+          return {
+            ok: false,
+            error: `${p === dir ? 'the session' : 'the group'} is a ${e.type}, not a directory (not followed)`,
+          };
       }
       const abs = join(dir, file);
       const entry = lstatEntry(abs, file);
       if (entry.readError === 'ENOENT') return { ok: false, error: `the session directory exists but has no ${file}` };
-      if (entry.type !== 'file') return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
+      if (entry.type !== 'file')
+        return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
       try {
         return { ok: true, value: readWholeFile(abs, maxBytes).bytes };
       } catch (e) {

@@ -33,9 +33,22 @@ export function lstatEntry(abs: string, rel: string): InventoryEntry {
   try {
     st = lstatSync(abs);
   } catch (e) {
-    return { path: rel, type: 'unknown', size: 0, mtimeMs: 0, mode: 0, readError: (e as NodeJS.ErrnoException).code ?? 'EIO' };
+    return {
+      path: rel,
+      type: 'unknown',
+      size: 0,
+      mtimeMs: 0,
+      mode: 0,
+      readError: (e as NodeJS.ErrnoException).code ?? 'EIO',
+    };
   }
-  const entry: InventoryEntry = { path: rel, type: entryType(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs), mode: st.mode & 0o7777 };
+  const entry: InventoryEntry = {
+    path: rel,
+    type: entryType(st),
+    size: st.size,
+    mtimeMs: Math.trunc(st.mtimeMs),
+    mode: st.mode & 0o7777,
+  };
   if (entry.type === 'symlink') {
     try {
       entry.linkTarget = readlinkSync(abs);

@@ -66,7 +66,11 @@ export function applyBaseline(report: AuditReport, entries: readonly BaselineEnt
   for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
   return {
     ...report,
-    summary: { ...report.summary, findings: count(findings), byCode: Object.fromEntries(Object.entries(byCode).sort(([a], [b]) => byteOrder(a, b))) },
+    summary: {
+      ...report.summary,
+      findings: count(findings),
+      byCode: Object.fromEntries(Object.entries(byCode).sort(([a], [b]) => byteOrder(a, b))),
+    },
     sessions: report.sessions.map((s) => ({ ...s, findings: count(bySession.get(s.path) ?? []) })),
     findings,
     baseline: { path, suppressed, absent },

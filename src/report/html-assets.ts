@@ -6,26 +6,33 @@
 import { createHash } from 'node:crypto';
 
 /** The CSP source expression for an inline element's exact text: `'sha256-<base64>'`. */
-export const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+export const cspHash = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 export const CSS = `
-:root { color-scheme: light dark; --bg: #fff; --fg: #1b1f24; --muted: #5b6470; --line: #d6dbe1; --head: #f3f5f7; --row: #fafbfc;
-  --err: #a3001b; --err-bg: #fde7ea; --warn: #7a4d00; --warn-bg: #fff1cc; --note: #00577f; --note-bg: #e1f1fa; --ok: #1d6b2f;
+:root { color-scheme: light dark; --bg: #fff; --fg: #1b1f24; --muted: #5b6470; --line: #d6dbe1; --head: #f3f5f7;
+  --row: #fafbfc;
+  --err: #a3001b; --err-bg: #fde7ea; --warn: #7a4d00; --warn-bg: #fff1cc; --note: #00577f; --note-bg: #e1f1fa;
+  --ok: #1d6b2f;
   --bad: #d0021b; --changed: #c26a00; --accent: #0b5cad; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #14171b; --fg: #e3e7eb; --muted: #9aa4ae; --line: #343b43; --head: #1e2329; --row: #181c21;
-    --err: #ff8a99; --err-bg: #43121a; --warn: #ffd27a; --warn-bg: #3b2c0c; --note: #8fd3ff; --note-bg: #0e2c3d; --ok: #7fd68f;
+    --err: #ff8a99; --err-bg: #43121a; --warn: #ffd27a; --warn-bg: #3b2c0c; --note: #8fd3ff; --note-bg: #0e2c3d;
+    --ok: #7fd68f;
     --bad: #ff5c6c; --changed: #ffab40; --accent: #7ab8ff; }
 }
 * { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { max-width: 1500px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { font-size: 1.5rem; margin: 8px 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 1.05rem; margin: 20px 0 6px; }
 h4 { font-size: .95rem; margin: 14px 0 4px; }
-code, pre, .mono, td.loc, td.id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12.5px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; padding: 6px 8px; background: var(--head); border-radius: 4px; max-height: 24em; overflow: auto; }
+code, pre, .mono, td.loc, td.id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+  font-size: 12.5px; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; padding: 6px 8px; background: var(--head);
+  border-radius: 4px; max-height: 24em; overflow: auto; }
 a { color: var(--accent); }
 .muted, .empty { color: var(--muted); }
 .meta { color: var(--muted); margin: 0 0 12px; overflow-wrap: anywhere; }
@@ -34,7 +41,8 @@ a { color: var(--accent); }
 .card b { display: block; font-size: 1.4rem; }
 .card.error b { color: var(--err); } .card.warning b { color: var(--warn); } .card.note b { color: var(--note); }
 table { border-collapse: separate; border-spacing: 0; width: 100%; margin: 6px 0 12px; }
-th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
+th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--line);
+  overflow-wrap: break-word; }
 td.msg, td.what { overflow-wrap: anywhere; min-width: 16em; }
 td.code, td.session, td.time, table.timeline td.loc { white-space: nowrap; }
 thead th { position: sticky; top: 0; z-index: 1; background: var(--head); font-weight: 600; white-space: nowrap; }
@@ -50,16 +58,22 @@ table.codes { width: auto; }
 .sev.note { color: var(--note); background: var(--note-bg); }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: end; margin: 8px 0; }
 .filters label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); }
-.filters select, .filters input { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 3px 6px; max-width: 28em; }
-button.link { font: inherit; color: var(--accent); background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline; }
-.flag { display: inline-block; margin: 0 2px 2px 0; padding: 0 5px; border-radius: 3px; font-size: 11px; font-weight: 600; border: 1px solid currentColor; }
-.flag.rewound { color: var(--err); } .flag.compacted { color: var(--muted); } .flag.displaced { color: var(--warn); } .flag.resume { color: var(--accent); }
+.filters select, .filters input { font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 4px; padding: 3px 6px; max-width: 28em; }
+button.link { font: inherit; color: var(--accent); background: none; border: 0; padding: 0; cursor: pointer;
+  text-decoration: underline; }
+.flag { display: inline-block; margin: 0 2px 2px 0; padding: 0 5px; border-radius: 3px; font-size: 11px;
+  font-weight: 600; border: 1px solid currentColor; }
+.flag.rewound { color: var(--err); } .flag.compacted { color: var(--muted); } .flag.displaced { color: var(--warn);
+  } .flag.resume { color: var(--accent); }
 .flag.mutating { color: var(--changed); }
 tr.event.rewound td.what { text-decoration: line-through; text-decoration-color: var(--err); }
 tr.event.rewound, tr.event.compacted { color: var(--muted); }
 tr.event.resume td { border-top: 2px solid var(--accent); }
-tr.event.d1 td.what { padding-left: 24px; } tr.event.d2 td.what { padding-left: 40px; } tr.event.d3 td.what { padding-left: 56px; }
-tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status { color: var(--err); font-weight: 600; }
+tr.event.d1 td.what { padding-left: 24px; } tr.event.d2 td.what { padding-left: 40px;
+  } tr.event.d3 td.what { padding-left: 56px; }
+tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status { color: var(--err);
+  font-weight: 600; }
 details summary { cursor: pointer; }
 section.session { border-top: 2px solid var(--line); margin-top: 28px; }
 .scroll { overflow-x: auto; }
@@ -72,7 +86,8 @@ svg.lineage .node.phantom rect { stroke-dasharray: 4 3; }
 svg.lineage .node text { font-size: 12px; fill: var(--fg); }
 svg.lineage .node text.sub { fill: var(--muted); font-size: 11px; }
 svg.lineage path.edge { fill: none; stroke: var(--muted); stroke-width: 1.5; }
-svg.lineage path.edge.widened, svg.lineage path.edge.dropped { stroke: var(--bad); stroke-width: 2.5; stroke-dasharray: 7 4; }
+svg.lineage path.edge.widened, svg.lineage path.edge.dropped { stroke: var(--bad); stroke-width: 2.5;
+  stroke-dasharray: 7 4; }
 svg.lineage path.edge.changed { stroke: var(--changed); stroke-width: 2; stroke-dasharray: 3 3; }
 svg.lineage path.edge.phantom { stroke-dasharray: 2 3; }
 svg.lineage text.elabel { font-size: 11px; fill: var(--muted); }

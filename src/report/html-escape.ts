@@ -10,7 +10,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const HTML_SPECIAL = /[&<>"']/g;
 
-const visibleSurrogates = (s: string): string => s.replace(LONE_SURROGATE, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+const visibleSurrogates = (s: string): string =>
+  s.replace(LONE_SURROGATE, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 const entities = (s: string): string => s.replace(HTML_SPECIAL, (c) => ENTITY[c]!);
 
 /** Safe in element text and in double- or single-quoted attribute values. */

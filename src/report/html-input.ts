@@ -1,4 +1,7 @@
-/** What the HTML report is rendered from: the audit report plus, per session, its timeline and tool-call pairs, and the lineage views. */
+/**
+ * What the HTML report is rendered from: the audit report plus, per session, its timeline and tool-call pairs, and the
+ * lineage views.
+ */
 import type { LineageView } from '../lineage/view.js';
 import type { AuditReport } from '../model/report.js';
 import type { PairRow } from '../pairing/classify.js';
@@ -7,10 +10,14 @@ import type { TimelineEvent } from '../timeline/model.js';
 export interface HtmlSession {
   /** Session id (directory name). */
   id: string;
-  /** The session directory as given on the command line (matches `report.sessions[].path` and `findings[].sessionPath`). */
+  /**
+   * The session directory as given on the command line (matches `report.sessions[].path` and `findings[].sessionPath`).
+   */
   path: string;
   format: string;
-  /** The authoritative timeline, when the session has a readable log. Capped by the caller (see `timelineTruncated`). */
+  /**
+   * The authoritative timeline, when the session has a readable log. Capped by the caller (see `timelineTruncated`).
+   */
   timeline?: TimelineEvent[];
   /** Events left out because the timeline was longer than the cap. */
   timelineTruncated?: number;

@@ -45,19 +45,31 @@ function boxOf(n: ViewNode): Box {
     ...(flags.length ? [`flags ${flags.join(', ')}`] : []),
   ];
   const sandbox = n.edgeSandbox ?? 'same';
-  const cls = ['node', BAD.has(sandbox) ? sandbox : '', sandbox === 'changed' || n.flags.length ? 'flagged' : ''].filter(Boolean).join(' ');
-  const profile = `${n.profile ?? '(no profile)'}${sandbox === 'widened' ? ' ▲' : sandbox === 'dropped' ? ' ▼' : ''}`;
+  const cls = ['node', BAD.has(sandbox) ? sandbox : '', sandbox === 'changed' || n.flags.length ? 'flagged' : '']
+    .filter(Boolean)
+    .join(' ');
+  const mark = sandbox === 'widened' ? ' ▲' : sandbox === 'dropped' ? ' ▼' : '';
+  const profile = `${n.profile ?? '(no profile)'}${mark}`;
   const box: Box = { lines: [shortId(n.id), kind, profile], title, cls, children: n.children.map(boxOf), x: 0, y: 0 };
   if (n.edge !== undefined) box.edge = { kind: n.edge, sandbox, cls: sandbox };
   return box;
 }
 
-/** A tree root whose parent is recorded but not in this tree (missing, or cut off by a cycle) gets a dashed stand-in. */
+/**
+ * A tree root whose parent is recorded but not in this tree (missing, or cut off by a cycle) gets a dashed stand-in.
+ */
 function withStandIn(n: ViewNode, known: ReadonlySet<string>): Box {
   const box = boxOf(n);
   if (n.parent === undefined) return box;
   const where = known.has(n.parent) ? 'elsewhere in the tree' : 'not found';
-  return { lines: [shortId(n.parent), 'parent', where], title: [`parent ${n.parent} (${where})`], cls: 'node phantom', children: [box], x: 0, y: 0 };
+  return {
+    lines: [shortId(n.parent), 'parent', where],
+    title: [`parent ${n.parent} (${where})`],
+    cls: 'node phantom',
+    children: [box],
+    x: 0,
+    y: 0,
+  };
 }
 
 function collectIds(list: readonly ViewNode[], into: Set<string>): void {
@@ -82,7 +94,10 @@ function place(b: Box, depth: number, y: number): number {
 
 function draw(b: Box, out: string[], maxX: { v: number }): void {
   maxX.v = Math.max(maxX.v, b.x + NODE_W);
-  out.push(`<g class="${b.cls}"><title>${b.title.map(h).join('\n')}</title><rect x="${b.x}" y="${b.y}" width="${NODE_W}" height="${NODE_H}" rx="6"/>`);
+  out.push(
+    `<g class="${b.cls}"><title>${b.title.map(h).join('\n')}</title><rect x="${b.x}" y="${b.y}" width="${NODE_W}" ` +
+      `height="${NODE_H}" rx="6"/>`,
+  );
   b.lines.forEach((line, i) => {
     out.push(`<text x="${b.x + 10}" y="${b.y + 18 + i * 16}"${i ? ' class="sub"' : ''}>${h(clip(line, CHARS))}</text>`);
   });
@@ -96,10 +111,19 @@ function draw(b: Box, out: string[], maxX: { v: number }): void {
     const e = c.edge;
     const cls = e ? e.cls : 'phantom';
     const bad = e && BAD.has(e.sandbox);
-    out.push(`<path class="edge ${cls}" d="M${x1} ${y1} C${mx} ${y1} ${mx} ${y2} ${x2 - 6} ${y2}" marker-end="url(#${bad ? 'arrow-bad' : 'arrow'})"/>`);
+    out.push(
+      `<path class="edge ${cls}" d="M${x1} ${y1} C${mx} ${y1} ${mx} ${y2} ${x2 - 6} ${y2}" ` +
+        `marker-end="url(#${bad ? 'arrow-bad' : 'arrow'})"/>`,
+    );
     if (e) {
-      out.push(`<text class="elabel ${cls}" x="${x2 - 10}" y="${y2 - 6}" text-anchor="end">${h(clip(e.kind, 17))}</text>`);
-      if (e.sandbox !== 'same') out.push(`<text class="elabel ${cls}" x="${x2 - 10}" y="${y2 + 15}" text-anchor="end">${h(bad ? e.sandbox.toUpperCase() : e.sandbox)}</text>`);
+      out.push(
+        `<text class="elabel ${cls}" x="${x2 - 10}" y="${y2 - 6}" text-anchor="end">${h(clip(e.kind, 17))}</text>`,
+      );
+      if (e.sandbox !== 'same')
+        out.push(
+          `<text class="elabel ${cls}" x="${x2 - 10}" y="${y2 + 15}" ` +
+            `text-anchor="end">${h(bad ? e.sandbox.toUpperCase() : e.sandbox)}</text>`,
+        );
     }
     draw(c, out, maxX);
   }
@@ -129,7 +153,13 @@ export function renderLineageSvg(views: readonly LineageView[]): string {
   const width = Math.max(maxX.v + MARGIN, 400);
   const height = y - VIEW_GAP + MARGIN;
   const defs =
-    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path class="arrow" d="M0 0L10 5L0 10z"/></marker>' +
-    '<marker id="arrow-bad" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path class="arrow bad" d="M0 0L10 5L0 10z"/></marker></defs>';
-  return `<svg id="lineage" class="lineage" aria-labelledby="lineage-title" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><title id="lineage-title">Session lineage: forks, subagents and other derived sessions, with sandbox profiles</title>${defs}${body.join('')}</svg>`;
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" ' +
+    'orient="auto"><path class="arrow" d="M0 0L10 5L0 10z"/></marker>' +
+    '<marker id="arrow-bad" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" ' +
+    'orient="auto"><path class="arrow bad" d="M0 0L10 5L0 10z"/></marker></defs>';
+  return (
+    `<svg id="lineage" class="lineage" aria-labelledby="lineage-title" width="${width}" height="${height}" ` +
+    `viewBox="0 0 ${width} ${height}"><title id="lineage-title">Session lineage: forks, subagents and other ` +
+    `derived sessions, with sandbox profiles</title>${defs}${body.join('')}</svg>`
+  );
 }

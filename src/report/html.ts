@@ -16,7 +16,14 @@ export type { HtmlInput, HtmlSession } from './html-input.js';
 
 /** The page's Content-Security-Policy: nothing but the one stylesheet and the one script. */
 export function contentSecurityPolicy(css: string = CSS, script: string = SCRIPT): string {
-  return [`default-src 'none'`, `style-src ${cspHash(css)}`, `script-src ${cspHash(script)}`, `img-src 'none'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return [
+    `default-src 'none'`,
+    `style-src ${cspHash(css)}`,
+    `script-src ${cspHash(script)}`,
+    `img-src 'none'`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+  ].join('; ');
 }
 
 /** Every session path in report order, then any only the HTML input or the findings know, each with its anchor. */
@@ -54,7 +61,8 @@ function renderLineage(input: HtmlInput): string {
   return [
     '<section id="lineage-section" aria-labelledby="lineage-h"><h2 id="lineage-h">Lineage</h2>',
     '<p class="legend muted">Sessions (shortened id, kind, sandbox profile) and the edges they came from. ',
-    '<span class="bad">Red dashed: WIDENED</span> (more access than its origin) or <span class="bad">DROPPED</span> (the origin recorded a profile, this session none); ',
+    '<span class="bad">Red dashed: WIDENED</span> (more access than its origin) or <span ' +
+      'class="bad">DROPPED</span> (the origin recorded a profile, this session none); ',
     '<span class="changed">orange dashed: changed</span>. Hover a node for its details.</p>',
     `<div class="scroll">${svg}</div></section>`,
   ].join('');
@@ -66,7 +74,8 @@ export function renderHtml(input: HtmlInput): string {
   return [
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light ' +
+      'dark"><meta name="referrer" content="no-referrer">',
     `<title>${h(title)}</title>`,
     `<style>${CSS}</style></head>\n<body><main>`,
     renderSummary(input.report, input.title),

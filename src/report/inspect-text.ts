@@ -18,7 +18,11 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   const c = new Chalk({ level: opts.color ? 1 : 0 });
   const w = Math.max(60, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
-  const para = (s: string, indent = '  '): string => wrapText(e(s), w - indent.length).split('\n').map((l) => indent + l).join('\n');
+  const para = (s: string, indent = '  '): string =>
+    wrapText(e(s), w - indent.length)
+      .split('\n')
+      .map((l) => indent + l)
+      .join('\n');
   const out: string[] = [];
   const s = r.session;
   out.push(c.bold(`Session ${e(s.id)}`), `  ${e(s.path)}`);
@@ -34,11 +38,22 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.red.bold(STATE[r.state]) : STATE[r.state]}`);
   if (r.lastTurn) {
     const t = r.lastTurn;
-    out.push(`  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ${e(t.file)}:${t.line}${t.startedAt ? `, ${e(t.startedAt)}` : ''}:`);
+    out.push(
+      `  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ` +
+        `${e(t.file)}:${t.line}${t.startedAt ? `, ${e(t.startedAt)}` : ''}:`,
+    );
     out.push(para(JSON.stringify(t.prompt), '    '));
-    out.push(t.end ? `  ended ${e(t.end.stopReason ?? '?')} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${e(t.end.at)}` : ''}` : '  no turn_completed follows it');
+    out.push(
+      t.end
+        ? `  ended ${e(t.end.stopReason ?? '?')} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${e(t.end.at)}` : ''}`
+        : '  no turn_completed follows it',
+    );
   }
-  if (r.lastChatPrompt) out.push(`  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`);
+  if (r.lastChatPrompt)
+    out.push(
+      `  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ` +
+        `${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`,
+    );
 
   out.push('', c.bold(`Tool calls in flight (${r.inFlight.length})`));
   if (!r.inFlight.length) out.push('  none');
@@ -46,7 +61,12 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     const tag = p.mutating ? c.red('MAY MUTATE') : c.green('read-only');
     out.push(`  ${tag}  ${e(p.name || '?')} ${c.dim(`(${e(p.id)}${p.kind ? `, ${e(p.kind)}` : ''})`)}  ${e(p.status)}`);
     if (p.args) out.push(para(`arguments: ${p.args}`, '      '));
-    const where = [p.call && `called at ${formatLocation(p.call)}`, p.logCall && `logged at ${formatLocation(p.logCall)}`].filter(Boolean).join(', ');
+    const where = [
+      p.call && `called at ${formatLocation(p.call)}`,
+      p.logCall && `logged at ${formatLocation(p.logCall)}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     if (where) out.push(`      ${e(where)}`);
   }
   out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
@@ -63,8 +83,13 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   }
   const f = r.findings;
   const top = f.list.filter((x) => x.severity !== 'note').slice(0, 12);
-  out.push('', c.bold('Audit'), `  ${f.error} error(s), ${f.warning} warning(s), ${f.note} note(s)${top.length ? ':' : ''}`);
-  if (f.list.length > top.length) out.push(`  (${f.list.length - top.length} more: session-audit audit ${e(r.session.path)})`);
+  out.push(
+    '',
+    c.bold('Audit'),
+    `  ${f.error} error(s), ${f.warning} warning(s), ${f.note} note(s)${top.length ? ':' : ''}`,
+  );
+  if (f.list.length > top.length)
+    out.push(`  (${f.list.length - top.length} more: session-audit audit ${e(r.session.path)})`);
   for (const x of top) out.push(para(`${x.severity} ${x.code} ${formatLocation(x.location)}: ${x.message}`, '    '));
   return `${out.join('\n')}\n`;
 }

@@ -18,16 +18,25 @@ export function xmlText(s: string): string {
     .map((line) => escapeText(line))
     .join('\n')
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+    .replace(
+      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g,
+      (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
+    );
 }
 
 const loc = (f: Finding): string => {
   const l = f.location;
-  return `${l.file === '' ? '.' : l.file}${l.line !== undefined ? `:${l.line}` : ''}${l.byteOffset !== undefined ? ` @${l.byteOffset}` : ''}${l.pointer ? ` ${l.pointer}` : ''}`;
+  const line = l.line !== undefined ? `:${l.line}` : '';
+  const offset = l.byteOffset !== undefined ? ` @${l.byteOffset}` : '';
+  return `${l.file === '' ? '.' : l.file}${line}${offset}${l.pointer ? ` ${l.pointer}` : ''}`;
 };
 
 /** `checksFor(format)`: the ids of the checks that ran on a session of that format (each is a testcase). */
-export function renderJunit(report: AuditReport, failOn: FailOn, checksFor: (format: string) => readonly string[]): string {
+export function renderJunit(
+  report: AuditReport,
+  failOn: FailOn,
+  checksFor: (format: string) => readonly string[],
+): string {
   const limit = failOn === 'never' ? -1 : SEVERITY_RANK[failOn];
   const gates = (f: Finding): boolean => SEVERITY_RANK[f.severity] <= limit;
   const bySession = new Map<string, Finding[]>();
@@ -53,18 +62,42 @@ export function renderJunit(report: AuditReport, failOn: FailOn, checksFor: (for
         failures++;
         const codes = [...new Set(failing.map((f) => f.code))].join(', ');
         const detail = failing.map((f) => `${f.severity} ${f.code} ${loc(f)}: ${f.message}`).join('\n');
-        body += `\n      <failure type="${xmlText(codes)}" message="${xmlText(`${failing.length} finding${failing.length === 1 ? '' : 's'} at or above ${failOn}: ${failing[0]!.code} ${loc(failing[0]!)}: ${failing[0]!.message}`.slice(0, 500))}">${xmlText(detail)}</failure>`;
+        const first = failing[0]!;
+        const n = `${failing.length} finding${failing.length === 1 ? '' : 's'}`;
+        const message = `${n} at or above ${failOn}: ${first.code} ${loc(first)}: ${first.message}`.slice(0, 500);
+        body += `\n      <failure type="${xmlText(codes)}" message="${xmlText(message)}">${xmlText(detail)}</failure>`;
       }
-      if (other.length) body += `\n      <system-out>${xmlText(other.map((f) => `${f.severity} ${f.code} ${loc(f)}: ${f.message}`).join('\n'))}</system-out>`;
-      cases.push(`    <testcase classname="${xmlText(classname)}" name="${xmlText(check)}" file="${xmlText(s.path)}"${body ? `>${body}\n    </testcase>` : ' />'}`);
+      if (other.length) {
+        const lines = other.map((f) => `${f.severity} ${f.code} ${loc(f)}: ${f.message}`).join('\n');
+        body += `\n      <system-out>${xmlText(lines)}</system-out>`;
+      }
+      cases.push(
+        `    <testcase classname="${xmlText(classname)}" name="${xmlText(check)}" ` +
+          `file="${xmlText(s.path)}"${body ? `>${body}\n    </testcase>` : ' />'}`,
+      );
     }
     totalTests += checks.length;
     totalFailures += failures;
-    suites.push(`  <testsuite name="${xmlText(s.path)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>`);
+    suites.push(
+      `  <testsuite name="${xmlText(s.path)}" tests="${checks.length}" failures="${failures}" errors="0" ` +
+        `skipped="0">\n${cases.join('\n')}\n  </testsuite>`,
+    );
   }
   const errors = report.toolErrors.length;
+  const toolCase = (e: AuditReport['toolErrors'][number], i: number): string =>
+    `    <testcase classname="session-audit" name="${xmlText(`internal error ${i + 1}: ${e.check} on ${e.session}`)}"` +
+    '>' +
+    '\n' +
+    `      <error message="${xmlText(e.message.split('\n')[0] ?? '')}">${xmlText(e.message)}</error>\n` +
+    '    </testcase>';
   const toolSuite = errors
-    ? `\n  <testsuite name="session-audit internal errors" tests="${errors}" failures="0" errors="${errors}" skipped="0">\n${report.toolErrors.map((e, i) => `    <testcase classname="session-audit" name="${xmlText(`internal error ${i + 1}: ${e.check} on ${e.session}`)}">\n      <error message="${xmlText(e.message.split('\n')[0] ?? '')}">${xmlText(e.message)}</error>\n    </testcase>`).join('\n')}\n  </testsuite>`
+    ? '\n  <testsuite name="session-audit internal errors" ' +
+      `tests="${errors}" failures="0" errors="${errors}" skipped="0">\n` +
+      `${report.toolErrors.map(toolCase).join('\n')}\n  </testsuite>`
     : '';
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="session-audit ${xmlText(report.command)}" tests="${totalTests + errors}" failures="${totalFailures}" errors="${errors}">\n${suites.join('\n')}${toolSuite}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="session-audit ${xmlText(report.command)}" ` +
+    `tests="${totalTests + errors}" failures="${totalFailures}" ` +
+    `errors="${errors}">\n${suites.join('\n')}${toolSuite}\n</testsuites>\n`
+  );
 }

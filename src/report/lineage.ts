@@ -20,7 +20,11 @@ export function renderLineageTable(views: readonly LineageView[]): string {
   const out: string[] = [];
   for (const v of views) {
     out.push(`${escapeText(v.root)}`);
-    const t = new Table({ head: ['session', 'kind', 'cwd', 'created', 'profile', 'flags'], style: { head: [], border: [] }, chars: NO_ROW_LINES });
+    const t = new Table({
+      head: ['session', 'kind', 'cwd', 'created', 'profile', 'flags'],
+      style: { head: [], border: [] },
+      chars: NO_ROW_LINES,
+    });
     walk(v.trees, (n, prefix) => {
       const edge = n.edgeSandbox === 'widened' ? ' ▲WIDENED' : n.edgeSandbox === 'dropped' ? ' ▼DROPPED' : '';
       t.push([
@@ -29,16 +33,24 @@ export function renderLineageTable(views: readonly LineageView[]): string {
         escapeText(n.cwd ?? ''),
         escapeText((n.created ?? '').slice(0, 16).replace('T', ' ')),
         escapeText(n.profile ?? '(none)') + edge,
-        escapeText([...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'), ...(n.resumes ? [`resumed ×${n.resumes}`] : [])].join(', ')),
+        escapeText(
+          [
+            ...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'),
+            ...(n.resumes ? [`resumed ×${n.resumes}`] : []),
+          ].join(', '),
+        ),
       ]);
     });
     out.push(t.toString(), '');
   }
-  out.push('▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.');
+  out.push(
+    '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
+  );
   return `${out.join('\n')}\n`;
 }
 
-export const renderLineageJson = (views: readonly LineageView[]): string => `${JSON.stringify({ roots: views }, null, 2)}\n`;
+export const renderLineageJson = (views: readonly LineageView[]): string =>
+  `${JSON.stringify({ roots: views }, null, 2)}\n`;
 
 const dotId = (id: string): string => JSON.stringify(id);
 const dotLabel = (n: ViewNode): string => JSON.stringify(`${short(n.id)}\n${n.kind}\n${n.profile ?? '(no profile)'}`);
@@ -56,12 +68,23 @@ export function renderLineageDot(views: readonly LineageView[]): string {
     const known = new Set<string>();
     for (const n of allNodes(v)) {
       known.add(n.id);
-      const color = n.edgeSandbox === 'widened' || n.edgeSandbox === 'dropped' ? ', color=red, penwidth=2' : n.flags.length ? ', color=orange' : '';
+      const color =
+        n.edgeSandbox === 'widened' || n.edgeSandbox === 'dropped'
+          ? ', color=red, penwidth=2'
+          : n.flags.length
+            ? ', color=orange'
+            : '';
       lines.push(`    ${dotId(n.id)} [label=${dotLabel(n)}${color}];`);
     }
     for (const e of v.edges) {
-      if (!known.has(e.from)) lines.push(`    ${dotId(e.from)} [label=${JSON.stringify(`${short(e.from)}\n(not found)`)}, style=dashed];`);
-      const style = e.sandbox === 'widened' || e.sandbox === 'dropped' ? `, color=red, penwidth=2, label=${JSON.stringify(`${e.kind}: ${e.sandbox.toUpperCase()}`)}` : e.sandbox === 'changed' ? `, color=orange, label=${JSON.stringify(`${e.kind}: changed`)}` : `, label=${JSON.stringify(e.kind)}`;
+      if (!known.has(e.from))
+        lines.push(`    ${dotId(e.from)} [label=${JSON.stringify(`${short(e.from)}\n(not found)`)}, style=dashed];`);
+      const style =
+        e.sandbox === 'widened' || e.sandbox === 'dropped'
+          ? `, color=red, penwidth=2, label=${JSON.stringify(`${e.kind}: ${e.sandbox.toUpperCase()}`)}`
+          : e.sandbox === 'changed'
+            ? `, color=orange, label=${JSON.stringify(`${e.kind}: changed`)}`
+            : `, label=${JSON.stringify(e.kind)}`;
       lines.push(`    ${dotId(e.from)} -> ${dotId(e.to)} [${style.slice(2)}];`);
     }
     lines.push('  }');
@@ -84,7 +107,8 @@ export function renderLineageMermaid(views: readonly LineageView[]): string {
   const red: number[] = [];
   for (const v of views) {
     lines.push(`  subgraph ${mid(`root:${v.root}`)}["${esc(v.root)}"]`);
-    for (const n of allNodes(v)) lines.push(`    ${mid(n.id)}["${esc(short(n.id))}<br/>${esc(n.kind)}<br/>${esc(n.profile ?? '(no profile)')}"]`);
+    for (const n of allNodes(v))
+      lines.push(`    ${mid(n.id)}["${esc(short(n.id))}<br/>${esc(n.kind)}<br/>${esc(n.profile ?? '(no profile)')}"]`);
     for (const e of v.edges) {
       const label = e.sandbox === 'same' ? e.kind : `${e.kind}: ${e.sandbox}`;
       lines.push(`    ${mid(e.from)} -->|${esc(label)}| ${mid(e.to)}`);

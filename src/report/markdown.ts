@@ -29,16 +29,26 @@ const ICON: Record<Severity, string> = { error: '🔴 error', warning: '🟡 war
 
 const location = (f: Finding): string => {
   const l = f.location;
-  return `${l.file === '' ? '.' : l.file}${l.line !== undefined ? `:${l.line}` : ''}${l.byteOffset !== undefined ? ` @${l.byteOffset}` : ''}${l.pointer ? ` ${l.pointer}` : ''}`;
+  const line = l.line !== undefined ? `:${l.line}` : '';
+  const offset = l.byteOffset !== undefined ? ` @${l.byteOffset}` : '';
+  return `${l.file === '' ? '.' : l.file}${line}${offset}${l.pointer ? ` ${l.pointer}` : ''}`;
 };
 
 export function renderMarkdown(report: AuditReport, failOn: FailOn, extra: string[] = []): string {
   const s = report.summary;
   const limit = failOn === 'never' ? -1 : SEVERITY_RANK[failOn];
   const failing = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= limit).length;
-  const verdict = report.toolErrors.length ? '❌ **session-audit failed** (internal error)' : failing ? `❌ **${failing} finding${failing === 1 ? '' : 's'} at or above ${failOn}**` : `✅ **no finding at or above ${failOn}**`;
+  const verdict = report.toolErrors.length
+    ? '❌ **session-audit failed** (internal error)'
+    : failing
+      ? `❌ **${failing} finding${failing === 1 ? '' : 's'} at or above ${failOn}**`
+      : `✅ **no finding at or above ${failOn}**`;
   const out: string[] = [`## session-audit ${report.command}: ${verdict}`, ''];
-  out.push(`${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.files} files (${(s.bytes / 1048576).toFixed(1)} MiB): **${s.findings.error}** errors, **${s.findings.warning}** warnings, **${s.findings.note}** notes.`, '');
+  out.push(
+    `${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.files} files (${(s.bytes / 1048576).toFixed(1)} ` +
+      `MiB): **${s.findings.error}** errors, **${s.findings.warning}** warnings, **${s.findings.note}** notes.`,
+    '',
+  );
   for (const e of extra) out.push(`${mdText(e, 1000)}`, '');
   const codes = Object.entries(s.byCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (codes.length) {
@@ -52,21 +62,47 @@ export function renderMarkdown(report: AuditReport, failOn: FailOn, extra: strin
       .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
       .slice(0, WORST)
       .map((x) => x.f);
-    out.push(`### ${worst.length === report.findings.length ? 'Findings' : `The ${worst.length} most severe of ${report.findings.length} findings`}`, '');
+    const all = worst.length === report.findings.length;
+    out.push(`### ${all ? 'Findings' : `The ${worst.length} most severe of ${report.findings.length} findings`}`, '');
     out.push('| severity | code | session | location | message |', '|---|---|---|---|---|');
-    for (const f of worst) out.push(`| ${ICON[f.severity]} | \`${f.code}\` | ${mdText(f.session, 80)} | ${mdText(location(f), 120)} | ${mdText(f.message)} |`);
+    for (const f of worst)
+      out.push(
+        `| ${ICON[f.severity]} | \`${f.code}\` | ${mdText(f.session, 80)} | ${mdText(location(f), 120)} | ` +
+          `${mdText(f.message)} |`,
+      );
     out.push('');
   }
-  const withFindings = report.sessions.filter((x) => x.findings.error + x.findings.warning + x.findings.note > 0).sort((a, b) => b.findings.error - a.findings.error || b.findings.warning - a.findings.warning || b.findings.note - a.findings.note || (a.path < b.path ? -1 : 1));
+  const withFindings = report.sessions
+    .filter((x) => x.findings.error + x.findings.warning + x.findings.note > 0)
+    .sort(
+      (a, b) =>
+        b.findings.error - a.findings.error ||
+        b.findings.warning - a.findings.warning ||
+        b.findings.note - a.findings.note ||
+        (a.path < b.path ? -1 : 1),
+    );
   if (report.sessions.length > 1 || withFindings.length) {
     out.push('### Sessions', '', '| session | format | errors | warnings | notes |', '|---|---|---:|---:|---:|');
-    for (const x of withFindings.slice(0, SESSIONS)) out.push(`| ${mdText(x.path, 160)} | ${mdText(x.format, 40)} | ${x.findings.error} | ${x.findings.warning} | ${x.findings.note} |`);
-    if (withFindings.length > SESSIONS) out.push(`| … ${withFindings.length - SESSIONS} more sessions with findings | | | | |`);
+    for (const x of withFindings.slice(0, SESSIONS))
+      out.push(
+        `| ${mdText(x.path, 160)} | ${mdText(x.format, 40)} | ${x.findings.error} | ${x.findings.warning} | ` +
+          `${x.findings.note} |`,
+      );
+    if (withFindings.length > SESSIONS)
+      out.push(`| … ${withFindings.length - SESSIONS} more sessions with findings | | | | |`);
     const clean = report.sessions.length - withFindings.length;
     if (clean) out.push(`| ${clean} session${clean === 1 ? '' : 's'} with no findings | | 0 | 0 | 0 |`);
     out.push('');
   }
-  for (const e of report.toolErrors) out.push(`> internal error in check \`${mdText(e.check, 60)}\` on ${mdText(e.session, 80)}: ${mdText(e.message.split('\n')[0] ?? '')}`, '');
-  out.push(`<sub>session-audit ${report.tool.version} · the JSON report has every finding with its exact byte location</sub>`, '');
+  for (const e of report.toolErrors)
+    out.push(
+      `> internal error in check \`${mdText(e.check, 60)}\` on ${mdText(e.session, 80)}: ` +
+        `${mdText(e.message.split('\n')[0] ?? '')}`,
+      '',
+    );
+  out.push(
+    `<sub>session-audit ${report.tool.version} · the JSON report has every finding with its exact byte location</sub>`,
+    '',
+  );
   return out.join('\n');
 }

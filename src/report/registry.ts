@@ -32,7 +32,8 @@ export function baselineLines(report: AuditReport): string[] {
   const n = b.suppressed;
   const gone = b.absent.length;
   return [
-    `Baseline ${b.path}: ${n} known finding${n === 1 ? '' : 's'} suppressed; ${gone} baseline entr${gone === 1 ? 'y' : 'ies'} ` +
+    `Baseline ${b.path}: ${n} known finding${n === 1 ? '' : 's'} suppressed; ${gone} baseline ` +
+      `entr${gone === 1 ? 'y' : 'ies'} ` +
       `no longer occur${gone === 1 ? 's' : ''}.`,
   ];
 }

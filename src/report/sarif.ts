@@ -23,7 +23,8 @@ export function pathUri(path: string): string {
     .join('/');
 }
 
-const join = (dir: string, file: string): string => (file === '' ? `${dir.replace(/\/+$/, '')}/` : `${dir.replace(/\/+$/, '')}/${file}`);
+const join = (dir: string, file: string): string =>
+  file === '' ? `${dir.replace(/\/+$/, '')}/` : `${dir.replace(/\/+$/, '')}/${file}`;
 
 interface SarifOptions {
   /** Extra notifications (e.g. the baseline). */
@@ -33,7 +34,12 @@ interface SarifOptions {
 export function renderSarif(report: AuditReport, options: SarifOptions = {}): string {
   const rules = catalog();
   const ruleIndex = new Map<string, number>(rules.map((r, i) => [r.code, i]));
-  const artifacts: Array<{ location: { uri: string }; length?: number; hashes?: Record<string, string>; roles?: string[] }> = [];
+  const artifacts: Array<{
+    location: { uri: string };
+    length?: number;
+    hashes?: Record<string, string>;
+    roles?: string[];
+  }> = [];
   const artifactIndex = new Map<string, number>();
   for (const s of report.sessions) {
     for (const f of s.files) {
@@ -41,23 +47,49 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
       const uri = pathUri(join(s.path, f.path));
       if (artifactIndex.has(uri)) continue;
       artifactIndex.set(uri, artifacts.length);
-      artifacts.push({ location: { uri }, ...(f.size !== undefined ? { length: f.size } : {}), ...(f.sha256 ? { hashes: { 'sha-256': f.sha256 } } : {}), roles: ['analysisTarget'] });
+      artifacts.push({
+        location: { uri },
+        ...(f.size !== undefined ? { length: f.size } : {}),
+        ...(f.sha256 ? { hashes: { 'sha-256': f.sha256 } } : {}),
+        roles: ['analysisTarget'],
+      });
     }
   }
 
   let kept: readonly Finding[] = report.findings;
-  const notifications: Array<{ level: 'error' | 'warning' | 'note'; message: { text: string }; descriptor?: { id: string } }> = [];
+  const notifications: Array<{
+    level: 'error' | 'warning' | 'note';
+    message: { text: string };
+    descriptor?: { id: string };
+  }> = [];
   if (kept.length > SARIF_MAX_RESULTS) {
     // Stable: by severity, then the report's own order.
-    const ranked = kept.map((f, i) => ({ f, i })).sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i);
-    kept = ranked.slice(0, SARIF_MAX_RESULTS).sort((a, b) => a.i - b.i).map((x) => x.f);
+    const ranked = kept
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i);
+    kept = ranked
+      .slice(0, SARIF_MAX_RESULTS)
+      .sort((a, b) => a.i - b.i)
+      .map((x) => x.f);
     notifications.push({
       level: 'warning',
-      message: { text: `${report.findings.length} findings exceed the ${SARIF_MAX_RESULTS} results GitHub accepts per run: the ${SARIF_MAX_RESULTS} most severe are included, ${report.findings.length - SARIF_MAX_RESULTS} less severe ones are left out (the JSON report has them all).` },
+      message: {
+        text:
+          `${report.findings.length} findings exceed the ${SARIF_MAX_RESULTS} results GitHub accepts per run: ` +
+          `the ${SARIF_MAX_RESULTS} most severe are included, ${report.findings.length - SARIF_MAX_RESULTS} less ` +
+          `severe ones are left out (the JSON report has them all).`,
+      },
       descriptor: { id: 'results-truncated' },
     });
   }
-  for (const e of report.toolErrors) notifications.push({ level: 'error', message: { text: `internal error in check ${e.check} on session ${e.session}: ${e.message.split('\n')[0] ?? ''}` }, descriptor: { id: 'internal-error' } });
+  for (const e of report.toolErrors)
+    notifications.push({
+      level: 'error',
+      message: {
+        text: `internal error in check ${e.check} on session ${e.session}: ${e.message.split('\n')[0] ?? ''}`,
+      },
+      descriptor: { id: 'internal-error' },
+    });
   for (const n of options.notes ?? []) notifications.push({ level: 'note', message: { text: n } });
 
   const results = kept.map((f) => {
@@ -65,7 +97,8 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
     const region: Record<string, number> = {};
     if (f.location.line !== undefined) region.startLine = f.location.line;
     if (f.location.byteOffset !== undefined) region.byteOffset = f.location.byteOffset;
-    if (f.location.byteLength !== undefined && f.location.byteOffset !== undefined) region.byteLength = f.location.byteLength;
+    if (f.location.byteLength !== undefined && f.location.byteOffset !== undefined)
+      region.byteLength = f.location.byteLength;
     const artifactLocation: { uri: string; index?: number } = { uri };
     const idx = artifactIndex.get(uri);
     if (idx !== undefined) artifactLocation.index = idx;
@@ -77,7 +110,9 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
       locations: [
         {
           physicalLocation: { artifactLocation, ...(Object.keys(region).length ? { region } : {}) },
-          ...(f.location.pointer ? { logicalLocations: [{ fullyQualifiedName: f.location.pointer, kind: 'member' }] } : {}),
+          ...(f.location.pointer
+            ? { logicalLocations: [{ fullyQualifiedName: f.location.pointer, kind: 'member' }] }
+            : {}),
         },
       ],
       partialFingerprints: { 'sessionAudit/v1': f.fingerprint },
@@ -105,13 +140,18 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
                 .join(''),
               shortDescription: { text: r.title },
               fullDescription: { text: r.help },
-              help: { text: `${r.title}. ${r.help} Run \`session-audit checks ${r.code}\` for more.`, markdown: `**${r.title}.** ${r.help}\n\n\`session-audit checks ${r.code}\`` },
+              help: {
+                text: `${r.title}. ${r.help} Run \`session-audit checks ${r.code}\` for more.`,
+                markdown: `**${r.title}.** ${r.help}\n\n\`session-audit checks ${r.code}\``,
+              },
               defaultConfiguration: { level: r.severity },
               properties: { tags: ['session-integrity', r.check], check: r.check },
             })),
           },
         },
-        invocations: [{ executionSuccessful: report.toolErrors.length === 0, toolExecutionNotifications: notifications }],
+        invocations: [
+          { executionSuccessful: report.toolErrors.length === 0, toolExecutionNotifications: notifications },
+        ],
         artifacts,
         results,
         columnKind: 'unicodeCodePoints',

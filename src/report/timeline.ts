@@ -16,22 +16,63 @@ function flags(e: TimelineEvent): string {
 export function renderTimelineTable(events: readonly TimelineEvent[], width: number): string {
   const w = Math.max(90, width);
   const summaryW = w - 5 - 25 - 8 - 22 - 8 - 7 - 2;
-  const t = new Table({ head: ['time (UTC)', 'prompt', 'kind', 'line', 'flags', 'what'], style: { head: [], border: [] }, chars: NO_ROW_LINES, colWidths: [25, 8, 22, 8, 7, summaryW + 2] });
+  const t = new Table({
+    head: ['time (UTC)', 'prompt', 'kind', 'line', 'flags', 'what'],
+    style: { head: [], border: [] },
+    chars: NO_ROW_LINES,
+    colWidths: [25, 8, 22, 8, 7, summaryW + 2],
+  });
   for (const e of events) {
     const indent = e.depth ? `${'  '.repeat(e.depth - 1)}↳ ` : '';
     const what = escapeText(clip(`${indent}${e.resume ? `[resumed] ` : ''}${e.summary}`, summaryW));
-    t.push([e.time ? e.time.replace('T', ' ').replace('Z', '') : '', e.promptIndex ?? '', e.kind, String(e.line), flags(e), what]);
+    t.push([
+      e.time ? e.time.replace('T', ' ').replace('Z', '') : '',
+      e.promptIndex ?? '',
+      e.kind,
+      String(e.line),
+      flags(e),
+      what,
+    ]);
   }
-  const legend = 'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered chunk), * a new process picked the session up';
-  const resumes = events.filter((e) => e.resume).map((e) => `* line ${e.line}${e.depth ? ` (subagent ${escapeText(e.session)})` : ''}: ${escapeText(e.resume!)}`);
+  const legend =
+    'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered ' +
+    'chunk), * a new process picked the session up';
+  const resumes = events
+    .filter((e) => e.resume)
+    .map((e) => `* line ${e.line}${e.depth ? ` (subagent ${escapeText(e.session)})` : ''}: ${escapeText(e.resume!)}`);
   return `${t.toString()}\n${legend}\n${resumes.length ? `${resumes.join('\n')}\n` : ''}${events.length} event(s).\n`;
 }
 
-export const renderTimelineJsonl = (events: readonly TimelineEvent[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');
+export const renderTimelineJsonl = (events: readonly TimelineEvent[]): string =>
+  events.map((e) => `${JSON.stringify(e)}\n`).join('');
 
 export const renderTimelineJson = (events: readonly TimelineEvent[]): string => `${JSON.stringify(events, null, 2)}\n`;
 
-const CSV_COLUMNS = ['session', 'depth', 'parent', 'file', 'line', 'byteOffset', 'time', 'timeSource', 'eventId', 'counter', 'rail', 'kind', 'tag', 'promptIndex', 'toolCallId', 'toolStatus', 'subagentId', 'rewound', 'compacted', 'displaced', 'resume', 'summary', 'text'] as const;
+const CSV_COLUMNS = [
+  'session',
+  'depth',
+  'parent',
+  'file',
+  'line',
+  'byteOffset',
+  'time',
+  'timeSource',
+  'eventId',
+  'counter',
+  'rail',
+  'kind',
+  'tag',
+  'promptIndex',
+  'toolCallId',
+  'toolStatus',
+  'subagentId',
+  'rewound',
+  'compacted',
+  'displaced',
+  'resume',
+  'summary',
+  'text',
+] as const;
 
 /** RFC 4180 quoting; cells that a spreadsheet would run as a formula get a leading apostrophe. */
 function csvCell(v: unknown): string {
@@ -60,7 +101,12 @@ export function renderTimesketch(events: readonly TimelineEvent[], dataType: str
       const timed = e.timeMs !== null ? e : last;
       if (e.timeMs !== null) last = e;
       const ms = timed?.timeMs ?? 0;
-      const desc = e.timeMs === null ? 'No timestamp (time of the previous event)' : e.timeSource === 'agentTimestampMs' ? 'Agent event time' : 'Log write time';
+      const desc =
+        e.timeMs === null
+          ? 'No timestamp (time of the previous event)'
+          : e.timeSource === 'agentTimestampMs'
+            ? 'Agent event time'
+            : 'Log write time';
       return `${JSON.stringify({
         message: `[${e.kind}] ${e.summary}`,
         datetime: new Date(ms).toISOString(),

@@ -53,7 +53,12 @@ export class TimeAnalyzer {
     // Clock
     if (e.timeMs !== undefined) {
       if (this.maxTime?.timeMs !== undefined && e.timeMs < this.maxTime.timeMs - TOLERANCE_MS) {
-        this.report({ code: 'TIME_BACKWARDS', event: e, previous: this.maxTime, deltaMs: this.maxTime.timeMs - e.timeMs });
+        this.report({
+          code: 'TIME_BACKWARDS',
+          event: e,
+          previous: this.maxTime,
+          deltaMs: this.maxTime.timeMs - e.timeMs,
+        });
         // One report per step back: the clock continues from here.
         this.maxTime = e;
       }
@@ -78,22 +83,41 @@ export class TimeAnalyzer {
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
       // Every counter remembered is at most the highest one, so a new highest needs no look-up.
       const late = this.writtenLate(e);
-      const first = max && e.counter < max.counter && !late ? undefined : max && e.counter > max.counter ? undefined : seen.get(e.counter);
+      const first =
+        max && e.counter < max.counter && !late
+          ? undefined
+          : max && e.counter > max.counter
+            ? undefined
+            : seen.get(e.counter);
       if (first !== undefined) this.report({ code: 'TIME_EVENT_ID_DUPLICATE', event: e, firstLine: first });
       else {
         seen.set(e.counter, e.line);
       }
       if (max && e.counter < max.counter && first === undefined && !late) {
         this.report({ code: 'TIME_EVENT_ID_REGRESSION', event: e, previous: max.e });
-        this.because(`the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that did not re-seed it`);
+        this.because(
+          `the eventId counter drops from ${max.counter} (line ${max.e.line}) to ${e.counter}: a new process that ` +
+            `did not re-seed it`,
+        );
         max.counter = e.counter;
         max.e = e;
         // A new counter epoch: ids of the old one may come again without being duplicates.
         seen.clear();
         seen.set(e.counter, e.line);
       } else if (!max || e.counter > max.counter) {
-        if (max && prev?.counter !== undefined && prev.eventPrefix === p && e.counter - max.counter > RESEED_JUMP && prev.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
-          this.because(`the eventId counter jumps from ${max.counter} to ${e.counter} after ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`);
+        if (
+          max &&
+          prev?.counter !== undefined &&
+          prev.eventPrefix === p &&
+          e.counter - max.counter > RESEED_JUMP &&
+          prev.timeMs !== undefined &&
+          e.timeMs !== undefined &&
+          e.timeMs - prev.timeMs > GAP_MS
+        ) {
+          this.because(
+            `the eventId counter jumps from ${max.counter} to ${e.counter} after ` +
+              `${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`,
+          );
         }
         if (max) {
           max.counter = e.counter;
@@ -107,8 +131,17 @@ export class TimeAnalyzer {
     // Session (re)load announcements and turns cut off without an end
     if (this.turnsOpened > 0 && this.announcesLoad(e)) this.because(this.rules.loadReason);
     if (e.opensTurn) {
-      if (this.turnOpen && !this.turnCompleted && prev?.timeMs !== undefined && e.timeMs !== undefined && e.timeMs - prev.timeMs > GAP_MS) {
-        this.because(`the previous turn never completed and this prompt comes ${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`);
+      if (
+        this.turnOpen &&
+        !this.turnCompleted &&
+        prev?.timeMs !== undefined &&
+        e.timeMs !== undefined &&
+        e.timeMs - prev.timeMs > GAP_MS
+      ) {
+        this.because(
+          `the previous turn never completed and this prompt comes ` +
+            `${Math.round((e.timeMs - prev.timeMs) / 60_000)} min later: a crash, then a resume`,
+        );
       }
       this.turnsOpened++;
       this.turnOpen = true;

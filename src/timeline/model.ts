@@ -15,10 +15,20 @@ export const TimelineEventSchema = z
     byteOffset: z.number().int().nonnegative(),
     time: z.string().nullable().describe('ISO 8601 (UTC) time of the event, or null when the line has none.'),
     timeMs: z.number().nullable(),
-    timeSource: z.enum(['agentTimestampMs', 'envelope', 'line', 'none']).describe("agentTimestampMs: the agent's millisecond clock; envelope: the line's whole-second write time; line: the ISO time the line carries."),
+    timeSource: z
+      .enum(['agentTimestampMs', 'envelope', 'line', 'none'])
+      .describe(
+        "agentTimestampMs: the agent's millisecond clock; envelope: the line's whole-second write time; line: the " +
+          'ISO time the line carries.',
+      ),
     eventId: z.string().optional(),
     counter: z.number().int().optional(),
-    rail: z.string().describe("The stream of the agent's log the line belongs to, as its format names it (one name for an agent with one stream)."),
+    rail: z
+      .string()
+      .describe(
+        "The stream of the agent's log the line belongs to, as its format names it (one name for an agent with one " +
+          'stream).',
+      ),
     kind: z.enum(EVENT_KINDS),
     tag: z.string().describe('The wire tag of the record, as the agent writes it.'),
     promptIndex: z.number().int().nonnegative().optional().describe('The prompt turn (0-based) on its branch.'),

@@ -37,11 +37,26 @@ function damaged(agent: string): string {
   const dir = join(scratch, agent);
   cpSync(join(CORPORA, agent, 'clean'), dir, { recursive: true });
   const log = firstLog(dir);
-  const lines = readFileSync(log).toString('utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l, 'utf8'));
+  const lines = readFileSync(log)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Buffer.from(l, 'utf8'));
   const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
   const damagedLine = (l: Buffer, i: number): Buffer =>
-    i === 1 ? Buffer.concat([BOM, l]) : i === 2 ? Buffer.concat([l.subarray(0, -2), Buffer.from([0xff]), Buffer.from('"}')]) : i === 3 ? Buffer.from('{"not json') : l;
-  writeFileSync(log, Buffer.concat(lines.map((l, i) => Buffer.concat([damagedLine(l, i), Buffer.from(i === lines.length - 1 ? '\n' : '\r\n')]))));
+    i === 1
+      ? Buffer.concat([BOM, l])
+      : i === 2
+        ? Buffer.concat([l.subarray(0, -2), Buffer.from([0xff]), Buffer.from('"}')])
+        : i === 3
+          ? Buffer.from('{"not json')
+          : l;
+  writeFileSync(
+    log,
+    Buffer.concat(
+      lines.map((l, i) => Buffer.concat([damagedLine(l, i), Buffer.from(i === lines.length - 1 ? '\n' : '\r\n')])),
+    ),
+  );
   return dir;
 }
 
@@ -58,7 +73,9 @@ describe.each(['codex', 'claude'])('%s sessions', (agent) => {
   test('damaged lines are explained in terms of this agent, never of Grok', async () => {
     const found = await messages(damaged(agent));
     const jsonl = found.filter((m) => m.startsWith('JSONL_'));
-    expect(jsonl.map((m) => m.split(' ')[0]).sort()).toEqual(expect.arrayContaining(['JSONL_BAD_LINE', 'JSONL_BOM', 'JSONL_CRLF']));
+    expect(jsonl.map((m) => m.split(' ')[0]).sort()).toEqual(
+      expect.arrayContaining(['JSONL_BAD_LINE', 'JSONL_BOM', 'JSONL_CRLF']),
+    );
     for (const m of found) expect(m).not.toMatch(GROK_WORDS);
     expect(found.find((m) => m.startsWith('JSONL_BOM'))).toContain(name);
     expect(found.find((m) => m.startsWith('JSONL_CRLF'))).toContain(`${name} writes LF only`);
@@ -77,13 +94,19 @@ describe.each(['codex', 'claude'])('%s sessions', (agent) => {
     expect(inspect.code, inspect.stderr).toBe(0);
     expect(inspect.stdout).not.toMatch(GROK_WORDS);
     const ts = await cli(['timeline', log, '--format', 'timesketch']);
-    const rows = ts.stdout.trim().split('\n').map((l) => JSON.parse(l) as { data_type: string });
+    const rows = ts.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { data_type: string });
     expect(new Set(rows.map((r) => r.data_type))).toEqual(new Set([`session-audit:${agent}:event`]));
   });
 
-  test.runIf(existsSync(join(EXTERNAL, agent)))('the real recorded files: no finding names a Grok mechanism', async () => {
-    for (const m of await messages(join(EXTERNAL, agent))) expect(m).not.toMatch(GROK_WORDS);
-  });
+  test.runIf(existsSync(join(EXTERNAL, agent)))(
+    'the real recorded files: no finding names a Grok mechanism',
+    async () => {
+      for (const m of await messages(join(EXTERNAL, agent))) expect(m).not.toMatch(GROK_WORDS);
+    },
+  );
 });
 
 test('a Grok session keeps its own wording', async () => {

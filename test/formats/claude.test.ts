@@ -22,7 +22,10 @@ import { expectModelAndSchemaAgree, expectShippedCorpora } from '../helpers/agen
 
 const EXTERNAL = fileURLToPath(new URL('../../../shared/external/claude', import.meta.url));
 const present = existsSync(EXTERNAL);
-if (!present) console.warn(`skipping the real Claude Code transcripts: ${EXTERNAL} is absent (it is third-party data outside the repository)`);
+if (!present)
+  console.warn(
+    `skipping the real Claude Code transcripts: ${EXTERNAL} is absent (it is third-party data outside the repository)`,
+  );
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-claude-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -30,7 +33,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const ORPHAN = '258c7280-ae70-4798-800f-63464d01a85d';
 /** Each session of the external directory (what `audit` is given) and the transcript files it holds. */
 const SESSIONS: Array<{ arg: string; files: string[] }> = [
-  { arg: ORPHAN, files: [`${ORPHAN}/subagents/agent-a881341.jsonl`, `${ORPHAN}/subagents/agent-acompact-fffbd0.jsonl`] },
+  {
+    arg: ORPHAN,
+    files: [`${ORPHAN}/subagents/agent-a881341.jsonl`, `${ORPHAN}/subagents/agent-acompact-fffbd0.jsonl`],
+  },
   { arg: 'session-9eda1058.jsonl', files: ['session-9eda1058.jsonl'] },
   { arg: 'short.jsonl', files: ['short.jsonl'] },
   { arg: 'tool_heavy.jsonl', files: ['tool_heavy.jsonl'] },
@@ -47,7 +53,8 @@ const blocks = (r: Rec): Block[] => (Array.isArray(r.message?.content) ? r.messa
 
 /**
  * Every finding the real transcripts produce, each confirmed against the file:
- * - 258c7280…/ (only subagents/): the session's own transcript 258c7280….jsonl is not in the fixture set (SOURCES.md:
+ * - 258c7280…/ (only subagents/): the session's own transcript 258c7280….jsonl is not in the fixture set
+ *   (SOURCES.md:
  *   "the parent transcript is not included"); the compaction agent's first three lines link to uuids of that missing
  *   transcript (c4da3d33…, defa1eda…, 7c642069…). One warning, which counts those 3 links.
  * - session-9eda1058.jsonl: lines 3–6 and 8–19 are `summary` records whose leafUuid is in no line of the file
@@ -60,50 +67,100 @@ const blocks = (r: Rec): Block[] => (Array.isArray(r.message?.content) ? r.messa
 const EXPECTED: Record<string, Array<{ code: string; file: string; line?: number; severity: string }>> = {
   [ORPHAN]: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: `${ORPHAN}.jsonl`, severity: 'warning' }],
   'session-9eda1058.jsonl': [
-    ...[3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((line) => ({ code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED', file: 'session-9eda1058.jsonl', line, severity: 'note' })),
+    ...[3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((line) => ({
+      code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED',
+      file: 'session-9eda1058.jsonl',
+      line,
+      severity: 'note',
+    })),
     { code: 'TOOL_SYNTHETIC_RESULT', file: 'session-9eda1058.jsonl', line: 21, severity: 'note' },
   ],
-  'short.jsonl': [11, 12].map((line) => ({ code: 'TOOL_SYNTHETIC_RESULT', file: 'short.jsonl', line, severity: 'note' })),
+  'short.jsonl': [11, 12].map((line) => ({
+    code: 'TOOL_SYNTHETIC_RESULT',
+    file: 'short.jsonl',
+    line,
+    severity: 'note',
+  })),
   'tool_heavy.jsonl': [],
 };
 
 describe.skipIf(!present)('real Claude Code transcripts (../shared/external/claude)', () => {
-  test('the directory holds four sessions: three transcripts and a session folder whose transcript is missing', async () => {
-    const r = await cli(['audit', EXTERNAL, '--format', 'json', '--fail-on', 'never']);
-    const report = JSON.parse(r.stdout) as AuditReport;
-    expect(report.sessions.map((s) => [s.format, s.path.split('/').pop()])).toEqual(SESSIONS.map((s) => ['claude', s.arg]));
-    expect(report.toolErrors).toEqual([]);
-    expect(report.summary.findings.error).toBe(0);
-    // Each inventory holds its own members only (SOURCES.md and the neighbours are not in it).
-    for (const s of report.sessions) for (const f of s.files) expect(f.path === s.path.split('/').pop() || f.path.startsWith(`${ORPHAN}`)).toBe(true);
-  });
+  test(
+    'the directory holds four sessions: three transcripts and a session ' + 'folder whose transcript is missing',
+    async () => {
+      const r = await cli(['audit', EXTERNAL, '--format', 'json', '--fail-on', 'never']);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.sessions.map((s) => [s.format, s.path.split('/').pop()])).toEqual(
+        SESSIONS.map((s) => ['claude', s.arg]),
+      );
+      expect(report.toolErrors).toEqual([]);
+      expect(report.summary.findings.error).toBe(0);
+      // Each inventory holds its own members only (SOURCES.md and the neighbours are not in it).
+      for (const s of report.sessions)
+        for (const f of s.files)
+          expect(f.path === s.path.split('/').pop() || f.path.startsWith(`${ORPHAN}`)).toBe(true);
+    },
+  );
 
   test.each(SESSIONS)('$arg audits to exactly the findings that are in it', async ({ arg }) => {
     const r = await cli(['audit', join(EXTERNAL, arg), '--format', 'json', '--fail-on', 'never']);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.toolErrors).toEqual([]);
-    expect(report.findings.map((f) => ({ code: f.code, file: f.location.file, ...(f.location.line !== undefined ? { line: f.location.line } : {}), severity: f.severity }))).toEqual(EXPECTED[arg]);
+    expect(
+      report.findings.map((f) => ({
+        code: f.code,
+        file: f.location.file,
+        ...(f.location.line !== undefined ? { line: f.location.line } : {}),
+        severity: f.severity,
+      })),
+    ).toEqual(EXPECTED[arg]);
   });
 
-  test.each(SESSIONS)('$arg: the timeline has one event per record of each transcript, none off the live branch', async ({ arg, files }) => {
-    const r = await cli(['timeline', join(EXTERNAL, arg), '--format', 'jsonl']);
-    expect(r.code).toBe(0);
-    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
-    expect(events.map((e) => `${e.file}:${e.line}`)).toEqual(files.flatMap((f) => records(f).map((_, i) => `${f}:${i + 1}`)));
-    expect(events.every((e) => e.rail === 'claude' && !e.rewound && !e.compacted)).toBe(true);
-  });
+  test.each(SESSIONS)(
+    '$arg: the timeline has one event per record of each transcript, none off the live branch',
+    async ({ arg, files }) => {
+      const r = await cli(['timeline', join(EXTERNAL, arg), '--format', 'jsonl']);
+      expect(r.code).toBe(0);
+      const events = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TimelineEvent);
+      expect(events.map((e) => `${e.file}:${e.line}`)).toEqual(
+        files.flatMap((f) => records(f).map((_, i) => `${f}:${i + 1}`)),
+      );
+      expect(events.every((e) => e.rail === 'claude' && !e.rewound && !e.compacted)).toBe(true);
+    },
+  );
 
-  test.each(SESSIONS)('$arg: pairing matches tool_use / tool_result ids counted from the raw lines', async ({ arg, files }) => {
-    const recs = files.flatMap(records);
-    const uses = recs.flatMap((r) => (r.type === 'assistant' ? blocks(r).filter((b) => b.type === 'tool_use').map((b) => b.id!) : []));
-    const results = new Set(recs.flatMap((r) => (r.type === 'user' ? blocks(r).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id!) : [])));
-    const r = await cli(['pairs', join(EXTERNAL, arg), '--format', 'json']);
-    const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> }).sessions[0]!.rows;
-    expect(rows.map((x) => x.id).sort()).toEqual([...uses].sort());
-    const answered = rows.filter((x) => x.status === 'answered' || x.status === 'synthetic');
-    expect(answered.length).toBe(uses.filter((u) => results.has(u)).length);
-    expect(rows.filter((x) => x.status === 'orphan result')).toEqual([]);
-  });
+  test.each(SESSIONS)(
+    '$arg: pairing matches tool_use / tool_result ids counted from the raw lines',
+    async ({ arg, files }) => {
+      const recs = files.flatMap(records);
+      const uses = recs.flatMap((r) =>
+        r.type === 'assistant'
+          ? blocks(r)
+              .filter((b) => b.type === 'tool_use')
+              .map((b) => b.id!)
+          : [],
+      );
+      const results = new Set(
+        recs.flatMap((r) =>
+          r.type === 'user'
+            ? blocks(r)
+                .filter((b) => b.type === 'tool_result')
+                .map((b) => b.tool_use_id!)
+            : [],
+        ),
+      );
+      const r = await cli(['pairs', join(EXTERNAL, arg), '--format', 'json']);
+      const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> })
+        .sessions[0]!.rows;
+      expect(rows.map((x) => x.id).sort()).toEqual([...uses].sort());
+      const answered = rows.filter((x) => x.status === 'answered' || x.status === 'synthetic');
+      expect(answered.length).toBe(uses.filter((u) => results.has(u)).length);
+      expect(rows.filter((x) => x.status === 'orphan result')).toEqual([]);
+    },
+  );
 
   test.each(SESSIONS)('$arg: every line satisfies the zod model and the generated JSON Schema alike', ({ files }) => {
     const v = validator(CLAUDE_SCHEMAS.transcript!.file);
@@ -116,7 +173,14 @@ describe.skipIf(!present)('real Claude Code transcripts (../shared/external/clau
   });
 
   test('a single sub-agent file can be audited on its own', async () => {
-    const r = await cli(['audit', join(EXTERNAL, ORPHAN, 'subagents', 'agent-a881341.jsonl'), '--format', 'json', '--fail-on', 'never']);
+    const r = await cli([
+      'audit',
+      join(EXTERNAL, ORPHAN, 'subagents', 'agent-a881341.jsonl'),
+      '--format',
+      'json',
+      '--fail-on',
+      'never',
+    ]);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.sessions.map((s) => [s.id, s.format])).toEqual([['agent-a881341', 'claude']]);
     expect(report.findings).toEqual([]);
@@ -139,20 +203,34 @@ describe('the synthetic corpus', () => {
     ]);
   });
 
-  test('the timeline marks the rewound branch and what precedes the compact boundary, and carries the sub-agent', async () => {
-    const r = await cli(['timeline', session, '--format', 'jsonl']);
-    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
-    const main = events.filter((e) => e.file === `${CLAUDE_IDS.main}.jsonl`);
-    expect(main.filter((e) => e.rewound).map((e) => e.summary)).toEqual(['Rename parse to parse_strict everywhere.', 'Renaming parse to parse_strict.']);
-    const boundary = main.findIndex((e) => e.tag === 'system/compact_boundary');
-    expect(main.slice(0, boundary).every((e) => e.compacted)).toBe(true);
-    expect(main.slice(boundary).some((e) => e.compacted)).toBe(false);
-    expect(events.filter((e) => e.file.endsWith(`agent-${CLAUDE_IDS.agent}.jsonl`)).every((e) => e.subagentId === CLAUDE_IDS.agent)).toBe(true);
-  });
+  test(
+    'the timeline marks the rewound branch and what precedes the compact ' + 'boundary, and carries the sub-agent',
+    async () => {
+      const r = await cli(['timeline', session, '--format', 'jsonl']);
+      const events = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TimelineEvent);
+      const main = events.filter((e) => e.file === `${CLAUDE_IDS.main}.jsonl`);
+      expect(main.filter((e) => e.rewound).map((e) => e.summary)).toEqual([
+        'Rename parse to parse_strict everywhere.',
+        'Renaming parse to parse_strict.',
+      ]);
+      const boundary = main.findIndex((e) => e.tag === 'system/compact_boundary');
+      expect(main.slice(0, boundary).every((e) => e.compacted)).toBe(true);
+      expect(main.slice(boundary).some((e) => e.compacted)).toBe(false);
+      expect(
+        events
+          .filter((e) => e.file.endsWith(`agent-${CLAUDE_IDS.agent}.jsonl`))
+          .every((e) => e.subagentId === CLAUDE_IDS.agent),
+      ).toBe(true);
+    },
+  );
 
   test('pairs: parallel calls answered out of order are answered, in place', async () => {
     const r = await cli(['pairs', session, '--format', 'json']);
-    const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> }).sessions[0]!.rows;
+    const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> })
+      .sessions[0]!.rows;
     expect(rows.length).toBe(8); // 7 in the transcript, 1 in the sub-agent's
     expect(rows.every((x) => x.status === 'answered')).toBe(true);
   });
@@ -163,7 +241,16 @@ describe('the synthetic corpus', () => {
     const text = readFileSync(session, 'utf8').split('\n');
     writeFileSync(join(dir, `${CLAUDE_IDS.main}.jsonl`), ['\u0000'.repeat(40_000), ...text.slice(8)].join('\n'));
     expect((await cli(['audit', join(scratch, 'damaged')])).stderr).toMatch(/no session found/);
-    const r = await cli(['audit', join(scratch, 'damaged'), '--format-hint', 'claude', '--format', 'json', '--fail-on', 'never']);
+    const r = await cli([
+      'audit',
+      join(scratch, 'damaged'),
+      '--format-hint',
+      'claude',
+      '--format',
+      'json',
+      '--fail-on',
+      'never',
+    ]);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.sessions.map((s) => s.format)).toEqual(['claude']);
     expect(report.findings.map((f) => f.code)).toContain('JSONL_NUL_BYTES');
@@ -172,7 +259,15 @@ describe('the synthetic corpus', () => {
 
 test('the checked-in Claude Code corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(scratch, 'gen-'));
-  generateAgentCorpora(out, 'claude', 'Claude Code', 'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)', claudeCleanTree().files, claudeCases(), catalog().map((e) => e.code));
+  generateAgentCorpora(
+    out,
+    'claude',
+    'Claude Code',
+    'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
+    claudeCleanTree().files,
+    claudeCases(),
+    catalog().map((e) => e.code),
+  );
   expectShippedCorpora(out, 'claude');
 });
 

@@ -3,7 +3,16 @@
  * really in it, its timeline has one event per record, and pairing matches a count made here from the raw lines;
  * plus the synthetic corpora (checked-in = generated) and discovery details.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +31,15 @@ import { expectModelAndSchemaAgree, expectShippedCorpora } from '../helpers/agen
 
 const EXTERNAL = fileURLToPath(new URL('../../../shared/external/codex', import.meta.url));
 const present = existsSync(EXTERNAL);
-if (!present) console.warn(`skipping the real Codex rollouts: ${EXTERNAL} is absent (it is third-party data outside the repository)`);
-const files = present ? readdirSync(EXTERNAL).filter((n) => n.endsWith('.jsonl')).sort() : [];
+if (!present)
+  console.warn(
+    `skipping the real Codex rollouts: ${EXTERNAL} is absent (it is third-party data outside the repository)`,
+  );
+const files = present
+  ? readdirSync(EXTERNAL)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort()
+  : [];
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-codex-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -42,7 +58,9 @@ const records = (name: string): Line[] =>
  * - 019c8bfe (20-34-25): nothing. Five calls, each answered by its function_call_output; task_complete at the end.
  */
 const EXPECTED: Record<string, Array<{ code: string; line?: number; severity: string }>> = {
-  'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl': [{ code: 'TOOL_INTERRUPTED_CALL', line: 18, severity: 'warning' }],
+  'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl': [
+    { code: 'TOOL_INTERRUPTED_CALL', line: 18, severity: 'warning' },
+  ],
   'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl': [],
 };
 
@@ -60,14 +78,19 @@ describe.skipIf(!present)('real Codex rollouts (../shared/external/codex)', () =
     const r = await cli(['audit', join(EXTERNAL, name), '--format', 'json', '--fail-on', 'never']);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.toolErrors).toEqual([]);
-    expect(report.findings.map((f) => ({ code: f.code, line: f.location.line, severity: f.severity }))).toEqual(EXPECTED[name]);
+    expect(report.findings.map((f) => ({ code: f.code, line: f.location.line, severity: f.severity }))).toEqual(
+      EXPECTED[name],
+    );
     expect(report.findings.every((f) => f.location.file === name)).toBe(true);
   });
 
   test.each(files)('%s: the timeline has one event per record, in file order, with its line time', async (name) => {
     const r = await cli(['timeline', join(EXTERNAL, name), '--format', 'jsonl']);
     expect(r.code).toBe(0);
-    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TimelineEvent);
+    const events = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as TimelineEvent);
     const recs = records(name);
     expect(events.length).toBe(recs.length);
     expect(events.map((e) => e.line)).toEqual(recs.map((_, i) => i + 1));
@@ -77,10 +100,15 @@ describe.skipIf(!present)('real Codex rollouts (../shared/external/codex)', () =
 
   test.each(files)('%s: pairing matches call_id counts made from the raw lines', async (name) => {
     const recs = records(name).filter((x) => x.type === 'response_item');
-    const calls = recs.filter((x) => ['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call'].includes(x.payload?.type ?? '')).map((x) => x.payload!.call_id!);
+    const calls = recs
+      .filter((x) =>
+        ['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call'].includes(x.payload?.type ?? ''),
+      )
+      .map((x) => x.payload!.call_id!);
     const outputs = new Set(recs.filter((x) => /_output$/.test(x.payload?.type ?? '')).map((x) => x.payload!.call_id!));
     const r = await cli(['pairs', join(EXTERNAL, name), '--format', 'json']);
-    const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> }).sessions[0]!.rows;
+    const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> })
+      .sessions[0]!.rows;
     expect(rows.map((x) => x.id).sort()).toEqual([...calls].sort());
     expect(rows.filter((x) => x.status === 'answered').length).toBe(calls.filter((c) => outputs.has(c)).length);
     expect(rows.filter((x) => x.status === 'interrupted').length).toBe(calls.filter((c) => !outputs.has(c)).length);
@@ -97,10 +125,16 @@ describe.skipIf(!present)('real Codex rollouts (../shared/external/codex)', () =
   test('inspect: the interrupted rollout names the call in flight and the codex resume command', async () => {
     const name = files.find((f) => f.includes('019c8a70'))!;
     const r = await cli(['inspect', join(EXTERNAL, name), '--format', 'json']);
-    const report = JSON.parse(r.stdout) as { state: string; inFlight: Array<{ id: string }>; resume: { command: string } };
+    const report = JSON.parse(r.stdout) as {
+      state: string;
+      inFlight: Array<{ id: string }>;
+      resume: { command: string };
+    };
     expect(report.state).toBe('interrupted');
     expect(report.inFlight.map((x) => x.id)).toEqual(['call_UtYwHmwWekzvq83m8Rb9K8jJ']);
-    expect(report.resume.command).toBe('cd /redacted/path/da0ba47443 && codex resume 019c8a70-dda7-7f33-98ea-f30553347322');
+    expect(report.resume.command).toBe(
+      'cd /redacted/path/da0ba47443 && codex resume 019c8a70-dda7-7f33-98ea-f30553347322',
+    );
   });
 
   test('a bag of a rollout holds the file, the audit and its timeline', async () => {
@@ -109,28 +143,35 @@ describe.skipIf(!present)('real Codex rollouts (../shared/external/codex)', () =
     const r = await cli(['bundle', join(EXTERNAL, name), '-o', out, '--bagging-date', '2026-02-24']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const dataFiles = readdirSync(join(out, 'data'), { recursive: true }).map(String).filter((p) => p.endsWith('.jsonl'));
+    const dataFiles = readdirSync(join(out, 'data'), { recursive: true })
+      .map(String)
+      .filter((p) => p.endsWith('.jsonl'));
     expect(dataFiles).toEqual([join('codex', '019c8bfe-ec25-79e0-97d7-bda6a9c575ff', name)]);
     expect(readdirSync(join(out, 'timelines', 'codex'))).toEqual(['019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl']);
     expect((await cli(['verify', out])).code).toBe(0);
   });
 
-  test('without --bagging-date the bag is dated by the latest event of the rollouts (they have no summary)', async () => {
-    const out = join(scratch, 'bag-dated');
-    const r = await cli(['bundle', join(CORPORA, 'codex', 'clean', 'sessions'), '-o', out]);
-    expect(r.code).toBe(0);
-    const root = join(CORPORA, 'codex', 'clean', 'sessions');
-    const rollouts = readdirSync(root, { recursive: true }).map(String).filter((p) => p.endsWith('.jsonl'));
-    expect(rollouts.length).toBeGreaterThan(1);
-    const times = rollouts.flatMap((p) =>
-      readFileSync(join(root, p), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => (JSON.parse(l) as { timestamp: string }).timestamp),
-    );
-    const latest = times.sort().at(-1)!.slice(0, 10);
-    expect(readFileSync(join(out, 'bag-info.txt'), 'utf8')).toContain(`Bagging-Date: ${latest}\n`);
-  });
+  test(
+    'without --bagging-date the bag is dated by the latest event of the ' + 'rollouts (they have no summary)',
+    async () => {
+      const out = join(scratch, 'bag-dated');
+      const r = await cli(['bundle', join(CORPORA, 'codex', 'clean', 'sessions'), '-o', out]);
+      expect(r.code).toBe(0);
+      const root = join(CORPORA, 'codex', 'clean', 'sessions');
+      const rollouts = readdirSync(root, { recursive: true })
+        .map(String)
+        .filter((p) => p.endsWith('.jsonl'));
+      expect(rollouts.length).toBeGreaterThan(1);
+      const times = rollouts.flatMap((p) =>
+        readFileSync(join(root, p), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { timestamp: string }).timestamp),
+      );
+      const latest = times.sort().at(-1)!.slice(0, 10);
+      expect(readFileSync(join(out, 'bag-info.txt'), 'utf8')).toContain(`Bagging-Date: ${latest}\n`);
+    },
+  );
 });
 
 describe('discovery of Codex sessions', () => {
@@ -146,8 +187,13 @@ describe('discovery of Codex sessions', () => {
     const forced = await cli(['audit', f, '--format-hint', 'codex', '--format', 'json', '--fail-on', 'never']);
     const report = JSON.parse(forced.stdout) as AuditReport;
     expect(report.sessions.map((s) => s.format)).toEqual(['codex']);
-    expect([...new Set(report.findings.map((x) => x.code))].sort()).toEqual(['CODEX_FIRST_LINE_NOT_META', 'SCHEMA_VIOLATION']);
-    expect((await cli(['audit', f, '--format-hint', 'gemini'])).stderr).toMatch(/--format-hint "gemini": expected one of grok, codex, claude/);
+    expect([...new Set(report.findings.map((x) => x.code))].sort()).toEqual([
+      'CODEX_FIRST_LINE_NOT_META',
+      'SCHEMA_VIOLATION',
+    ]);
+    expect((await cli(['audit', f, '--format-hint', 'gemini'])).stderr).toMatch(
+      /--format-hint "gemini": expected one of grok, codex, claude/,
+    );
     // The HTML report looks the sessions up again for their timelines: with the same hint.
     const html = await cli(['audit', f, '--format-hint', 'codex', '--format', 'html', '--fail-on', 'never']);
     expect(html.stderr).toBe('');
@@ -156,26 +202,45 @@ describe('discovery of Codex sessions', () => {
     expect(html.stdout).toContain('<details class="files"><summary>Files (1)');
   });
 
-  test('a rollout whose first line is torn is still found by its name, and a hint restricts the formats looked for', async () => {
-    const dir = join(scratch, 'torn', 'sessions', '2026', '03', '02');
-    mkdirSync(dir, { recursive: true });
-    const src = join(CORPORA, 'codex', 'clean', 'sessions', '2026', '03', '02');
-    for (const n of readdirSync(src)) copyFileSync(join(src, n), join(dir, n));
-    const name = readdirSync(dir).sort()[0]!;
-    writeFileSync(join(dir, name), `{"timestamp":"2026-03\n${readFileSync(join(dir, name), 'utf8').split('\n').slice(1).join('\n')}`);
-    const r = await cli(['audit', join(scratch, 'torn'), '--format', 'json', '--fail-on', 'never']);
-    const report = JSON.parse(r.stdout) as AuditReport;
-    expect(report.sessions).toHaveLength(2);
-    expect(report.findings.filter((x) => x.location.file === name).map((x) => x.code).sort()).toEqual(['CODEX_FIRST_LINE_NOT_META', 'JSONL_BAD_LINE']);
-    const claudeOnly = await cli(['audit', join(scratch, 'torn'), '--format-hint', 'claude']);
-    expect(claudeOnly.code).toBe(2);
-    expect(claudeOnly.stderr).toMatch(/no session found/);
-  });
+  test(
+    'a rollout whose first line is torn is still found by its name, and a ' + 'hint restricts the formats looked for',
+    async () => {
+      const dir = join(scratch, 'torn', 'sessions', '2026', '03', '02');
+      mkdirSync(dir, { recursive: true });
+      const src = join(CORPORA, 'codex', 'clean', 'sessions', '2026', '03', '02');
+      for (const n of readdirSync(src)) copyFileSync(join(src, n), join(dir, n));
+      const name = readdirSync(dir).sort()[0]!;
+      writeFileSync(
+        join(dir, name),
+        `{"timestamp":"2026-03\n${readFileSync(join(dir, name), 'utf8').split('\n').slice(1).join('\n')}`,
+      );
+      const r = await cli(['audit', join(scratch, 'torn'), '--format', 'json', '--fail-on', 'never']);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.sessions).toHaveLength(2);
+      expect(
+        report.findings
+          .filter((x) => x.location.file === name)
+          .map((x) => x.code)
+          .sort(),
+      ).toEqual(['CODEX_FIRST_LINE_NOT_META', 'JSONL_BAD_LINE']);
+      const claudeOnly = await cli(['audit', join(scratch, 'torn'), '--format-hint', 'claude']);
+      expect(claudeOnly.code).toBe(2);
+      expect(claudeOnly.stderr).toMatch(/no session found/);
+    },
+  );
 });
 
 test('the checked-in Codex corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(scratch, 'gen-'));
-  generateAgentCorpora(out, 'codex', 'Codex CLI', 'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)', codexCleanTree(), codexCases(), catalog().map((e) => e.code));
+  generateAgentCorpora(
+    out,
+    'codex',
+    'Codex CLI',
+    'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)',
+    codexCleanTree(),
+    codexCases(),
+    catalog().map((e) => e.code),
+  );
   expectShippedCorpora(out, 'codex');
 });
 

@@ -16,7 +16,10 @@ export function expectShippedCorpora(out: string, name: string): void {
   for (const [k, v] of fresh) expect(shipped.get(k), k).toBe(v);
 }
 
-/** The zod model and its generated JSON Schema accept and reject the same records, over every JSONL line of corpora/<name>. */
+/**
+ * The zod model and its generated JSON Schema accept and reject the same records, over every JSONL line of
+ * corpora/<name>.
+ */
 export function expectModelAndSchemaAgree(name: string, model: z.ZodType, schema: ValidateFunction): void {
   let n = 0;
   for (const e of walkTree(join(CORPORA, name), 32)) {

@@ -4,7 +4,6 @@
  * (--max-old-space-size), another user (reads denied to root are only denied to someone else), peak RSS.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isBuilt } from './built.js';
 
@@ -51,7 +50,14 @@ export function runBuilt(args: readonly string[], o: ChildOptions = {}): ChildRe
   const ms = Date.now() - t0;
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
   if (r.error && !timedOut) throw r.error;
-  const out: ChildResult = { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, ms };
+  const out: ChildResult = {
+    code: r.status,
+    signal: r.signal,
+    stdout: r.stdout ?? '',
+    stderr: r.stderr ?? '',
+    timedOut,
+    ms,
+  };
   if (o.rss) {
     const m = /\nMAXRSS_KB (\d+)\n?$/.exec(out.stderr);
     if (m) {

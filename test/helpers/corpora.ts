@@ -34,7 +34,12 @@ export function corpusCases(): CorpusCase[] {
     for (const name of readdirSync(fdir).sort()) {
       const dir = join(fdir, name);
       if (!existsSync(join(dir, 'expected.json'))) continue;
-      out.push({ format, name, dir, expected: JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected });
+      out.push({
+        format,
+        name,
+        dir,
+        expected: JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected,
+      });
     }
   }
   return out;

@@ -40,21 +40,60 @@ const MAIN = join(CLEAN_GROUP, MAIN_ID);
  */
 export const SMALL_LOGS: Record<string, string> = {
   'feedback.jsonl': [
-    { type: 'user_feedback', submittedAt: '2026-08-19T09:30:50.000000Z', sessionId: MAIN_ID, turnNumber: 2, solicited: false, submission: { rating: 'good', comment: 'fast fix' } },
-    { type: 'user_feedback', submittedAt: '2026-08-19T09:31:21.000000Z', sessionId: MAIN_ID, turnNumber: 3, solicited: true, requestId: 'req-77', dismissed: false, submission: { rating: 'good' } },
+    {
+      type: 'user_feedback',
+      submittedAt: '2026-08-19T09:30:50.000000Z',
+      sessionId: MAIN_ID,
+      turnNumber: 2,
+      solicited: false,
+      submission: { rating: 'good', comment: 'fast fix' },
+    },
+    {
+      type: 'user_feedback',
+      submittedAt: '2026-08-19T09:31:21.000000Z',
+      sessionId: MAIN_ID,
+      turnNumber: 3,
+      solicited: true,
+      requestId: 'req-77',
+      dismissed: false,
+      submission: { rating: 'good' },
+    },
   ]
     .map((r) => `${JSON.stringify(r)}\n`)
     .join(''),
   'btw_history.jsonl': [
-    { btwSessionId: 'btw-1', parentSessionId: MAIN_ID, askedAt: '2026-08-19T09:30:40.000000Z', question: 'Does checked_add exist on i64?', answer: 'Yes: i64::checked_add returns Option<i64>.', model: 'grok-build', success: true, attempts: 1 },
-    { btwSessionId: 'btw-2', parentSessionId: MAIN_ID, askedAt: '2026-08-19T09:31:10.000000Z', question: 'And saturating_add?', answer: 'Also yes; it clamps at i64::MAX / i64::MIN.', model: 'grok-build', success: true },
+    {
+      btwSessionId: 'btw-1',
+      parentSessionId: MAIN_ID,
+      askedAt: '2026-08-19T09:30:40.000000Z',
+      question: 'Does checked_add exist on i64?',
+      answer: 'Yes: i64::checked_add returns Option<i64>.',
+      model: 'grok-build',
+      success: true,
+      attempts: 1,
+    },
+    {
+      btwSessionId: 'btw-2',
+      parentSessionId: MAIN_ID,
+      askedAt: '2026-08-19T09:31:10.000000Z',
+      question: 'And saturating_add?',
+      answer: 'Also yes; it clamps at i64::MAX / i64::MIN.',
+      model: 'grok-build',
+      success: true,
+    },
   ]
     .map((r) => `${JSON.stringify(r)}\n`)
     .join(''),
 };
 
 /** The append-only logs Grok heals (formats/grok-build.md §4.1). */
-export const APPEND_ONLY = ['updates.jsonl', 'chat_history.jsonl', 'rewind_points.jsonl', 'feedback.jsonl', 'btw_history.jsonl'];
+export const APPEND_ONLY = [
+  'updates.jsonl',
+  'chat_history.jsonl',
+  'rewind_points.jsonl',
+  'feedback.jsonl',
+  'btw_history.jsonl',
+];
 
 /**
  * Edits of a session copy whose files are hard links to one template: every edit replaces the link with a new
@@ -93,7 +132,14 @@ export interface CrashState {
   /** Unique and descriptive: `updates.jsonl/cut@21450`. */
   name: string;
   /** The failure model it comes from. */
-  model: 'torn-append' | 'zero-tail' | 'garbage-tail' | 'page-append' | 'temp-rename' | 'checkpoint-marker' | 'non-atomic-write';
+  model:
+    | 'torn-append'
+    | 'zero-tail'
+    | 'garbage-tail'
+    | 'page-append'
+    | 'temp-rename'
+    | 'checkpoint-marker'
+    | 'non-atomic-write';
   /** Edits the copy of the main session, only through the editor (the other files are hard links). */
   apply(edit: Editor): void;
   /** Codes (with locations) that must be reported. */
@@ -102,7 +148,8 @@ export interface CrashState {
   may: string[];
 }
 
-export const mainFile = (name: string): Buffer => (SMALL_LOGS[name] !== undefined ? Buffer.from(SMALL_LOGS[name]) : readFileSync(join(MAIN, name)));
+export const mainFile = (name: string): Buffer =>
+  SMALL_LOGS[name] !== undefined ? Buffer.from(SMALL_LOGS[name]) : readFileSync(join(MAIN, name));
 
 /** Byte offset where the last record of a newline-terminated log starts, and its length without the newline. */
 export function lastRecord(bytes: Buffer): { start: number; length: number; line: number } {
@@ -154,7 +201,21 @@ const LOST_LAST: Record<string, string[]> = {
  * subagent spawn (its meta.json then names a subagent the log never started), calls whose results survive in
  * chat_history.jsonl but not in the log, calls whose completion was on a lost page…
  */
-const LOST_PAGES = ['XREF_MESSAGE_COUNT', 'XREF_CHAT_VS_UPDATES', 'TOOL_INTERRUPTED_CALL', 'TOOL_NO_TERMINAL_STATUS', 'XREF_CHAT_COUNT', 'XREF_CHECKPOINT_ORPHAN', 'XREF_SUBAGENT', 'TOOL_UPDATE_WITHOUT_CALL', 'TOOL_ORPHAN_RESULT', 'XREF_REWIND_POINTS', 'XREF_REWIND_TARGET', 'XREF_SYSTEM_PROMPT', 'XREF_FORMAT_VERSION'];
+const LOST_PAGES = [
+  'XREF_MESSAGE_COUNT',
+  'XREF_CHAT_VS_UPDATES',
+  'TOOL_INTERRUPTED_CALL',
+  'TOOL_NO_TERMINAL_STATUS',
+  'XREF_CHAT_COUNT',
+  'XREF_CHECKPOINT_ORPHAN',
+  'XREF_SUBAGENT',
+  'TOOL_UPDATE_WITHOUT_CALL',
+  'TOOL_ORPHAN_RESULT',
+  'XREF_REWIND_POINTS',
+  'XREF_REWIND_TARGET',
+  'XREF_SYSTEM_PROMPT',
+  'XREF_FORMAT_VERSION',
+];
 
 function truncateTo(file: string, bytes: Buffer, length: number): (e: Editor) => void {
   return (e) => e.write(file, bytes.subarray(0, length));
@@ -172,16 +233,28 @@ export function crashStates(): CrashState[] {
     for (let cut = last.start; cut <= last.start + last.length; cut++) {
       const n = cut - last.start;
       const must: ExpectedAt[] =
-        n === 0 ? [] : n === last.length ? [{ code: 'JSONL_UNTERMINATED_TAIL', file, line: last.line, byteOffset: last.start }] : [{ code: 'JSONL_TORN_TAIL', file, line: last.line, byteOffset: last.start }];
+        n === 0
+          ? []
+          : n === last.length
+            ? [{ code: 'JSONL_UNTERMINATED_TAIL', file, line: last.line, byteOffset: last.start }]
+            : [{ code: 'JSONL_TORN_TAIL', file, line: last.line, byteOffset: last.start }];
       // A committed line of the authoritative log lost: without a trace in the log itself it is an error; with
       // the torn record in place it is explained by the JSONL finding (a warning).
-      if (file === 'updates.jsonl' && n < last.length) must.push({ code: 'XREF_MESSAGE_COUNT', file: 'summary.json', severity: n === 0 ? 'error' : 'warning' });
-      out.push({ name: `${file}/cut@${cut}`, model: 'torn-append', apply: truncateTo(file, bytes, cut), must, may: n === last.length ? [] : lostLast });
+      if (file === 'updates.jsonl' && n < last.length)
+        must.push({ code: 'XREF_MESSAGE_COUNT', file: 'summary.json', severity: n === 0 ? 'error' : 'warning' });
+      out.push({
+        name: `${file}/cut@${cut}`,
+        model: 'torn-append',
+        apply: truncateTo(file, bytes, cut),
+        must,
+        may: n === last.length ? [] : lostLast,
+      });
     }
 
     // The same for an append holding multi-byte UTF-8 (a cut inside a character is a tear, not bad UTF-8).
     if (file === 'chat_history.jsonl') {
-      const extra = Buffer.from(`${JSON.stringify({ type: 'user', content: 'Prüfe die Größe → 測試 😀 done' })}\n`);
+      const text = 'Prüfe die Größe → 測試 😀 done';
+      const extra = Buffer.from(`${JSON.stringify({ type: 'user', content: text })}\n`);
       for (let n = 1; n < extra.length - 1; n++) {
         out.push({
           name: `${file}/cut-multibyte@${n}`,
@@ -212,7 +285,8 @@ export function crashStates(): CrashState[] {
     out.push({
       name: `${file}/torn-then-zeros`,
       model: 'zero-tail',
-      apply: (e) => e.write(file, Buffer.concat([bytes.subarray(0, last.start + (last.length >> 1)), Buffer.alloc(512)])),
+      apply: (e) =>
+        e.write(file, Buffer.concat([bytes.subarray(0, last.start + (last.length >> 1)), Buffer.alloc(512)])),
       must: [{ code: 'JSONL_NUL_BYTES', file, line: last.line, byteOffset: last.start + (last.length >> 1) }],
       may: lostLast,
     });
@@ -239,7 +313,16 @@ export function crashStates(): CrashState[] {
     out.push({
       name: `${file}/garbage-healed`,
       model: 'garbage-tail',
-      apply: (e) => e.write(file, Buffer.concat([bytes.subarray(0, last.start), Buffer.from('{"torn":'), Buffer.from('\n'), bytes.subarray(last.start)])),
+      apply: (e) =>
+        e.write(
+          file,
+          Buffer.concat([
+            bytes.subarray(0, last.start),
+            Buffer.from('{"torn":'),
+            Buffer.from('\n'),
+            bytes.subarray(last.start),
+          ]),
+        ),
       must: [{ code: 'JSONL_BAD_LINE', file, line: last.line, byteOffset: last.start }],
       may: file === 'updates.jsonl' ? ['XREF_MESSAGE_COUNT'] : file === 'chat_history.jsonl' ? ['XREF_CHAT_COUNT'] : [],
     });
@@ -286,7 +369,13 @@ export function crashStates(): CrashState[] {
   out.push(temp(`summary.json.${uuid7}.tmp`, Buffer.alloc(0), '(empty)'));
   out.push(temp('summary.json.tmp', newer, '(U1)'));
   out.push(temp(`chat_history.jsonl.${uuid7}.tmp`, chat.subarray(0, lastRecord(chat).start), '(rewrite)'));
-  out.push(temp(`chat_history.jsonl.${uuid7}.tmp`, Buffer.concat([chat, Buffer.from('{"type":"user","content":"and')]), '(torn rewrite)'));
+  out.push(
+    temp(
+      `chat_history.jsonl.${uuid7}.tmp`,
+      Buffer.concat([chat, Buffer.from('{"type":"user","content":"and')]),
+      '(torn rewrite)',
+    ),
+  );
   out.push(temp('chat_history.jsonl.sync.tmp', chat, '(spawn sync)'));
   out.push(temp('rewind_points.jsonl.tmp', mainFile('rewind_points.jsonl'), '(U1)'));
 

@@ -16,6 +16,8 @@ export function teardown(): void {
   const changes = diffStates(before, treeState(root));
   if (changes.length === 0) return;
   // An exception thrown here is only logged by vitest; set the exit code so the run fails.
-  process.stderr.write(`\nFAIL evidence guard: the test suite modified the evidence under corpora/:\n${changes.slice(0, 20).join('\n')}\n`);
+  process.stderr.write(
+    `\nFAIL evidence guard: the test suite modified the evidence under corpora/:\n${changes.slice(0, 20).join('\n')}\n`,
+  );
   process.exitCode = 1;
 }

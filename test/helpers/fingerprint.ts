@@ -27,9 +27,15 @@ export function fingerprint(root: string): Map<string, string> {
 
 /** Differences, with names decoded for reading. */
 export function changes(before: Map<string, string>, after: Map<string, string>): string[] {
-  const show = (k: string): string => k.split('/').map((h, i) => (i === 0 ? h : JSON.stringify(Buffer.from(h, 'hex').toString('utf8')))).join('/');
+  const show = (k: string): string =>
+    k
+      .split('/')
+      .map((h, i) => (i === 0 ? h : JSON.stringify(Buffer.from(h, 'hex').toString('utf8'))))
+      .join('/');
   const d: string[] = [];
-  for (const [k, v] of before) if (after.get(k) !== v) d.push(`${after.has(k) ? 'changed' : 'removed'}: ${show(k)} (${v} → ${after.get(k) ?? 'gone'})`);
+  for (const [k, v] of before)
+    if (after.get(k) !== v)
+      d.push(`${after.has(k) ? 'changed' : 'removed'}: ${show(k)} (${v} → ${after.get(k) ?? 'gone'})`);
   for (const k of after.keys()) if (!before.has(k)) d.push(`created: ${show(k)}`);
   return d;
 }

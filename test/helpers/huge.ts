@@ -5,7 +5,17 @@ import { closeSync, openSync, writeSync } from 'node:fs';
  * Write `before`, then one JSON line of exactly `size` bytes (a record whose string field is `size` bytes of
  * filler, newline not counted), then `after`; in 1 MiB pieces.
  */
-export function writeWithHugeLine(path: string, size: number, { before = Buffer.alloc(0), after = Buffer.alloc(0), head = '{"timestamp":1787131880,"method":"session/update","params":{"blob":"', tail = '"}}', newline = true }: { before?: Buffer; after?: Buffer; head?: string; tail?: string; newline?: boolean } = {}): void {
+export function writeWithHugeLine(
+  path: string,
+  size: number,
+  {
+    before = Buffer.alloc(0),
+    after = Buffer.alloc(0),
+    head = '{"timestamp":1787131880,"method":"session/update","params":{"blob":"',
+    tail = '"}}',
+    newline = true,
+  }: { before?: Buffer; after?: Buffer; head?: string; tail?: string; newline?: boolean } = {},
+): void {
   const fd = openSync(path, 'w');
   try {
     writeSync(fd, before);

@@ -57,8 +57,36 @@ export const ALLOWED: Record<string, readonly string[]> = {
   report: ['model', 'checks', 'pairing', 'timeline', 'lineage', 'inspect', 'version'],
   bundle: ['model', 'read', 'formats', 'checks', 'timeline', 'errors', 'version'],
   config: ['model', 'read', 'report', 'checks', 'errors'],
-  engine: ['model', 'read', 'formats', 'checks', 'pairing', 'timeline', 'lineage', 'inspect', 'report', 'bundle', 'config', 'errors', 'version'],
-  cli: ['model', 'engine', 'report', 'config', 'formats', 'checks', 'timeline', 'pairing', 'lineage', 'inspect', 'bundle', 'errors', 'version'],
+  engine: [
+    'model',
+    'read',
+    'formats',
+    'checks',
+    'pairing',
+    'timeline',
+    'lineage',
+    'inspect',
+    'report',
+    'bundle',
+    'config',
+    'errors',
+    'version',
+  ],
+  cli: [
+    'model',
+    'engine',
+    'report',
+    'config',
+    'formats',
+    'checks',
+    'timeline',
+    'pairing',
+    'lineage',
+    'inspect',
+    'bundle',
+    'errors',
+    'version',
+  ],
 };
 
 export interface Violation {
@@ -87,7 +115,10 @@ export function violations(g: ImportGraph, agents: readonly string[]): Violation
       if (!(ALLOWED[base] ?? []).includes(b)) out.push({ from, to, rule: `${base}/ may not import ${b}/` });
     }
   }
-  for (const cycle of cycles(g)) out.push({ from: cycle[0]!, to: cycle[1] ?? cycle[0]!, rule: `import cycle: ${cycle.join(' → ')} → ${cycle[0]}` });
+  for (const cycle of cycles(g)) {
+    const rule = `import cycle: ${cycle.join(' → ')} → ${cycle[0]}`;
+    out.push({ from: cycle[0]!, to: cycle[1] ?? cycle[0]!, rule });
+  }
   return out;
 }
 

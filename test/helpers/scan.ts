@@ -1,7 +1,7 @@
 /** Run the tolerant reader over bytes, in chunks of a given size, and collect what it reports. */
 import { JsonlScanner } from '../../src/read/jsonl.js';
-import { type JsonlOptions } from '../../src/model/records.js';
-import { type Damage, type JsonlRecord, type JsonlStats } from '../../src/model/records.js';
+import type { JsonlOptions } from '../../src/model/records.js';
+import type { Damage, JsonlRecord, JsonlStats } from '../../src/model/records.js';
 
 export interface ScanResult {
   records: JsonlRecord[];
@@ -13,7 +13,11 @@ export function scan(input: string | Buffer, options: JsonlOptions = {}, chunkSi
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const records: JsonlRecord[] = [];
   const damage: Damage[] = [];
-  const s = new JsonlScanner((r) => records.push(r), (d) => damage.push(d), options);
+  const s = new JsonlScanner(
+    (r) => records.push(r),
+    (d) => damage.push(d),
+    options,
+  );
   // One reused buffer, overwritten after each push, as the file reader does.
   const shared = Buffer.alloc(chunkSize);
   for (let i = 0; i < bytes.length; i += chunkSize) {

@@ -62,23 +62,33 @@ function hashingConsumer(ring: ChunkRing): Promise<{ sha256: string; size: numbe
   });
 }
 
-test('a log read through the ring keeps no hash of its own; the consumer\'s hash of the same bytes is adopted', async () => {
-  // Larger than the whole ring, so the reader has to wait for the consumer to free slots.
-  const big = Buffer.from(`${'{"k":"'.padEnd(1000, 'x')}"}\n`.repeat(RING_SLOTS * 1500));
-  const { abs } = session(big);
-  const src = fsSource({ abs, display: abs, id: 'x' });
-  const ring = ChunkRing.create();
-  const consumer = hashingConsumer(ring);
-  src.shareRead('updates.jsonl', () => ring);
-  let records = 0;
-  expect(src.streamJsonl('updates.jsonl', {}, () => records++, () => {}).ok).toBe(true);
-  expect(records).toBe(RING_SLOTS * 1500);
-  expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
-  const theirs = await consumer;
-  expect(theirs).toEqual({ sha256: sha(big), size: big.length });
-  expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size)).toBe(true);
-  expect(src.entry('updates.jsonl')!.sha256).toBe(sha(big));
-});
+test(
+  "a log read through the ring keeps no hash of its own; the consumer's " + 'hash of the same bytes is adopted',
+  async () => {
+    // Larger than the whole ring, so the reader has to wait for the consumer to free slots.
+    const big = Buffer.from(`${'{"k":"'.padEnd(1000, 'x')}"}\n`.repeat(RING_SLOTS * 1500));
+    const { abs } = session(big);
+    const src = fsSource({ abs, display: abs, id: 'x' });
+    const ring = ChunkRing.create();
+    const consumer = hashingConsumer(ring);
+    src.shareRead('updates.jsonl', () => ring);
+    let records = 0;
+    expect(
+      src.streamJsonl(
+        'updates.jsonl',
+        {},
+        () => records++,
+        () => {},
+      ).ok,
+    ).toBe(true);
+    expect(records).toBe(RING_SLOTS * 1500);
+    expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
+    const theirs = await consumer;
+    expect(theirs).toEqual({ sha256: sha(big), size: big.length });
+    expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size)).toBe(true);
+    expect(src.entry('updates.jsonl')!.sha256).toBe(sha(big));
+  },
+);
 
 test('a read that did not go whole through the ring is not adopted; a re-read of an unchanged file hashes it', () => {
   const { abs } = session(lines);
@@ -86,10 +96,21 @@ test('a read that did not go whole through the ring is not adopted; a re-read of
   const ring = ChunkRing.create();
   ring.leave(); // the consumer is gone before the read starts
   src.shareRead('updates.jsonl', () => ring);
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    () => {},
+    () => {},
+  );
   expect(src.adoptHash('updates.jsonl', sha(lines), Buffer.byteLength(lines))).toBe(false);
   expect(src.entry('updates.jsonl')!.sha256).toBeUndefined();
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {}, Buffer.byteLength(lines));
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    () => {},
+    () => {},
+    Buffer.byteLength(lines),
+  );
   expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
   expect(src.entry('updates.jsonl')!.readError).toBeUndefined();
 });
@@ -100,10 +121,21 @@ test('a file that changed between the shared read and the re-read is left withou
   const ring = ChunkRing.create();
   ring.leave();
   src.shareRead('updates.jsonl', () => ring);
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    () => {},
+    () => {},
+  );
   appendFileSync(file, '{"a":3}\n');
   const values: unknown[] = [];
-  src.streamJsonl('updates.jsonl', {}, (r) => values.push(r.value), () => {}, Buffer.byteLength(lines));
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    (r) => values.push(r.value),
+    () => {},
+    Buffer.byteLength(lines),
+  );
   // Only the bytes the first read saw are read again...
   expect(values).toEqual([{ a: 1 }, { a: 2 }]);
   // ...but the file is not the version that was parsed: no hash that could be mistaken for that version's.
@@ -119,7 +151,12 @@ test('a hash that is not a sha256, or of another size, is refused', async () => 
   const ring = ChunkRing.create();
   const consumer = hashingConsumer(ring);
   src.shareRead('updates.jsonl', () => ring);
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    () => {},
+    () => {},
+  );
   const theirs = await consumer;
   expect(src.adoptHash('updates.jsonl', 'not-a-hash', theirs.size)).toBe(false);
   expect(src.adoptHash('updates.jsonl', theirs.sha256, theirs.size + 1)).toBe(false);
@@ -129,7 +166,12 @@ test('a hash that is not a sha256, or of another size, is refused', async () => 
 test('without a ring every read hashes as before', () => {
   const { abs } = session(lines);
   const src = fsSource({ abs, display: abs, id: 'x' });
-  src.streamJsonl('updates.jsonl', {}, () => {}, () => {});
+  src.streamJsonl(
+    'updates.jsonl',
+    {},
+    () => {},
+    () => {},
+  );
   expect(src.entry('updates.jsonl')!.sha256).toBe(sha(lines));
 });
 
@@ -140,14 +182,21 @@ test('a log that cannot be opened any more releases the ring at once', () => {
   src.shareRead('updates.jsonl', () => ring);
   rmSync(file);
   const t = Date.now();
-  expect(src.streamJsonl('updates.jsonl', {}, () => {}, () => {}).ok).toBe(false);
+  expect(
+    src.streamJsonl(
+      'updates.jsonl',
+      {},
+      () => {},
+      () => {},
+    ).ok,
+  ).toBe(false);
   const consumer = ChunkRing.attach(ring.shared);
   expect(consumer.next()).toBeUndefined();
   expect(consumer.producerGaveUp).toBe(true);
   expect(Date.now() - t).toBeLessThan(5000);
 });
 
-test('the consumer gets every chunk published before the producer\'s last word, whichever it was', () => {
+test("the consumer gets every chunk published before the producer's last word, whichever it was", () => {
   for (const last of ['close', 'abandon'] as const) {
     const ring = ChunkRing.create();
     const other = ChunkRing.attach(ring.shared);
@@ -166,17 +215,20 @@ test('the consumer gets every chunk published before the producer\'s last word, 
   }
 });
 
-test('a consumer waiting on the ring is released when the reader gives up, and the reader when the consumer leaves', () => {
-  const ring = ChunkRing.create();
-  const other = ChunkRing.attach(ring.shared);
-  ring.abandon();
-  expect(other.next()).toBeUndefined();
-  expect(other.producerGaveUp).toBe(true);
-  const ring2 = ChunkRing.create();
-  for (let i = 0; i < RING_SLOTS; i++) {
-    expect(ring2.slot()).toBeDefined();
-    ring2.publish(1);
-  }
-  ChunkRing.attach(ring2.shared).leave();
-  expect(ring2.slot()).toBeUndefined();
-});
+test(
+  'a consumer waiting on the ring is released when the reader gives up, ' + 'and the reader when the consumer leaves',
+  () => {
+    const ring = ChunkRing.create();
+    const other = ChunkRing.attach(ring.shared);
+    ring.abandon();
+    expect(other.next()).toBeUndefined();
+    expect(other.producerGaveUp).toBe(true);
+    const ring2 = ChunkRing.create();
+    for (let i = 0; i < RING_SLOTS; i++) {
+      expect(ring2.slot()).toBeDefined();
+      ring2.publish(1);
+    }
+    ChunkRing.attach(ring2.shared).leave();
+    expect(ring2.slot()).toBeUndefined();
+  },
+);

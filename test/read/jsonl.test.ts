@@ -56,7 +56,12 @@ describe('damage, one code each', () => {
     const r = scan(`${A}\n${torn}${B}\n${C}\n`);
     expect(codes(r)).toEqual(['JSONL_MERGED_LINE']);
     const rec = r.records.find((x) => x.recovered === 'merged')!;
-    expect(rec).toMatchObject({ line: 2, byteOffset: A.length + 1 + torn.length, byteLength: B.length, value: JSON.parse(B) });
+    expect(rec).toMatchObject({
+      line: 2,
+      byteOffset: A.length + 1 + torn.length,
+      byteLength: B.length,
+      value: JSON.parse(B),
+    });
   });
 
   test('merged line: two complete records on one line are both recovered', () => {
@@ -66,19 +71,26 @@ describe('damage, one code each', () => {
   });
 
   test('a torn record ending in a nested object is not mistaken for a merge (no invented record)', () => {
-    const torn = '{"timestamp":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}';
+    const torn =
+      '{"timestamp":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}';
     const r = scan(`${A}\n${torn}\n${C}\n`);
     expect(codes(r)).toEqual(['JSONL_BAD_LINE']);
     expect(r.records.map((x) => x.line)).toEqual([1, 3]);
   });
 
   test('a merge whose trailing object fails the record predicate is a bad line', () => {
-    const r = scan(`${A}\n{"x":"ab{"not":"a record"}\n`, { looksLikeRecord: (v) => typeof v === 'object' && v !== null && 'type' in v });
+    const r = scan(`${A}\n{"x":"ab{"not":"a record"}\n`, {
+      looksLikeRecord: (v) => typeof v === 'object' && v !== null && 'type' in v,
+    });
     expect(codes(r)).toEqual(['JSONL_BAD_LINE']);
   });
 
   test('invalid UTF-8 inside a line', () => {
-    const bytes = Buffer.concat([Buffer.from(`${A}\n{"type":"user","t":"caf`), Buffer.from([0xe9]), Buffer.from(`"}\n${C}\n`)]);
+    const bytes = Buffer.concat([
+      Buffer.from(`${A}\n{"type":"user","t":"caf`),
+      Buffer.from([0xe9]),
+      Buffer.from(`"}\n${C}\n`),
+    ]);
     const r = scan(bytes);
     expect(codes(r)).toEqual(['JSONL_INVALID_UTF8']);
     expect(r.damage[0]!.byteOffset).toBe(A.length + 1 + '{"type":"user","t":"caf'.length);
@@ -171,7 +183,15 @@ test('results do not depend on how the bytes are chunked', () => {
 
 describe('helpers', () => {
   test('firstInvalidUtf8 agrees with the platform validator', () => {
-    const samples = [Buffer.from('ok'), Buffer.from([0xc3, 0x28]), Buffer.from([0xe2, 0x82]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from('🚀→é')];
+    const samples = [
+      Buffer.from('ok'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from('🚀→é'),
+    ];
     for (const b of samples) expect(firstInvalidUtf8(b) === b.length).toBe(isUtf8(b));
   });
 

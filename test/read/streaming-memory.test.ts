@@ -3,7 +3,7 @@
  * session in child processes; their peak RSS must be close, and well under the 256 MB bar of DESIGN §8.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,6 @@ import { writeLargeSession } from '../../scripts/bench/generate.js';
 import { isBuilt } from '../helpers/built.js';
 
 const probe = fileURLToPath(new URL('../helpers/rss-probe.mjs', import.meta.url));
-const built = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sa-rss-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -22,7 +21,10 @@ function peakRssMb(bytes: number): number {
   const root = join(scratch, String(bytes));
   writeLargeSession(root, bytes);
   // A capped old space makes growth with file size a hard failure (out of memory), not a noisy RSS difference.
-  const r = spawnSync(process.execPath, ['--max-old-space-size=128', probe, 'audit', root, '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 * MB });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=128', probe, 'audit', root, '--format', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * MB,
+  });
   rmSync(root, { recursive: true, force: true });
   const m = /MAXRSS_KB (\d+)/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`audit failed (${r.status}): ${r.stderr}`);

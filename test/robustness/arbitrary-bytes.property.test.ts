@@ -21,12 +21,32 @@ import { CHECKPOINT, CLEAN_GROUP, GROUP, MAIN_ID } from '../helpers/crash-states
 // Fixed for CI; SA_FUZZ_SEED / SA_FUZZ_RUNS let a developer hunt further (the failing seed is printed).
 const SEED = Number(process.env.SA_FUZZ_SEED ?? 20260909);
 const RUNS = Number(process.env.SA_FUZZ_RUNS ?? 200);
-const COMMANDS = (root: string, dir: string): string[][] => [['validate', root, '--format', 'json'], ['timeline', dir, '--format', 'jsonl'], ['timeline', dir], ['pairs', dir], ['inspect', dir], ['lineage', root]];
+const COMMANDS = (root: string, dir: string): string[][] => [
+  ['validate', root, '--format', 'json'],
+  ['timeline', dir, '--format', 'jsonl'],
+  ['timeline', dir],
+  ['pairs', dir],
+  ['inspect', dir],
+  ['lineage', root],
+];
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-bytes-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const FILES = ['summary.json', 'updates.jsonl', 'chat_history.jsonl', 'rewind_points.jsonl', 'plan.json', CHECKPOINT, `subagents/${'019a3f2e-0f10-7c42-8000-00000000a003'}/meta.json`, 'feedback.jsonl', 'btw_history.jsonl', 'system_prompt.txt', 'chat_history.jsonl.corrupt', `summary.json.019a3f40-aaaa-7bbb-8ccc-0123456789ab.tmp`] as const;
+const FILES = [
+  'summary.json',
+  'updates.jsonl',
+  'chat_history.jsonl',
+  'rewind_points.jsonl',
+  'plan.json',
+  CHECKPOINT,
+  `subagents/${'019a3f2e-0f10-7c42-8000-00000000a003'}/meta.json`,
+  'feedback.jsonl',
+  'btw_history.jsonl',
+  'system_prompt.txt',
+  'chat_history.jsonl.corrupt',
+  `summary.json.019a3f40-aaaa-7bbb-8ccc-0123456789ab.tmp`,
+] as const;
 const clean = (f: string): Buffer => {
   try {
     return readFileSync(join(CLEAN_GROUP, MAIN_ID, f));
@@ -36,7 +56,15 @@ const clean = (f: string): Buffer => {
 };
 
 type Op = { at: number; kind: 'flip' | 'delete' | 'insert' | 'truncate'; byte: number; len: number };
-const op: fc.Arbitrary<Op> = fc.record({ at: fc.nat(), kind: fc.constantFrom('flip' as const, 'delete' as const, 'insert' as const, 'truncate' as const), byte: fc.oneof(fc.constantFrom(0x00, 0x0a, 0x0d, 0x22, 0x5c, 0x7b, 0x7d, 0xc3, 0xe2, 0xf0, 0xff, 0xef), fc.nat({ max: 255 })), len: fc.integer({ min: 1, max: 64 }) });
+const op: fc.Arbitrary<Op> = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom('flip' as const, 'delete' as const, 'insert' as const, 'truncate' as const),
+  byte: fc.oneof(
+    fc.constantFrom(0x00, 0x0a, 0x0d, 0x22, 0x5c, 0x7b, 0x7d, 0xc3, 0xe2, 0xf0, 0xff, 0xef),
+    fc.nat({ max: 255 }),
+  ),
+  len: fc.integer({ min: 1, max: 64 }),
+});
 
 function mutate(bytes: Buffer, ops: readonly Op[]): Buffer {
   let b = Buffer.from(bytes);
@@ -86,19 +114,29 @@ const content = (file: string): fc.Arbitrary<Buffer | null> => {
     { arbitrary: fc.array(op, { minLength: 1, maxLength: 6 }).map((ops) => mutate(base, ops)), weight: 4 },
     {
       // Records of the right file with one value replaced anywhere inside them.
-      arbitrary: fc.array(fc.record({ line: fc.nat(), steps: fc.array(fc.nat(), { maxLength: 6 }), value: jsonish }), { minLength: 1, maxLength: 4 }).map((edits) => {
-        const jsonl = file.endsWith('.jsonl') || file.endsWith('.corrupt');
-        const docs: unknown[] = (jsonl ? lines : [base.toString('utf8')]).map(tryJson).filter((d) => d !== undefined);
-        if (docs.length === 0) return base;
-        for (const e of edits) {
-          const i = e.line % docs.length;
-          docs[i] = replaceDeep(docs[i], e.steps, e.value);
-        }
-        return Buffer.from(jsonl ? `${docs.map((d) => JSON.stringify(d)).join('\n')}\n` : JSON.stringify(docs[0]));
-      }),
+      arbitrary: fc
+        .array(fc.record({ line: fc.nat(), steps: fc.array(fc.nat(), { maxLength: 6 }), value: jsonish }), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map((edits) => {
+          const jsonl = file.endsWith('.jsonl') || file.endsWith('.corrupt');
+          const docs: unknown[] = (jsonl ? lines : [base.toString('utf8')]).map(tryJson).filter((d) => d !== undefined);
+          if (docs.length === 0) return base;
+          for (const e of edits) {
+            const i = e.line % docs.length;
+            docs[i] = replaceDeep(docs[i], e.steps, e.value);
+          }
+          return Buffer.from(jsonl ? `${docs.map((d) => JSON.stringify(d)).join('\n')}\n` : JSON.stringify(docs[0]));
+        }),
       weight: 4,
     },
-    { arbitrary: fc.array(jsonish, { maxLength: 5 }).map((vs) => Buffer.from(vs.map((v) => JSON.stringify(v)).join('\n'))), weight: 2 },
+    {
+      arbitrary: fc
+        .array(jsonish, { maxLength: 5 })
+        .map((vs) => Buffer.from(vs.map((v) => JSON.stringify(v)).join('\n'))),
+      weight: 2,
+    },
   );
 };
 
@@ -118,7 +156,20 @@ test('audit (and every read command) over arbitrary bytes: findings and exit 0 o
         writeFileSync(join(dir, f), c);
       });
       // A session needs one of its marker files to be found at all.
-      if (!FILES.some((f, i) => contents[i] !== null && ['summary.json', 'updates.jsonl', 'chat_history.jsonl', 'rewind_points.jsonl', 'chat_history.jsonl.corrupt'].includes(f))) writeFileSync(join(dir, 'updates.jsonl'), '');
+      if (
+        !FILES.some(
+          (f, i) =>
+            contents[i] !== null &&
+            [
+              'summary.json',
+              'updates.jsonl',
+              'chat_history.jsonl',
+              'rewind_points.jsonl',
+              'chat_history.jsonl.corrupt',
+            ].includes(f),
+        )
+      )
+        writeFileSync(join(dir, 'updates.jsonl'), '');
       try {
         const r = await cli(['audit', root, '--format', 'json']);
         expect(r.stderr).toBe('');

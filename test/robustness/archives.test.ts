@@ -5,7 +5,17 @@
  * targets of links are never read, and the exit code is 1, never 3. And `verify --against` the very tree a
  * bag was made from (a BUG when one session id is in two places: see the last test).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -26,7 +36,12 @@ const ESCAPES = ['escape-dotdot.txt', 'escape-data-dotdot.txt', 'escape-pax.txt'
 let bagMembers: Member[] = [];
 beforeAll(async () => {
   const bag = join(scratch, 'bag');
-  const r = await cli(['bundle', join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003'), '-o', bag]);
+  const r = await cli([
+    'bundle',
+    join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003'),
+    '-o',
+    bag,
+  ]);
   expect(r.code).toBe(0);
   const walk = (d: string, rel = ''): Member[] =>
     readdirSync(join(d, rel), { withFileTypes: true }).flatMap((e) => {
@@ -62,7 +77,9 @@ const verify = async (path: string): Promise<{ code: number; report: AuditReport
 function nothingWritten(where: string, before: Map<string, string>): void {
   expect(diffStates(before, treeState(where))).toEqual([]);
   expect(existsSync(ABS_DIR)).toBe(false);
-  for (const e of ESCAPES) for (const d of [scratch, dirname(scratch), process.cwd(), tmpdir()]) expect(existsSync(join(d, e)), join(d, e)).toBe(false);
+  for (const e of ESCAPES)
+    for (const d of [scratch, dirname(scratch), process.cwd(), tmpdir()])
+      expect(existsSync(join(d, e)), join(d, e)).toBe(false);
 }
 
 describe.each([
@@ -90,7 +107,16 @@ describe.each([
 
 test('a directory bag with links in its payload: reported, the targets never read', async () => {
   const bag = join(scratch, 'dir-bag');
-  expect((await cli(['bundle', join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003'), '-o', bag])).code).toBe(0);
+  expect(
+    (
+      await cli([
+        'bundle',
+        join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003'),
+        '-o',
+        bag,
+      ])
+    ).code,
+  ).toBe(0);
   // The link targets live outside the tree this test fingerprints (fingerprinting reads files).
   const elsewhere = join(scratch, 'elsewhere');
   const secret = join(elsewhere, 'secret.txt');
@@ -106,7 +132,12 @@ test('a directory bag with links in its payload: reported, the targets never rea
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain('SECRET-dir-bag-link-target');
   const report = JSON.parse(r.stdout) as AuditReport;
-  expect(report.findings.filter((f) => f.code === 'BUNDLE_UNSAFE_PATH').map((f) => f.location.file).sort()).toEqual(['data/link-dir', 'data/link.txt', 'tag-link.txt']);
+  expect(
+    report.findings
+      .filter((f) => f.code === 'BUNDLE_UNSAFE_PATH')
+      .map((f) => f.location.file)
+      .sort(),
+  ).toEqual(['data/link-dir', 'data/link.txt', 'tag-link.txt']);
   expect(diffStates(before, treeState(bag))).toEqual([]);
   if (tripwiresWork(scratch)) {
     expect(tripped(secret)).toBe(false);
@@ -124,12 +155,15 @@ test('a directory bag with links in its payload: reported, the targets never rea
 // corpora/grok/jsonl-torn-tail t/; session-audit bundle t -o b.zip; session-audit verify b.zip --against t →
 // exit 1, BUNDLE_NOT_APPEND_ONLY on clean's …a001/updates.jsonl. Fix: match by the path under the root
 // (data/<group>/<id> against <group>/<id>), falling back to the id only when it is unique.
-test('verify --against the very tree a bag was made from is clean, even with one session id in two places', async () => {
-  const tree = join(scratch, 'two-copies');
-  for (const c of ['clean', 'jsonl-torn-tail']) cpSync(join(CORPORA, 'grok', c), join(tree, c), { recursive: true });
-  const bag = join(scratch, 'two-copies.zip');
-  expect((await cli(['bundle', tree, '-o', bag])).code).toBe(0);
-  const r = await cli(['verify', bag, '--against', tree, '--format', 'json']);
-  expect((JSON.parse(r.stdout) as AuditReport).findings.map((f) => `${f.code} ${f.location.file}`)).toEqual([]);
-  expect(r.code).toBe(0);
-});
+test(
+  'verify --against the very tree a bag was made from is clean, even ' + 'with one session id in two places',
+  async () => {
+    const tree = join(scratch, 'two-copies');
+    for (const c of ['clean', 'jsonl-torn-tail']) cpSync(join(CORPORA, 'grok', c), join(tree, c), { recursive: true });
+    const bag = join(scratch, 'two-copies.zip');
+    expect((await cli(['bundle', tree, '-o', bag])).code).toBe(0);
+    const r = await cli(['verify', bag, '--against', tree, '--format', 'json']);
+    expect((JSON.parse(r.stdout) as AuditReport).findings.map((f) => `${f.code} ${f.location.file}`)).toEqual([]);
+    expect(r.code).toBe(0);
+  },
+);

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AuditReport } from '../../src/model/report.js';
 import { cli } from '../helpers/cli.js';
-import { CHILD_ID, CLEAN_GROUP, copyCleanRoot, crashStates, GROUP, MAIN_ID, materialise, type CrashState } from '../helpers/crash-states.js';
+import {
+  CHILD_ID,
+  CLEAN_GROUP,
+  copyCleanRoot,
+  crashStates,
+  GROUP,
+  MAIN_ID,
+  materialise,
+  type CrashState,
+} from '../helpers/crash-states.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-crash-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -40,13 +49,20 @@ beforeAll(async () => {
       batchErrors.push(`batch ${i}: stdout is not JSON: ${r.stdout.slice(0, 200)}`);
       continue;
     }
-    if (report.toolErrors.length) batchErrors.push(`batch ${i}: tool errors: ${JSON.stringify(report.toolErrors).slice(0, 2000)}`);
+    if (report.toolErrors.length)
+      batchErrors.push(`batch ${i}: tool errors: ${JSON.stringify(report.toolErrors).slice(0, 2000)}`);
     const bySession = new Map<string, AuditReport['findings']>();
     for (const f of report.findings) bySession.set(f.sessionPath, [...(bySession.get(f.sessionPath) ?? []), f]);
     for (const [dir, state] of byPath) outcomes.push({ state, findings: bySession.get(dir) ?? [] });
     // The untouched subagent session of every root stays clean.
     const strays = report.findings.filter((f) => !byPath.has(f.sessionPath));
-    if (strays.length) batchErrors.push(`batch ${i}: findings outside the damaged sessions: ${strays.slice(0, 5).map((f) => `${f.sessionPath} ${f.code}`).join('; ')}`);
+    if (strays.length)
+      batchErrors.push(
+        `batch ${i}: findings outside the damaged sessions: ${strays
+          .slice(0, 5)
+          .map((f) => `${f.sessionPath} ${f.code}`)
+          .join('; ')}`,
+      );
     rmSync(base, { recursive: true, force: true });
   }
 }, 300_000);
@@ -73,8 +89,19 @@ describe.each(models)('%s', (model) => {
     expect(mine.length).toBeGreaterThan(0);
     for (const { state, findings } of mine) {
       for (const m of state.must) {
-        const hit = findings.find((f) => f.code === m.code && f.location.file === m.file && (m.line === undefined || f.location.line === m.line) && (m.byteOffset === undefined || f.location.byteOffset === m.byteOffset) && (m.severity === undefined || f.severity === m.severity));
-        if (!hit) problems.push(`${state.name}: missing ${m.code}${m.severity ? `(${m.severity})` : ''} at ${m.file}:${m.line ?? ''}@${m.byteOffset ?? ''}; got ${show(findings)}`);
+        const hit = findings.find(
+          (f) =>
+            f.code === m.code &&
+            f.location.file === m.file &&
+            (m.line === undefined || f.location.line === m.line) &&
+            (m.byteOffset === undefined || f.location.byteOffset === m.byteOffset) &&
+            (m.severity === undefined || f.severity === m.severity),
+        );
+        if (!hit)
+          problems.push(
+            `${state.name}: missing ${m.code}${m.severity ? `(${m.severity})` : ''} at ` +
+              `${m.file}:${m.line ?? ''}@${m.byteOffset ?? ''}; got ${show(findings)}`,
+          );
       }
       const allowed = new Set([...state.must.map((m) => m.code), ...state.may]);
       const extra = findings.filter((f) => !allowed.has(f.code));
@@ -89,7 +116,11 @@ describe.each(models)('%s', (model) => {
 });
 
 function show(fs: AuditReport['findings']): string {
-  return fs.map((f) => `${f.code}(${f.severity}) ${f.location.file}:${f.location.line ?? ''}@${f.location.byteOffset ?? ''}`).join(', ') || 'nothing';
+  return (
+    fs
+      .map((f) => `${f.code}(${f.severity}) ${f.location.file}:${f.location.line ?? ''}@${f.location.byteOffset ?? ''}`)
+      .join(', ') || 'nothing'
+  );
 }
 
 /**
@@ -115,12 +146,15 @@ describe("a subagent's summary.json torn by its non-atomic write", () => {
   test.each(cuts)('cut at %i: the child is unloadable, the link from its parent is reported, no tool error', (n) => {
     const report = audits.get(n)!;
     expect(report.toolErrors).toEqual([]);
-    const child = report.findings.filter((f) => f.session === CHILD_ID && f.location.file === 'summary.json').map((f) => f.code);
+    const child = report.findings
+      .filter((f) => f.session === CHILD_ID && f.location.file === 'summary.json')
+      .map((f) => f.code);
     expect(child).toContain(n === 0 ? 'SESSION_SUMMARY_EMPTY' : 'SESSION_SUMMARY_UNPARSEABLE');
     expect(report.findings.some((f) => f.session === MAIN_ID && f.code === 'XREF_SUBAGENT')).toBe(true);
   });
 
-  // Regression (was a wrong code, fixed): SANDBOX_DROPPED (an error: "records no sandbox profile: a resume would run under …
+  // Regression (was a wrong code, fixed): SANDBOX_DROPPED (an error: "records no sandbox profile: a resume would run
+  // under …
   // instead") is claimed for a subagent whose summary.json cannot be read at all — the profile is unknown, not
   // absent. In src/checks/sandbox.ts run(), the SANDBOX_DROPPED branch tests only `to === undefined`; unlike
   // SANDBOX_PROFILE_MISSING just below it, it does not require `e.child.hasSummary` (src/lineage/facts.ts sets

@@ -50,8 +50,16 @@ const cases: Array<[string, string[], RegExp]> = [
   ['verify: missing bag', ['verify', NOPE], /no-such-thing: no such file or directory/],
   ['verify: --against a missing dir', ['verify', BAG, '--against', NOPE], /no-such-thing: no such file or directory/],
   ['audit: --against a missing capture', ['audit', C, '--against', NOPE], /no-such-thing: no such file or directory/],
-  ['audit: --output into a missing directory', ['audit', C, '--output', join(NOPE, 'r.json')], /--output .*no-such-thing.*does not exist/],
-  ['bundle: --output inside the evidence', ['bundle', C, '-o', join(C, 'bag.zip')], /--output .*refusing to write inside the input directory/],
+  [
+    'audit: --output into a missing directory',
+    ['audit', C, '--output', join(NOPE, 'r.json')],
+    /--output .*no-such-thing.*does not exist/,
+  ],
+  [
+    'bundle: --output inside the evidence',
+    ['bundle', C, '-o', join(C, 'bag.zip')],
+    /--output .*refusing to write inside the input directory/,
+  ],
   // bad option values
   ['audit --jobs 0', ['audit', C, '--jobs', '0'], /--jobs 0: expected a whole number from 1 to 256/],
   ['audit --jobs abc', ['audit', C, '--jobs', 'abc'], /--jobs .*expected a whole number/],
@@ -62,19 +70,59 @@ const cases: Array<[string, string[], RegExp]> = [
   ['inspect --exit-code 999', ['inspect', S, '--exit-code', '999'], /--exit-code 999: expected a process exit code/],
   ['inspect --fail-on', ['inspect', S, '--fail-on', 'sometimes'], /--fail-on "sometimes"/],
   ['verify --fail-on', ['verify', BAG, '--fail-on', 'sometimes'], /--fail-on "sometimes"/],
-  ['bundle --bagging-date', ['bundle', C, '-o', join(scratch, 'b2.zip'), '--bagging-date', '2026-13-45'], /--bagging-date "2026-13-45": expected YYYY-MM-DD/],
-  ['bundle --redact-pattern', ['bundle', C, '-o', join(scratch, 'b3.zip'), '--redact', '--redact-pattern', '('], /--redact-pattern "\(": not a valid regular expression/],
-  ['bundle --sign-key not a key', ['bundle', C, '-o', join(scratch, 'b4.zip'), '--sign-key', f('not-a-key.pem', 'not a pem')], /--sign-key .*not-a-key\.pem/],
+  [
+    'bundle --bagging-date',
+    ['bundle', C, '-o', join(scratch, 'b2.zip'), '--bagging-date', '2026-13-45'],
+    /--bagging-date "2026-13-45": expected YYYY-MM-DD/,
+  ],
+  [
+    'bundle --redact-pattern',
+    ['bundle', C, '-o', join(scratch, 'b3.zip'), '--redact', '--redact-pattern', '('],
+    /--redact-pattern "\(": not a valid regular expression/,
+  ],
+  [
+    'bundle --sign-key not a key',
+    ['bundle', C, '-o', join(scratch, 'b4.zip'), '--sign-key', f('not-a-key.pem', 'not a pem')],
+    /--sign-key .*not-a-key\.pem/,
+  ],
   ['verify --key not a key', ['verify', SIGNED, '--key', f('not-a-pub.pem', 'not a pem')], /--key .*not-a-pub\.pem/],
   ['verify --key missing', ['verify', SIGNED, '--key', NOPE], /--key .*no-such-thing: no such file/],
-  ['inspect --headless-log missing', ['inspect', S, '--headless-log', NOPE], /--headless-log .*no-such-thing: no such file/],
-  ['audit --sandbox-config missing', ['audit', C, '--sandbox-config', NOPE], /--sandbox-config .*no-such-thing: no such file/],
-  ['audit --sandbox-config broken', ['audit', C, '--sandbox-config', f('broken.toml', '[profiles.x\nextends=')], /--sandbox-config .*broken\.toml: not valid TOML/],
-  ['audit --severity unknown code', ['audit', C, '--severity', 'NOPE_CODE=error'], /--severity "NOPE_CODE": unknown finding code/],
-  ['validate --ignore unknown code', ['validate', C, '--ignore', 'JSONL_TORN_TAIL,NOPE_CODE'], /--ignore "NOPE_CODE": unknown finding code/],
+  [
+    'inspect --headless-log missing',
+    ['inspect', S, '--headless-log', NOPE],
+    /--headless-log .*no-such-thing: no such file/,
+  ],
+  [
+    'audit --sandbox-config missing',
+    ['audit', C, '--sandbox-config', NOPE],
+    /--sandbox-config .*no-such-thing: no such file/,
+  ],
+  [
+    'audit --sandbox-config broken',
+    ['audit', C, '--sandbox-config', f('broken.toml', '[profiles.x\nextends=')],
+    /--sandbox-config .*broken\.toml: not valid TOML/,
+  ],
+  [
+    'audit --severity unknown code',
+    ['audit', C, '--severity', 'NOPE_CODE=error'],
+    /--severity "NOPE_CODE": unknown finding code/,
+  ],
+  [
+    'validate --ignore unknown code',
+    ['validate', C, '--ignore', 'JSONL_TORN_TAIL,NOPE_CODE'],
+    /--ignore "NOPE_CODE": unknown finding code/,
+  ],
   // bad --format, every command that has one
-  ['validate --format', ['validate', C, '--format', 'xml'], /--format "xml": expected one of table, json, sarif, junit, markdown, html/],
-  ['timeline --format', ['timeline', S, '--format', 'xml'], /--format "xml": expected one of table, jsonl, json, csv, timesketch/],
+  [
+    'validate --format',
+    ['validate', C, '--format', 'xml'],
+    /--format "xml": expected one of table, json, sarif, junit, markdown, html/,
+  ],
+  [
+    'timeline --format',
+    ['timeline', S, '--format', 'xml'],
+    /--format "xml": expected one of table, jsonl, json, csv, timesketch/,
+  ],
   ['pairs --format', ['pairs', C, '--format', 'xml'], /--format "xml": expected one of table, json/],
   ['inspect --format', ['inspect', S, '--format', 'xml'], /--format "xml": expected one of text, json/],
   ['lineage --format', ['lineage', C, '--format', 'xml'], /--format "xml": expected one of table, json, dot, mermaid/],
@@ -84,20 +132,40 @@ const cases: Array<[string, string[], RegExp]> = [
   ['config missing', ['audit', C, '--config', NOPE], /config .*no-such-thing: no such file/],
   ['config is a directory', ['audit', C, '--config', dir], /config .*a-directory: is not a regular file/],
   ['config not JSON', ['audit', C, '--config', f('c1.json', '{"failOn": ')], /config .*c1\.json: not valid JSON/],
-  ['config not UTF-8', ['audit', C, '--config', f('c2.json', Buffer.from([0x7b, 0xff, 0x7d]))], /config .*c2\.json: not valid JSON/],
+  [
+    'config not UTF-8',
+    ['audit', C, '--config', f('c2.json', Buffer.from([0x7b, 0xff, 0x7d]))],
+    /config .*c2\.json: not valid JSON/,
+  ],
   ['config an array', ['audit', C, '--config', f('c3.json', '[]')], /config .*c3\.json: at \(top level\)/],
   ['config unknown key', ['audit', C, '--config', f('c4.json', '{"colour":true}')], /config .*c4\.json: .*"colour"/],
   ['config wrong type', ['audit', C, '--config', f('c5.json', '{"jobs":"two"}')], /config .*c5\.json: at \/jobs/],
-  ['config bad failOn', ['audit', C, '--config', f('c6.json', '{"failOn":"sometimes"}')], /config .*c6\.json: at \/failOn/],
-  ['config unknown code', ['audit', C, '--config', f('c7.json', '{"severity":{"NOPE_CODE":"error"}}')], /config .*c7\.json: unknown finding code "NOPE_CODE"/],
+  [
+    'config bad failOn',
+    ['audit', C, '--config', f('c6.json', '{"failOn":"sometimes"}')],
+    /config .*c6\.json: at \/failOn/,
+  ],
+  [
+    'config unknown code',
+    ['audit', C, '--config', f('c7.json', '{"severity":{"NOPE_CODE":"error"}}')],
+    /config .*c7\.json: unknown finding code "NOPE_CODE"/,
+  ],
   ['config bad format', ['audit', C, '--config', f('c8.json', '{"format":"xml"}')], /config .*c8\.json: at \/format/],
   ['config jobs out of range', ['validate', C, '--config', f('c9.json', '{"jobs":0}')], /config .*c9\.json: at \/jobs/],
   // bad baselines
   ['baseline missing', ['audit', C, '--baseline', NOPE], /--baseline .*no-such-thing: no such file/],
   ['baseline a directory', ['audit', C, '--baseline', dir], /--baseline .*a-directory: is not a regular file/],
   ['baseline not JSON', ['audit', C, '--baseline', f('b1.json', '{')], /--baseline .*b1\.json: not valid JSON/],
-  ['baseline not a report', ['audit', C, '--baseline', f('b2.json', '{"a":1}')], /--baseline .*b2\.json: not a session-audit JSON report/],
-  ['baseline from the config, missing', ['audit', C, '--config', f('c10.json', `{"baseline":"${NOPE}"}`)], /--baseline .*no-such-thing: no such file/],
+  [
+    'baseline not a report',
+    ['audit', C, '--baseline', f('b2.json', '{"a":1}')],
+    /--baseline .*b2\.json: not a session-audit JSON report/,
+  ],
+  [
+    'baseline from the config, missing',
+    ['audit', C, '--config', f('c10.json', `{"baseline":"${NOPE}"}`)],
+    /--baseline .*no-such-thing: no such file/,
+  ],
   // missing required arguments
   ['audit without a path', ['audit'], /Not enough non-option arguments/],
   ['timeline without a session', ['timeline'], /Not enough non-option arguments/],
@@ -119,7 +187,8 @@ describe('usage errors: one line naming the problem, exit 2', () => {
     expect(r.stderr).not.toMatch(/\n\s+at |internal error|please report/);
   });
 
-  // Regression (was a bug, fixed): a path the user names explicitly is silently ignored when it does not exist: `audit <root>
+  // Regression (was a bug, fixed): a path the user names explicitly is silently ignored when it does not exist: `audit
+  // <root>
   // --grok-home /no/such/dir` exits 0 with no message, so the relocation journals the user meant to supply are
   // never read and the audit looks as if there were none. src/cli/run-audit.ts relocationsFor() passes the
   // explicit home to readRelocations() (src/formats/grok/relocations.ts), which treats a missing directory as
@@ -133,40 +202,57 @@ describe('usage errors: one line naming the problem, exit 2', () => {
 });
 
 /** Denying a read to root needs another user (chmod 000 does not stop root). */
-const asOther = ((): { uid: number; gid: number } | {} | undefined => {
+const asOther = ((): { uid?: number; gid?: number } | undefined => {
   if (process.getuid?.() !== 0) return {};
-  return spawnSync(process.execPath, ['-e', '0'], { uid: 65534, gid: 65534 }).status === 0 ? { uid: 65534, gid: 65534 } : undefined;
+  return spawnSync(process.execPath, ['-e', '0'], { uid: 65534, gid: 65534 }).status === 0
+    ? { uid: 65534, gid: 65534 }
+    : undefined;
 })();
 
-describe.skipIf(!BUILT || asOther === undefined)('unreadable inputs: one line, exit 2 (as nobody when running as root)', () => {
-  test('an unreadable root, an unreadable config, baseline and sandbox config', () => {
-    spawnSync('chmod', ['-R', 'a+rX', scratch]);
-    const root = join(scratch, 'locked-root');
-    mkdirSync(join(root, 'inner'), { recursive: true });
-    chmodSync(root, 0o000);
-    const locked = (name: string): string => {
-      const p = f(name, '{}');
-      chmodSync(p, 0o000);
-      return p;
-    };
-    const runs: Array<[string[], RegExp]> = [
-      [['audit', root], /locked-root: cannot (list the directory|be read) \(EACCES\)/],
-      [['timeline', root], /locked-root: cannot (list the directory|be read) \(EACCES\)/],
-      [['bundle', root, '-o', join(scratch, 'never.zip')], /locked-root: cannot (list the directory|be read) \(EACCES\)/],
-      [['audit', C, '--config', locked('locked-config.json')], /config .*locked-config\.json: cannot be opened \(EACCES\)/],
-      [['audit', C, '--baseline', locked('locked-baseline.json')], /--baseline .*locked-baseline\.json: cannot be opened \(EACCES\)/],
-      [['audit', C, '--sandbox-config', locked('locked.toml')], /--sandbox-config .*locked\.toml: cannot be opened \(EACCES\)/],
-    ];
-    for (const [argv, re] of runs) {
-      const r = runBuilt(argv, asOther as object);
-      expect(r.stdout, argv.join(' ')).toBe('');
-      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
-      expect(r.stderr).toMatch(re);
-    }
-    chmodSync(root, 0o755);
-  });
-});
+describe.skipIf(!BUILT || asOther === undefined)(
+  'unreadable inputs: one line, exit 2 (as nobody when running as root)',
+  () => {
+    test('an unreadable root, an unreadable config, baseline and sandbox config', () => {
+      spawnSync('chmod', ['-R', 'a+rX', scratch]);
+      const root = join(scratch, 'locked-root');
+      mkdirSync(join(root, 'inner'), { recursive: true });
+      chmodSync(root, 0o000);
+      const locked = (name: string): string => {
+        const p = f(name, '{}');
+        chmodSync(p, 0o000);
+        return p;
+      };
+      const runs: Array<[string[], RegExp]> = [
+        [['audit', root], /locked-root: cannot (list the directory|be read) \(EACCES\)/],
+        [['timeline', root], /locked-root: cannot (list the directory|be read) \(EACCES\)/],
+        [
+          ['bundle', root, '-o', join(scratch, 'never.zip')],
+          /locked-root: cannot (list the directory|be read) \(EACCES\)/,
+        ],
+        [
+          ['audit', C, '--config', locked('locked-config.json')],
+          /config .*locked-config\.json: cannot be opened \(EACCES\)/,
+        ],
+        [
+          ['audit', C, '--baseline', locked('locked-baseline.json')],
+          /--baseline .*locked-baseline\.json: cannot be opened \(EACCES\)/,
+        ],
+        [
+          ['audit', C, '--sandbox-config', locked('locked.toml')],
+          /--sandbox-config .*locked\.toml: cannot be opened \(EACCES\)/,
+        ],
+      ];
+      for (const [argv, re] of runs) {
+        const r = runBuilt(argv, asOther as object);
+        expect(r.stdout, argv.join(' ')).toBe('');
+        expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+        expect(r.stderr).toMatch(re);
+      }
+      chmodSync(root, 0o755);
+    });
+  },
+);
 
 describe('internal errors: exit 3, the stack, and "please report"', () => {
   test('reportError on a plain Error', () => {

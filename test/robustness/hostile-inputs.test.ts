@@ -10,7 +10,19 @@
  * the FIFO, which only a reader's open releases.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -35,7 +47,8 @@ const fresh = (name: string): { root: string; group: string; main: string } => {
   return { root, group: join(root, 'sessions', GROUP), main };
 };
 const json = (r: CliResult): AuditReport => JSON.parse(r.stdout) as AuditReport;
-const at = (r: AuditReport, code: string, file: string) => r.findings.filter((f) => f.code === code && f.location.file === file);
+const at = (r: AuditReport, code: string, file: string) =>
+  r.findings.filter((f) => f.code === code && f.location.file === file);
 const UUID7 = '019a3f40-aaaa-7bbb-8ccc-0123456789ab';
 
 /** Every regular file under a directory, with its bytes (the bag written by `bundle -o dir`). */
@@ -45,7 +58,12 @@ function filesUnder(dir: string, rel = ''): Array<{ path: string; bytes: Buffer;
     const r = rel ? `${rel}/${name}` : name;
     const st = lstatSync(join(dir, r));
     if (st.isDirectory()) out.push(...filesUnder(dir, r));
-    else out.push({ path: r, bytes: st.isFile() ? readFileSync(join(dir, r)) : Buffer.alloc(0), symlink: st.isSymbolicLink() });
+    else
+      out.push({
+        path: r,
+        bytes: st.isFile() ? readFileSync(join(dir, r)) : Buffer.alloc(0),
+        symlink: st.isSymbolicLink(),
+      });
   }
   return out;
 }
@@ -107,14 +125,17 @@ describe('symlinks', () => {
     }
     const bundled = outputs.at(-1)!;
     expect(bundled.code).toBe(0);
-    for (const f of ['exfil.jsonl', 'plan.json', 'feedback.jsonl', 'subagents/evil', 'loop', 'dangling.json']) expect(bundled.stdout).toContain(`${MAIN_ID}/${f}: a symlink`);
+    for (const f of ['exfil.jsonl', 'plan.json', 'feedback.jsonl', 'subagents/evil', 'loop', 'dangling.json'])
+      expect(bundled.stdout).toContain(`${MAIN_ID}/${f}: a symlink`);
     const inBag = filesUnder(bag);
     expect(inBag.filter((f) => f.symlink)).toEqual([]);
     expect(inBag.filter((f) => f.bytes.includes(SECRET)).map((f) => f.path)).toEqual([]);
     const v = await cli(['verify', bag, '--format', 'json']);
     expect(v.code).toBe(0);
     expect(json(v).findings).toEqual([]);
-    if (tripwiresWork(scratch)) for (const p of [...Object.values(targets), join(outside, 'dir')]) expect(tripped(p), `${p} was read`).toBe(false);
+    if (tripwiresWork(scratch))
+      for (const p of [...Object.values(targets), join(outside, 'dir')])
+        expect(tripped(p), `${p} was read`).toBe(false);
     else console.warn('atime is not recorded on this filesystem (noatime): "never read" checked by content only');
   });
 
@@ -133,7 +154,10 @@ describe('symlinks', () => {
 
   const armTree = (dir: string): string[] => {
     const all = [dir, ...filesUnder(dir).map((f) => join(dir, f.path))];
-    const walkDirs = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(d, e.name), ...walkDirs(join(d, e.name))] : []));
+    const walkDirs = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? [join(d, e.name), ...walkDirs(join(d, e.name))] : [],
+      );
     all.push(...walkDirs(dir));
     for (const p of all) arm(p);
     return all;
@@ -145,7 +169,9 @@ describe('symlinks', () => {
     const a = await cli(['audit', root, '--format', 'json']);
     expect(a.code).toBe(1);
     const report = json(a);
-    expect(report.findings.map((f) => [f.code, f.severity, f.location.file])).toEqual([['SESSION_SYMLINK', 'error', '']]);
+    expect(report.findings.map((f) => [f.code, f.severity, f.location.file])).toEqual([
+      ['SESSION_SYMLINK', 'error', ''],
+    ]);
     expect(report.sessions[0]!.files).toEqual([]);
     const bag = join(scratch, 'symlink-session.bag');
     const outs = [
@@ -168,171 +194,215 @@ describe('symlinks', () => {
 
   // Was a bug (timeline's `open()` listed the target directory to pick the format); fixed with issue 10: the format
   // is decided at discovery (FoundSession.format) and every command asks formatOf(found), which lists nothing.
-  test.skipIf(!tripwiresWork(scratch))('timeline over a symlinked session never lists its target directory', async () => {
-    const { group, target } = symlinkedSession('symlink-session-timeline');
-    arm(target);
-    const r = await cli(['timeline', group, '--format', 'jsonl']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(tripped(target)).toBe(false);
-  });
+  test.skipIf(!tripwiresWork(scratch))(
+    'timeline over a symlinked session never lists its target directory',
+    async () => {
+      const { group, target } = symlinkedSession('symlink-session-timeline');
+      arm(target);
+      const r = await cli(['timeline', group, '--format', 'jsonl']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(tripped(target)).toBe(false);
+    },
+  );
 });
 
-describe.skipIf(!BUILT)('FIFOs, sockets and device nodes: never opened, no hang (built CLI, in a child process)', () => {
-  let root: string;
-  let main: string;
-  const writers: ChildProcess[] = [];
-  const fifos: string[] = [];
-  const devices: string[] = [];
-  let deviceNote = '';
+describe.skipIf(!BUILT)(
+  'FIFOs, sockets and device nodes: never opened, no hang (built CLI, in a child process)',
+  () => {
+    let root: string;
+    let main: string;
+    const writers: ChildProcess[] = [];
+    const fifos: string[] = [];
+    const devices: string[] = [];
+    let deviceNote = '';
 
-  beforeAll(() => {
-    ({ root, main } = fresh('special-files'));
-    const group = join(root, 'sessions', GROUP);
-    const mk = (p: string): void => {
-      rmSync(p, { force: true });
-      execFileSync('mkfifo', [p]);
-      fifos.push(p);
-    };
-    mk(join(main, 'updates.jsonl'));
-    mk(join(main, 'chat_history.jsonl.corrupt'));
-    mk(join(main, CHECKPOINT));
-    mk(join(main, `summary.json.${UUID7}.tmp`));
-    mk(join(main, 'feedback.jsonl'));
-    mk(join(group, CHILD_ID, 'summary.json')); // read as a sibling by the subagent checks
-    mk(join(group, '.cwd'));
-    // A writer blocked on each FIFO: it gets through its open() only when some process opens the FIFO to read.
-    for (const f of fifos) writers.push(spawn(process.execPath, ['-e', 'require("fs").writeFileSync(process.argv[1], "FIFO-OPENED\\n")', f], { stdio: 'ignore' }));
-    // A unix socket (left behind by a process that exited without closing it).
-    // (Bound by a relative name: socket paths are limited to 107 bytes.)
-    spawnSync(process.execPath, ['-e', 'require("net").createServer().listen("agent.sock", () => process.exit(0))'], { cwd: main });
-    // Device nodes, where mknod is permitted (root with CAP_MKNOD): /dev/zero's numbers, which never ends.
-    for (const [name, kind] of [['rewind_points.jsonl', 'c'], ['plan.json', 'c']] as const) {
-      const p = join(main, name);
-      rmSync(p, { force: true });
-      const r = spawnSync('mknod', [p, kind, '1', '5']);
-      if (r.status === 0) devices.push(p);
-      else deviceNote = `mknod not permitted here (${String(r.stderr).trim()}): device nodes not tested`;
-    }
-    if (deviceNote) console.warn(deviceNote);
-  });
-  afterAll(() => {
-    for (const w of writers) if (w.exitCode === null && w.pid) process.kill(w.pid, 'SIGKILL');
-  });
+    beforeAll(() => {
+      ({ root, main } = fresh('special-files'));
+      const group = join(root, 'sessions', GROUP);
+      const mk = (p: string): void => {
+        rmSync(p, { force: true });
+        execFileSync('mkfifo', [p]);
+        fifos.push(p);
+      };
+      mk(join(main, 'updates.jsonl'));
+      mk(join(main, 'chat_history.jsonl.corrupt'));
+      mk(join(main, CHECKPOINT));
+      mk(join(main, `summary.json.${UUID7}.tmp`));
+      mk(join(main, 'feedback.jsonl'));
+      mk(join(group, CHILD_ID, 'summary.json')); // read as a sibling by the subagent checks
+      mk(join(group, '.cwd'));
+      // A writer blocked on each FIFO: it gets through its open() only when some process opens the FIFO to read.
+      for (const f of fifos)
+        writers.push(
+          spawn(process.execPath, ['-e', 'require("fs").writeFileSync(process.argv[1], "FIFO-OPENED\\n")', f], {
+            stdio: 'ignore',
+          }),
+        );
+      // A unix socket (left behind by a process that exited without closing it).
+      // (Bound by a relative name: socket paths are limited to 107 bytes.)
+      spawnSync(process.execPath, ['-e', 'require("net").createServer().listen("agent.sock", () => process.exit(0))'], {
+        cwd: main,
+      });
+      // Device nodes, where mknod is permitted (root with CAP_MKNOD): /dev/zero's numbers, which never ends.
+      for (const [name, kind] of [
+        ['rewind_points.jsonl', 'c'],
+        ['plan.json', 'c'],
+      ] as const) {
+        const p = join(main, name);
+        rmSync(p, { force: true });
+        const r = spawnSync('mknod', [p, kind, '1', '5']);
+        if (r.status === 0) devices.push(p);
+        else deviceNote = `mknod not permitted here (${String(r.stderr).trim()}): device nodes not tested`;
+      }
+      if (deviceNote) console.warn(deviceNote);
+    });
+    afterAll(() => {
+      for (const w of writers) if (w.exitCode === null && w.pid) process.kill(w.pid, 'SIGKILL');
+    });
 
-  const bag = () => join(scratch, 'special-files.bag');
-  const commands = (): string[][] => [
-    ['audit', root, '--format', 'json', '--fail-on', 'never'],
-    ['audit', root, '--format', 'html', '--fail-on', 'never'],
-    ['audit', root, '--jobs', '2', '--fail-on', 'never'],
-    ['validate', root, '--fail-on', 'never'],
-    ['timeline', main, '--format', 'jsonl'],
-    ['pairs', main],
-    ['inspect', main, '--fail-on', 'never'],
-    ['lineage', root],
-    ['bundle', root, '-o', bag()],
-    ['verify', bag()],
-  ];
+    const bag = () => join(scratch, 'special-files.bag');
+    const commands = (): string[][] => [
+      ['audit', root, '--format', 'json', '--fail-on', 'never'],
+      ['audit', root, '--format', 'html', '--fail-on', 'never'],
+      ['audit', root, '--jobs', '2', '--fail-on', 'never'],
+      ['validate', root, '--fail-on', 'never'],
+      ['timeline', main, '--format', 'jsonl'],
+      ['pairs', main],
+      ['inspect', main, '--fail-on', 'never'],
+      ['lineage', root],
+      ['bundle', root, '-o', bag()],
+      ['verify', bag()],
+    ];
 
-  test('every command completes, with no internal error, and no FIFO is ever opened', async () => {
-    for (const args of commands()) {
-      const r = runBuilt(args, { timeoutMs: 30_000 });
-      expect(r.timedOut, `${args.join(' ')} hung`).toBe(false);
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-    }
-    // Every writer is still blocked in open(): nobody opened its FIFO to read. (Let their exit events arrive.)
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(writers.map((w, i) => (w.exitCode === null ? null : fifos[i]))).toEqual(writers.map(() => null));
-  });
+    test('every command completes, with no internal error, and no FIFO is ever opened', async () => {
+      for (const args of commands()) {
+        const r = runBuilt(args, { timeoutMs: 30_000 });
+        expect(r.timedOut, `${args.join(' ')} hung`).toBe(false);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      }
+      // Every writer is still blocked in open(): nobody opened its FIFO to read. (Let their exit events arrive.)
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(writers.map((w, i) => (w.exitCode === null ? null : fifos[i]))).toEqual(writers.map(() => null));
+    });
 
-  test('each special file is reported as SESSION_UNREADABLE, and inventoried with its type', () => {
-    const r = runBuilt(['audit', root, '--format', 'json'], { timeoutMs: 30_000 });
-    expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as AuditReport;
-    expect(report.toolErrors).toEqual([]);
-    const main = report.sessions.find((s) => s.id === MAIN_ID)!;
-    const special = ['updates.jsonl', 'chat_history.jsonl.corrupt', CHECKPOINT, `summary.json.${UUID7}.tmp`, 'feedback.jsonl', 'agent.sock', ...devices.map((d) => d.slice(d.lastIndexOf('/') + 1))];
-    for (const f of special) {
-      expect(report.findings.some((x) => x.code === 'SESSION_UNREADABLE' && x.sessionPath === main.path && x.location.file === f), f).toBe(true);
-      expect(['fifo', 'socket', 'char-device'], f).toContain(main.files.find((x) => x.path === f)?.type);
-    }
-  });
+    test('each special file is reported as SESSION_UNREADABLE, and inventoried with its type', () => {
+      const r = runBuilt(['audit', root, '--format', 'json'], { timeoutMs: 30_000 });
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.toolErrors).toEqual([]);
+      const main = report.sessions.find((s) => s.id === MAIN_ID)!;
+      const special = [
+        'updates.jsonl',
+        'chat_history.jsonl.corrupt',
+        CHECKPOINT,
+        `summary.json.${UUID7}.tmp`,
+        'feedback.jsonl',
+        'agent.sock',
+        ...devices.map((d) => d.slice(d.lastIndexOf('/') + 1)),
+      ];
+      for (const f of special) {
+        expect(
+          report.findings.some(
+            (x) => x.code === 'SESSION_UNREADABLE' && x.sessionPath === main.path && x.location.file === f,
+          ),
+          f,
+        ).toBe(true);
+        expect(['fifo', 'socket', 'char-device'], f).toContain(main.files.find((x) => x.path === f)?.type);
+      }
+    });
 
-  test('the bag holds none of them; it verifies', () => {
-    const b = runBuilt(['bundle', root, '-o', join(scratch, 'special-files-2.bag')], { timeoutMs: 30_000 });
-    expect(b.code).toBe(0);
-    for (const f of ['updates.jsonl', 'feedback.jsonl', 'agent.sock']) expect(b.stdout).toMatch(new RegExp(`${MAIN_ID}/${f.replace('.', '\\.')}: a (fifo|socket)`));
-    expect(filesUnder(join(scratch, 'special-files-2.bag')).some((f) => f.bytes.includes('FIFO-OPENED'))).toBe(false);
-    expect(runBuilt(['verify', join(scratch, 'special-files-2.bag')], { timeoutMs: 30_000 }).code).toBe(0);
-  });
+    test('the bag holds none of them; it verifies', () => {
+      const b = runBuilt(['bundle', root, '-o', join(scratch, 'special-files-2.bag')], { timeoutMs: 30_000 });
+      expect(b.code).toBe(0);
+      for (const f of ['updates.jsonl', 'feedback.jsonl', 'agent.sock'])
+        expect(b.stdout).toMatch(new RegExp(`${MAIN_ID}/${f.replace('.', '\\.')}: a (fifo|socket)`));
+      expect(filesUnder(join(scratch, 'special-files-2.bag')).some((f) => f.bytes.includes('FIFO-OPENED'))).toBe(false);
+      expect(runBuilt(['verify', join(scratch, 'special-files-2.bag')], { timeoutMs: 30_000 }).code).toBe(0);
+    });
 
-  test('a FIFO or a device given as a file argument is one usage error, no hang', () => {
-    const f = join(scratch, 'arg.fifo');
-    execFileSync('mkfifo', [f]);
-    for (const args of [
-      ['audit', f],
-      ['audit', root, '--config', f],
-      ['audit', root, '--baseline', f],
-      ['audit', root, '--sandbox-config', f],
-      ['inspect', main, '--headless-log', f],
-      ['verify', f],
-      ['verify', join(CORPORA, 'bundles', 'signed', 'bag'), '--key', f],
-      // A device that never ends, if anything read it.
-      ['audit', '/dev/zero'],
-      ['audit', root, '--config', '/dev/zero'],
-      ['audit', root, '--baseline', '/dev/zero'],
-      ['verify', '/dev/zero'],
-    ]) {
-      const r = runBuilt(args, { timeoutMs: 20_000 });
-      expect(r.timedOut, `${args.join(' ')} hung`).toBe(false);
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    }
-  });
-});
+    test('a FIFO or a device given as a file argument is one usage error, no hang', () => {
+      const f = join(scratch, 'arg.fifo');
+      execFileSync('mkfifo', [f]);
+      for (const args of [
+        ['audit', f],
+        ['audit', root, '--config', f],
+        ['audit', root, '--baseline', f],
+        ['audit', root, '--sandbox-config', f],
+        ['inspect', main, '--headless-log', f],
+        ['verify', f],
+        ['verify', join(CORPORA, 'bundles', 'signed', 'bag'), '--key', f],
+        // A device that never ends, if anything read it.
+        ['audit', '/dev/zero'],
+        ['audit', root, '--config', '/dev/zero'],
+        ['audit', root, '--baseline', '/dev/zero'],
+        ['verify', '/dev/zero'],
+      ]) {
+        const r = runBuilt(args, { timeoutMs: 20_000 });
+        expect(r.timedOut, `${args.join(' ')} hung`).toBe(false);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      }
+    });
+  },
+);
 
 /** Who can be denied a read: this user if not root; as root (CI, this machine), the unprivileged `nobody`. */
 function denial(): { uid?: number; gid?: number; why: string } | undefined {
   if (process.getuid?.() !== 0) return { why: 'chmod 000 as this (non-root) user' };
   const probe = spawnSync(process.execPath, ['-e', '0'], { uid: 65534, gid: 65534 });
-  if (probe.status === 0) return { uid: 65534, gid: 65534, why: 'running as root, where chmod 000 does not stop reads: the CLI runs as nobody (uid 65534)' };
+  if (probe.status === 0)
+    return {
+      uid: 65534,
+      gid: 65534,
+      why: 'running as root, where chmod 000 does not stop reads: the CLI runs as nobody (uid 65534)',
+    };
   return undefined;
 }
 const deny = denial();
 
-describe.skipIf(!BUILT || !deny)(`unreadable files: reported, the audit goes on (${deny?.why ?? 'no way to deny a read here: skipped'})`, () => {
-  test('a chmod 000 log, checkpoint and directory', () => {
-    const { root, main } = fresh('unreadable');
-    // The other user must be able to reach everything else.
-    spawnSync('chmod', ['-R', 'a+rX', scratch]);
-    chmodSync(scratch, 0o755);
-    chmodSync(join(main, 'chat_history.jsonl'), 0o000);
-    chmodSync(join(main, CHECKPOINT), 0o000);
-    chmodSync(join(main, 'subagents'), 0o000);
-    const as = deny!.uid !== undefined ? { uid: deny!.uid, gid: deny!.gid! } : {};
-    const r = runBuilt(['audit', root, '--format', 'json'], as);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as AuditReport;
-    expect(report.toolErrors).toEqual([]);
-    const mine = report.findings.filter((f) => f.session === MAIN_ID && f.code === 'SESSION_UNREADABLE');
-    expect(mine.map((f) => f.location.file).sort()).toEqual(['chat_history.jsonl', CHECKPOINT, 'subagents'].sort());
-    for (const f of mine) expect(f.message).toMatch(/EACCES/);
-    // The rest was audited: the readable logs were hashed.
-    const files = report.sessions.find((s) => s.id === MAIN_ID)!.files;
-    expect(files.find((f) => f.path === 'updates.jsonl')?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(files.find((f) => f.path === 'chat_history.jsonl')?.readError).toBe('EACCES');
-    // Other commands go on too; the bag leaves the unreadable files out and says so.
-    for (const args of [['timeline', main], ['pairs', main], ['inspect', main, '--fail-on', 'never'], ['lineage', root]]) expect(runBuilt(args, as).code, args[0]).toBe(0);
-    const outDir = join(scratch, 'unreadable-out');
-    mkdirSync(outDir);
-    chmodSync(outDir, 0o777); // writable by the other user
-    const b = runBuilt(['bundle', root, '-o', join(outDir, 'bag')], as);
-    expect(b.code, b.stderr).toBe(0);
-    expect(b.stdout).toMatch(/chat_history\.jsonl: [^\n]*EACCES/);
-    expect(runBuilt(['verify', join(outDir, 'bag')], as).code).toBe(0);
-  });
-});
+describe.skipIf(!BUILT || !deny)(
+  `unreadable files: reported, the audit goes on (${deny?.why ?? 'no way to deny a read here: skipped'})`,
+  () => {
+    test('a chmod 000 log, checkpoint and directory', () => {
+      const { root, main } = fresh('unreadable');
+      // The other user must be able to reach everything else.
+      spawnSync('chmod', ['-R', 'a+rX', scratch]);
+      chmodSync(scratch, 0o755);
+      chmodSync(join(main, 'chat_history.jsonl'), 0o000);
+      chmodSync(join(main, CHECKPOINT), 0o000);
+      chmodSync(join(main, 'subagents'), 0o000);
+      const as = deny!.uid !== undefined ? { uid: deny!.uid, gid: deny!.gid! } : {};
+      const r = runBuilt(['audit', root, '--format', 'json'], as);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.toolErrors).toEqual([]);
+      const mine = report.findings.filter((f) => f.session === MAIN_ID && f.code === 'SESSION_UNREADABLE');
+      expect(mine.map((f) => f.location.file).sort()).toEqual(['chat_history.jsonl', CHECKPOINT, 'subagents'].sort());
+      for (const f of mine) expect(f.message).toMatch(/EACCES/);
+      // The rest was audited: the readable logs were hashed.
+      const files = report.sessions.find((s) => s.id === MAIN_ID)!.files;
+      expect(files.find((f) => f.path === 'updates.jsonl')?.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(files.find((f) => f.path === 'chat_history.jsonl')?.readError).toBe('EACCES');
+      // Other commands go on too; the bag leaves the unreadable files out and says so.
+      for (const args of [
+        ['timeline', main],
+        ['pairs', main],
+        ['inspect', main, '--fail-on', 'never'],
+        ['lineage', root],
+      ])
+        expect(runBuilt(args, as).code, args[0]).toBe(0);
+      const outDir = join(scratch, 'unreadable-out');
+      mkdirSync(outDir);
+      chmodSync(outDir, 0o777); // writable by the other user
+      const b = runBuilt(['bundle', root, '-o', join(outDir, 'bag')], as);
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stdout).toMatch(/chat_history\.jsonl: [^\n]*EACCES/);
+      expect(runBuilt(['verify', join(outDir, 'bag')], as).code).toBe(0);
+    });
+  },
+);
 
 describe('escape sequences, bidi overrides and NULs in content: escaped in every human-readable output', () => {
   let root: string;
@@ -371,7 +441,8 @@ describe('escape sequences, bidi overrides and NULs in content: escaped in every
     expect(r.stdout).toContain('\\e]0;pwned-title\\u{0007}');
   });
 
-  // Regression (was a bug, fixed): `inspect` prints the last turn's stop_reason raw: src/report/inspect-text.ts, `ended ${t.end.stopReason
+  // Regression (was a bug, fixed): `inspect` prints the last turn's stop_reason raw: src/report/inspect-text.ts, `ended
+  // ${t.end.stopReason
   // ?? '?'} at updates.jsonl:…` is not passed through escapeText (`e()`); likewise `p.kind` (the tool kind from
   // the log) in the in-flight list, `p.status`, `t.file`/`t.startedAt` and the subagent lines. Reproduction: a
   // session whose last updates.jsonl line is a turn_completed with "stop_reason":"end_turn\u001b]0;pwned\u0007";
@@ -384,7 +455,8 @@ describe('escape sequences, bidi overrides and NULs in content: escaped in every
     expect(rawControls(r.stdout)).toEqual([]);
   });
 
-  // Regression (was a bug, fixed): the lineage table prints session_kind and created_at from summary.json, and the (shortened) session id
+  // Regression (was a bug, fixed): the lineage table prints session_kind and created_at from summary.json, and the
+  // (shortened) session id
   // from the directory name, raw: src/report/lineage.ts renderLineageTable escapes cwd and profile only
   // (`n.kind`, `short(n.id)`, `n.created` and the edge kind are not escaped). The Mermaid renderer only strips
   // quotes and angle brackets (`esc`), so ESC/C1/bidi pass there too (it is printed to the terminal by default).
@@ -398,7 +470,8 @@ describe('escape sequences, bidi overrides and NULs in content: escaped in every
     expect(rawControls(r.stdout)).toEqual([]);
   });
 
-  // Regression (was a bug, fixed): see renderers.property.test.ts: the JUnit report and the timeline CSV carry C1 controls, bidi overrides
+  // Regression (was a bug, fixed): see renderers.property.test.ts: the JUnit report and the timeline CSV carry C1
+  // controls, bidi overrides
   // (and, for CSV, ESC, BEL, NUL-escapes decoded) from the content raw.
   test.each([
     ['audit junit', () => ['audit', root, '--format', 'junit']],
@@ -408,11 +481,17 @@ describe('escape sequences, bidi overrides and NULs in content: escaped in every
     expect(rawControls(r.stdout, { allowCrLf: true })).toEqual([]);
   });
 
-  test('the machine formats keep the content exactly (json, jsonl): escaping is for people, not for tools', async () => {
-    const r = await cli(['timeline', sessions[0]!, '--format', 'jsonl']);
-    const texts = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
-    expect(texts.some((t) => t.includes(HOSTILE))).toBe(true);
-  });
+  test(
+    'the machine formats keep the content exactly (json, jsonl): escaping ' + 'is for people, not for tools',
+    async () => {
+      const r = await cli(['timeline', sessions[0]!, '--format', 'jsonl']);
+      const texts = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { text: string }).text);
+      expect(texts.some((t) => t.includes(HOSTILE))).toBe(true);
+    },
+  );
 });
 
 describe('invalid UTF-8', () => {
@@ -420,11 +499,28 @@ describe('invalid UTF-8', () => {
     const { root, main } = fresh('invalid-utf8');
     const updates = readFileSync(join(main, 'updates.jsonl'));
     const cut = updates.indexOf(0x0a) + 1; // after line 1
-    const bad = Buffer.concat([Buffer.from('{"timestamp":1787131801,"method":"session/update","params":{"sessionId":"x","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"caf'), Buffer.from([0xc3, 0x28, 0xed, 0xa0, 0x80, 0xc0, 0xaf, 0xff]), Buffer.from('"}}}}\n')]);
+    const bad = Buffer.concat([
+      Buffer.from(
+        '{"timestamp":1787131801,"method":"session/update","params":{"sessionId":"x","update":' +
+          '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"caf',
+      ),
+      Buffer.from([0xc3, 0x28, 0xed, 0xa0, 0x80, 0xc0, 0xaf, 0xff]),
+      Buffer.from('"}}}}\n'),
+    ]);
     writeFileSync(join(main, 'updates.jsonl'), Buffer.concat([updates.subarray(0, cut), bad, updates.subarray(cut)]));
     const chat = readFileSync(join(main, 'chat_history.jsonl'));
-    writeFileSync(join(main, 'chat_history.jsonl'), Buffer.concat([chat, Buffer.from('{"type":"user","content":"na\u00efve \u6e2c', 'utf8').subarray(0, -1)]));
-    writeFileSync(join(main, 'summary.json'), Buffer.concat([readFileSync(join(main, 'summary.json')).subarray(0, 40), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('"}')]));
+    writeFileSync(
+      join(main, 'chat_history.jsonl'),
+      Buffer.concat([chat, Buffer.from('{"type":"user","content":"na\u00efve \u6e2c', 'utf8').subarray(0, -1)]),
+    );
+    writeFileSync(
+      join(main, 'summary.json'),
+      Buffer.concat([
+        readFileSync(join(main, 'summary.json')).subarray(0, 40),
+        Buffer.from([0xff, 0xfe, 0x00]),
+        Buffer.from('"}'),
+      ]),
+    );
     writeFileSync(join(main, 'plan.json'), Buffer.from([0x7b, 0x22, 0xe2, 0x82, 0x22, 0x3a, 0x31, 0x7d]));
     writeFileSync(join(main, 'system_prompt.txt'), Buffer.from([0x59, 0x6f, 0x75, 0xff, 0xfe, 0x0a]));
     const r = await cli(['audit', root, '--format', 'json']);
@@ -439,11 +535,20 @@ describe('invalid UTF-8', () => {
     expect(at(report, 'JSONL_TORN_TAIL', 'chat_history.jsonl')).toHaveLength(1);
     expect(at(report, 'SESSION_SUMMARY_UNPARSEABLE', 'summary.json')).toHaveLength(1);
     expect(at(report, 'SESSION_FILE_UNPARSEABLE', 'plan.json')).toHaveLength(1);
-    for (const args of [['audit', root], ['audit', root, '--format', 'markdown'], ['audit', root, '--format', 'html'], ['timeline', main], ['inspect', main], ['pairs', main]]) {
+    for (const args of [
+      ['audit', root],
+      ['audit', root, '--format', 'markdown'],
+      ['audit', root, '--format', 'html'],
+      ['timeline', main],
+      ['inspect', main],
+      ['pairs', main],
+    ]) {
       const x = await cli(args);
       expect(x.code, `${args[0]}: ${x.stderr}`).not.toBe(3);
       expect(rawControls(x.stdout), args.join(' ')).toEqual([]);
-      expect(x.stdout, args.join(' ')).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      expect(x.stdout, args.join(' ')).not.toMatch(
+        /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+      );
     }
   });
 });
@@ -457,9 +562,27 @@ describe('100,000-deep JSON nesting: no stack overflow', () => {
   beforeAll(() => {
     ({ root, main } = fresh('deep'));
     const line = (i: number, v: string): string =>
-      `{"timestamp":1787131880,"method":"session/update","params":{"sessionId":"${MAIN_ID}","update":{"sessionUpdate":"tool_call","toolCallId":"deep${i}","title":"deep","kind":"execute","status":"pending","rawInput":${v}},"_meta":{"eventId":"${MAIN_ID}-9${i}","agentTimestampMs":1787131880700}}}\n`;
-    writeFileSync(join(main, 'updates.jsonl'), Buffer.concat([readFileSync(join(main, 'updates.jsonl')), Buffer.from(line(1, deepObj) + line(2, deepArr) + deepArr + '\n')]));
-    writeFileSync(join(main, 'chat_history.jsonl'), Buffer.concat([readFileSync(join(main, 'chat_history.jsonl')), Buffer.from(`{"type":"user","content":${deepArr}}\n{"type":"assistant","content":"x","tool_calls":[{"id":"c","name":"n","arguments":${JSON.stringify(deepObj)}}]}\n`)]));
+      `{"timestamp":1787131880,"method":"session/update","params":{"sessionId":"${MAIN_ID}","update":` +
+      `{"sessionUpdate":"tool_call","toolCallId":"deep${i}","title":"deep","kind":"execute","status":"pending",` +
+      `"rawInput":${v}},"_meta":{"eventId":"${MAIN_ID}-9${i}","agentTimestampMs":1787131880700}}}\n`;
+    writeFileSync(
+      join(main, 'updates.jsonl'),
+      Buffer.concat([
+        readFileSync(join(main, 'updates.jsonl')),
+        Buffer.from(`${line(1, deepObj) + line(2, deepArr) + deepArr}\n`),
+      ]),
+    );
+    writeFileSync(
+      join(main, 'chat_history.jsonl'),
+      Buffer.concat([
+        readFileSync(join(main, 'chat_history.jsonl')),
+        Buffer.from(
+          `{"type":"user","content":${deepArr}}\n` +
+            '{"type":"assistant","content":"x","tool_calls":' +
+            `[{"id":"c","name":"n","arguments":${JSON.stringify(deepObj)}}]}\n`,
+        ),
+      ]),
+    );
     writeFileSync(join(main, 'plan.json'), deepObj);
     writeFileSync(join(main, 'summary.json.tmp'), deepArr);
     writeFileSync(join(main, CHECKPOINT), deepObj);
@@ -476,14 +599,21 @@ describe('100,000-deep JSON nesting: no stack overflow', () => {
   });
 
   test('pairs, inspect, lineage', async () => {
-    for (const args of [['pairs', main, '--format', 'json'], ['pairs', main], ['inspect', main, '--format', 'json'], ['inspect', main], ['lineage', root]]) {
+    for (const args of [
+      ['pairs', main, '--format', 'json'],
+      ['pairs', main],
+      ['inspect', main, '--format', 'json'],
+      ['inspect', main],
+      ['lineage', root],
+    ]) {
       const r = await cli(args);
       expect(r.stderr, args.join(' ')).toBe('');
       expect([0, 1], args.join(' ')).toContain(r.code);
     }
   });
 
-  // Regression (was a bug, fixed): "Maximum call stack size exceeded" (exit 3): src/formats/grok/normalize.ts eventText() calls
+  // Regression (was a bug, fixed): "Maximum call stack size exceeded" (exit 3): src/formats/grok/normalize.ts
+  // eventText() calls
   // JSON.stringify on the record's raw input/content, which recurses once per nesting level; V8's JSON.parse
   // accepts 100,000 levels, JSON.stringify does not. Everything that builds a timeline fails: `timeline` (every
   // format), `audit --format html` (htmlInput → buildTimeline) and `bundle` (its timeline tag file).
@@ -505,7 +635,16 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
   let root: string;
   let main: string;
   let group: string;
-  const odd = ['a\nb.txt', 'line\r\nbreak.json', '50%25.txt', '%2F..%2Fescape.txt', '%', 'tab\there.md', ' lead-space', 'trail-space '];
+  const odd = [
+    'a\nb.txt',
+    'line\r\nbreak.json',
+    '50%25.txt',
+    '%2F..%2Fescape.txt',
+    '%',
+    'tab\there.md',
+    ' lead-space',
+    'trail-space ',
+  ];
   beforeAll(() => {
     ({ root, main, group } = fresh('names'));
     for (const n of odd) writeFileSync(join(main, n), `content of ${JSON.stringify(n)}\n`);
@@ -514,7 +653,8 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     // A non-UTF-8 file name (Buffer path): Node lists it with U+FFFD, so it cannot be opened under that name.
     writeFileSync(Buffer.from(`${main}/raw-\xff\xfe-name.txt`, 'latin1'), 'bytes');
     // Group directories with odd percent-encodings, each holding a copy of the child session.
-    for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname']) cpSync(join(CLEAN_GROUP, CHILD_ID), join(root, 'sessions', g, CHILD_ID), { recursive: true });
+    for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname'])
+      cpSync(join(CLEAN_GROUP, CHILD_ID), join(root, 'sessions', g, CHILD_ID), { recursive: true });
     // A session directory whose name holds a newline.
     cpSync(join(CLEAN_GROUP, CHILD_ID), join(group, `${CHILD_ID}\nforged`), { recursive: true });
   });
@@ -532,7 +672,11 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     const raw = report.findings.filter((f) => f.session === MAIN_ID && f.location.file.startsWith('raw-'));
     expect(raw.map((f) => f.code)).toEqual(['SESSION_UNREADABLE']);
     expect(report.sessions.some((s) => s.path.endsWith(`${CHILD_ID}\nforged`))).toBe(true);
-    for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname']) expect(report.sessions.some((s) => s.path.includes(`/${g}/`)), g).toBe(true);
+    for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname'])
+      expect(
+        report.sessions.some((s) => s.path.includes(`/${g}/`)),
+        g,
+      ).toBe(true);
     const table = await cli(['audit', root, '--fail-on', 'never']);
     expect(rawControls(table.stdout)).toEqual([]);
   });
@@ -542,17 +686,21 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     const b = await cli(['bundle', root, '-o', out]);
     expect(b.code, b.stderr).toBe(0);
     // Only the name that cannot be opened is left out, and said so.
-    expect(b.stdout.split('\n').filter((l) => l.startsWith('not archived:'))).toEqual([expect.stringMatching(/raw-.*-name\.txt: unreadable \(ENOENT\)$/)]);
+    expect(b.stdout.split('\n').filter((l) => l.startsWith('not archived:'))).toEqual([
+      expect.stringMatching(/raw-.*-name\.txt: unreadable \(ENOENT\)$/),
+    ]);
     const v = await cli(['verify', out, '--format', 'json']);
     expect(v.code).toBe(0);
     expect(json(v).findings).toEqual([]);
     if (form === 'dir') {
-      for (const n of odd) expect(readFileSync(join(out, 'data', GROUP, MAIN_ID, n), 'utf8')).toBe(`content of ${JSON.stringify(n)}\n`);
+      for (const n of odd)
+        expect(readFileSync(join(out, 'data', GROUP, MAIN_ID, n), 'utf8')).toBe(`content of ${JSON.stringify(n)}\n`);
       expect(existsSync(join(out, 'data', GROUP, `${CHILD_ID}\nforged`, 'summary.json'))).toBe(true);
     }
   });
 
-  // Regression (was a bug, fixed): a session directory whose name is not valid UTF-8 is silently skipped: src/read/discover.ts lists
+  // Regression (was a bug, fixed): a session directory whose name is not valid UTF-8 is silently skipped:
+  // src/read/discover.ts lists
   // names as (lossily decoded) strings, the `lstatSync(join(abs, name))` of the mangled name fails with ENOENT,
   // and the `catch { continue; }` drops it without a finding, so its evidence is neither audited nor reported
   // (and not bundled). Reproduction: mkdir "sessions/<group>/\xff" (raw byte) with an updates.jsonl inside;
@@ -562,15 +710,25 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     const r = fresh('names-raw-session');
     const dir = Buffer.from(`${r.group}/019a0000-0000-7000-8000-\xff\xfe`, 'latin1');
     mkdirSync(dir);
-    writeFileSync(Buffer.concat([dir, Buffer.from('/updates.jsonl')]), '{"timestamp":1,"method":"session/update","params":{"sessionId":"x","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hidden"}}}}\n');
+    writeFileSync(
+      Buffer.concat([dir, Buffer.from('/updates.jsonl')]),
+      '{"timestamp":1,"method":"session/update","params":{"sessionId":"x","update":' +
+        '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hidden"}}}}\n',
+    );
     const report = json(await cli(['audit', r.root, '--format', 'json', '--fail-on', 'never']));
-    const mentioned = report.sessions.some((s) => s.path.includes('019a0000-0000-7000-8000-')) || report.findings.some((f) => f.sessionPath.includes('019a0000-0000-7000-8000-') || f.location.file.includes('019a0000-0000-7000-8000-'));
+    const mentioned =
+      report.sessions.some((s) => s.path.includes('019a0000-0000-7000-8000-')) ||
+      report.findings.some(
+        (f) =>
+          f.sessionPath.includes('019a0000-0000-7000-8000-') || f.location.file.includes('019a0000-0000-7000-8000-'),
+      );
     expect(mentioned).toBe(true);
   });
 });
 
 describe('timestamps outside the range of a Date', () => {
-  // Regression (was a bug, fixed): a number that JSON allows but Date cannot hold (|ms| > 8.64e15) as `_meta.agentTimestampMs` (or an
+  // Regression (was a bug, fixed): a number that JSON allows but Date cannot hold (|ms| > 8.64e15) as
+  // `_meta.agentTimestampMs` (or an
   // envelope `timestamp` > 8.64e12 s) makes `new Date(ms).toISOString()` throw RangeError "Invalid time value":
   //  - src/checks/time.ts `when()` (TIME_BACKWARDS message) → a tool error, `audit` exits 3;
   //  - src/timeline/build.ts:65 → `timeline`, `audit --format html`, `bundle` exit 3;

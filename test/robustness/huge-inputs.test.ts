@@ -37,10 +37,16 @@ describe.skipIf(!BUILT)('a 100 MB single line (built CLI, --max-old-space-size=2
     main = copyCleanRoot(root);
     const clean = readFileSync(join(main, 'updates.jsonl'));
     lineTwoAt = clean.indexOf(0x0a) + 1;
-    writeWithHugeLine(join(main, 'updates.jsonl'), SIZE, { before: clean.subarray(0, lineTwoAt), after: clean.subarray(lineTwoAt) });
+    writeWithHugeLine(join(main, 'updates.jsonl'), SIZE, {
+      before: clean.subarray(0, lineTwoAt),
+      after: clean.subarray(lineTwoAt),
+    });
     const childSummary = join(root, 'sessions', GROUP, CHILD_ID, 'summary.json');
     const summary = JSON.parse(readFileSync(childSummary, 'utf8')) as Record<string, unknown>;
-    const head = JSON.stringify({ ...summary, session_summary: 'X' }).replace(/"session_summary":"X".*$/, '"session_summary":"');
+    const head = JSON.stringify({ ...summary, session_summary: 'X' }).replace(
+      /"session_summary":"X".*$/,
+      '"session_summary":"',
+    );
     const rest = JSON.stringify({ ...summary, session_summary: 'X' }).replace(/^.*"session_summary":"X"/, '"');
     writeWithHugeLine(childSummary, SIZE, { head, tail: rest, newline: false });
   });
@@ -48,7 +54,11 @@ describe.skipIf(!BUILT)('a 100 MB single line (built CLI, --max-old-space-size=2
   test('audit completes in bounded memory and reports the line as oversized; the lines after it still parse', () => {
     // (The RSS probe keeps stdout to itself: the report goes to a file.)
     const out = join(scratch, 'line-report.json');
-    const r = runBuilt(['audit', root, '--format', 'json', '-o', out], { maxOldSpaceMb: 256, rss: true, timeoutMs: 180_000 });
+    const r = runBuilt(['audit', root, '--format', 'json', '-o', out], {
+      maxOldSpaceMb: 256,
+      rss: true,
+      timeoutMs: 180_000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.signal).toBeNull();
     expect(r.stderr).toBe('');
@@ -59,29 +69,50 @@ describe.skipIf(!BUILT)('a 100 MB single line (built CLI, --max-old-space-size=2
     expect(report.toolErrors).toEqual([]);
     const mine = report.findings.filter((f) => f.session === MAIN_ID);
     const over = mine.filter((f) => f.code === 'JSONL_OVERSIZED_LINE');
-    expect(over.map((f) => [f.location.file, f.location.line, f.location.byteOffset, f.location.byteLength])).toEqual([['updates.jsonl', 2, lineTwoAt, SIZE]]);
+    expect(over.map((f) => [f.location.file, f.location.line, f.location.byteOffset, f.location.byteLength])).toEqual([
+      ['updates.jsonl', 2, lineTwoAt, SIZE],
+    ]);
     expect(mine.filter((f) => f.code.startsWith('JSONL_') && f.code !== 'JSONL_OVERSIZED_LINE')).toEqual([]);
     // The line was inserted: the 51 lines summary.json counts all still parse.
     expect(mine.filter((f) => f.code === 'XREF_MESSAGE_COUNT')).toEqual([]);
-    expect(report.sessions.find((s) => s.id === MAIN_ID)!.files.find((f) => f.path === 'updates.jsonl')?.size).toBe(readFileSync(join(CLEAN_GROUP, MAIN_ID, 'updates.jsonl')).length + SIZE + 1);
+    expect(report.sessions.find((s) => s.id === MAIN_ID)!.files.find((f) => f.path === 'updates.jsonl')?.size).toBe(
+      readFileSync(join(CLEAN_GROUP, MAIN_ID, 'updates.jsonl')).length + SIZE + 1,
+    );
     // The 100 MB summary.json is hashed in full, too large to parse, and said so.
     const child = report.sessions.find((s) => s.id === CHILD_ID)!;
     expect(child.files.find((f) => f.path === 'summary.json')?.size).toBe(SIZE);
     expect(child.files.find((f) => f.path === 'summary.json')?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(report.findings.filter((f) => f.session === CHILD_ID && f.location.file === 'summary.json').map((f) => f.code)).toContain('SESSION_SUMMARY_UNPARSEABLE');
+    expect(
+      report.findings.filter((f) => f.session === CHILD_ID && f.location.file === 'summary.json').map((f) => f.code),
+    ).toContain('SESSION_SUMMARY_UNPARSEABLE');
   });
 
   test('the timeline holds every event of the lines around it', async () => {
     const out = join(scratch, 'line-timeline.jsonl');
-    const r = runBuilt(['timeline', main, '--format', 'jsonl', '-o', out], { maxOldSpaceMb: 256, rss: true, timeoutMs: 180_000 });
+    const r = runBuilt(['timeline', main, '--format', 'jsonl', '-o', out], {
+      maxOldSpaceMb: 256,
+      rss: true,
+      timeoutMs: 180_000,
+    });
     expect(r.code, r.stderr.slice(0, 500)).toBe(0);
     const clean = await cli(['timeline', join(CLEAN_GROUP, MAIN_ID), '--format', 'jsonl']);
-    const strip = (s: string) => s.trim().split('\n').map((l) => { const e = JSON.parse(l) as { line: number; byteOffset: number }; return { ...e, line: 0, byteOffset: 0 }; });
+    const strip = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const e = JSON.parse(l) as { line: number; byteOffset: number };
+          return { ...e, line: 0, byteOffset: 0 };
+        });
     expect(strip(readFileSync(out, 'utf8'))).toEqual(strip(clean.stdout));
   });
 
   test('timeline, inspect and pairs complete in bounded memory', () => {
-    for (const args of [['timeline', main, '--format', 'jsonl'], ['inspect', main, '--fail-on', 'never'], ['pairs', main]]) {
+    for (const args of [
+      ['timeline', main, '--format', 'jsonl'],
+      ['inspect', main, '--fail-on', 'never'],
+      ['pairs', main],
+    ]) {
       const r = runBuilt(args, { maxOldSpaceMb: 256, rss: true, timeoutMs: 180_000 });
       console.log(`${args[0]}: peak RSS ${r.peakRssMb?.toFixed(0)} MB, ${r.ms} ms`);
       expect(r.timedOut, args[0]).toBe(false);
@@ -97,7 +128,11 @@ describe.skipIf(!BUILT)('a 100 MB single line (built CLI, --max-old-space-size=2
     console.log(`bundle: peak RSS ${b.peakRssMb?.toFixed(0)} MB, ${b.ms} ms`);
     expect(b.peakRssMb).toBeLessThan(RSS_LIMIT_MB);
     const out = join(scratch, 'line-verify.json');
-    const v = runBuilt(['verify', bag, '--format', 'json', '-o', out], { maxOldSpaceMb: 256, rss: true, timeoutMs: 300_000 });
+    const v = runBuilt(['verify', bag, '--format', 'json', '-o', out], {
+      maxOldSpaceMb: 256,
+      rss: true,
+      timeoutMs: 300_000,
+    });
     expect(v.code, v.stderr.slice(0, 500)).toBe(0);
     expect(v.peakRssMb).toBeLessThan(RSS_LIMIT_MB);
     expect((JSON.parse(readFileSync(out, 'utf8')) as AuditReport).findings).toEqual([]);
@@ -149,6 +184,8 @@ describe('100,000 tiny files in one session directory', () => {
     for (let i = 0; i < n; i++) linkSync(src[i % 2]!, join(main, `f${String(i).padStart(6, '0')}.tmp`));
     const r = await cli(['audit', root, '--format', 'json', '--fail-on', 'never']);
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as { summary: { byCode: Record<string, number> } }).summary.byCode.SESSION_TEMP_LEFTOVER).toBeGreaterThan(0);
+    expect(
+      (JSON.parse(r.stdout) as { summary: { byCode: Record<string, number> } }).summary.byCode.SESSION_TEMP_LEFTOVER,
+    ).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,16 @@
  * block the test process itself).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -20,7 +29,16 @@ import type { AuditReport } from '../../src/model/report.js';
 import { cli } from '../helpers/cli.js';
 import { BUILT, runBuilt } from '../helpers/cli-child.js';
 import { CORPORA, corpusCases } from '../helpers/corpora.js';
-import { CHECKPOINT, CHILD_ID, CLEAN_GROUP, copyCleanRoot, crashStates, GROUP, MAIN_ID, materialise } from '../helpers/crash-states.js';
+import {
+  CHECKPOINT,
+  CHILD_ID,
+  CLEAN_GROUP,
+  copyCleanRoot,
+  crashStates,
+  GROUP,
+  MAIN_ID,
+  materialise,
+} from '../helpers/crash-states.js';
 import { changes, fingerprint } from '../helpers/fingerprint.js';
 import { writeHostileRoot } from '../helpers/hostile.js';
 
@@ -57,7 +75,10 @@ async function commandsFor(c: Case): Promise<string[][]> {
     // The HTML report reads the most: findings, and every session's timeline and tool-call pairs.
     ['audit', c.target, '--format', 'html', '-o', out('report.html')],
     ['validate', c.target],
-    ...sessions.flatMap((s) => [['timeline', s, '--format', 'jsonl', '--include-subagents'], ['inspect', s, '--format', 'json']]),
+    ...sessions.flatMap((s) => [
+      ['timeline', s, '--format', 'jsonl', '--include-subagents'],
+      ['inspect', s, '--format', 'json'],
+    ]),
     ['pairs', c.target],
     ['lineage', c.target, '--format', 'json'],
     ['bundle', c.target, '-o', bag],
@@ -93,7 +114,10 @@ async function assertReadOnly(c: Case): Promise<void> {
 }
 
 /** Every top-level directory of corpora/ (one per format, and the bags). */
-const FORMATS = readdirSync(CORPORA, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const FORMATS = readdirSync(CORPORA, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 describe.each(FORMATS)('corpora/%s: every case', (format) => {
   const dir = join(CORPORA, format);
@@ -131,7 +155,10 @@ describe.each(FORMATS)('corpora/%s: every case', (format) => {
     for (const s of sessions) {
       const c = caseOf(s);
       const before = fingerprint(c);
-      for (const args of [['timeline', s, '--format', 'jsonl', '--include-subagents'], ['inspect', s, '--format', 'json']]) {
+      for (const args of [
+        ['timeline', s, '--format', 'jsonl', '--include-subagents'],
+        ['inspect', s, '--format', 'json'],
+      ]) {
         await cli(args);
         const d = changes(before, fingerprint(c));
         if (d.length) problems.push(`${args.join(' ')}: ${d.slice(0, 3).join('; ')}`);
@@ -141,23 +168,29 @@ describe.each(FORMATS)('corpora/%s: every case', (format) => {
   });
 });
 
-describe('every corpora case, its own command line (with its --against, --key, --headless-log, …), and verify --against it', () => {
-  const cases = corpusCases().map((k) => {
-    const args = (k.expected.args ?? []).map((a) => (a.startsWith('-') ? a : join(k.dir, a)));
-    const argv = k.expected.command ? [k.expected.command, join(k.dir, k.expected.target!), '--format', 'json', ...args] : ['audit', k.dir, '--format', 'json', ...args];
-    return [`${k.format}/${k.name}`, k.dir, argv, k.format !== 'bundles'] as const;
-  });
-  test.each(cases)('%s', async (_name, dir, argv, live) => {
-    const before = fingerprint(dir);
-    await cli([...argv]);
-    expect(changes(before, fingerprint(dir)), argv.join(' ')).toEqual([]);
-    if (!live) return;
-    const bag = out('case.tar');
-    await cli(['bundle', dir, '-o', bag]);
-    await cli(['verify', bag, '--against', dir]);
-    expect(changes(before, fingerprint(dir)), 'bundle, verify --against').toEqual([]);
-  });
-});
+describe(
+  'every corpora case, its own command line (with its --against, --key, --headless-log, …), and verify ' +
+    '--against it',
+  () => {
+    const cases = corpusCases().map((k) => {
+      const args = (k.expected.args ?? []).map((a) => (a.startsWith('-') ? a : join(k.dir, a)));
+      const argv = k.expected.command
+        ? [k.expected.command, join(k.dir, k.expected.target!), '--format', 'json', ...args]
+        : ['audit', k.dir, '--format', 'json', ...args];
+      return [`${k.format}/${k.name}`, k.dir, argv, k.format !== 'bundles'] as const;
+    });
+    test.each(cases)('%s', async (_name, dir, argv, live) => {
+      const before = fingerprint(dir);
+      await cli([...argv]);
+      expect(changes(before, fingerprint(dir)), argv.join(' ')).toEqual([]);
+      if (!live) return;
+      const bag = out('case.tar');
+      await cli(['bundle', dir, '-o', bag]);
+      await cli(['verify', bag, '--against', dir]);
+      expect(changes(before, fingerprint(dir)), 'bundle, verify --against').toEqual([]);
+    });
+  },
+);
 
 describe('hostile cases', () => {
   test('escape sequences, bidi, NULs and markup everywhere', async () => {
@@ -184,8 +217,20 @@ describe('hostile cases', () => {
   test('invalid UTF-8, odd and non-UTF-8 names, 100,000-deep nesting, out-of-range times', async () => {
     const root = join(inputs, 'odd');
     const main = copyCleanRoot(root);
-    appendFileSync(join(main, 'updates.jsonl'), Buffer.concat([Buffer.from('{"timestamp":1,"method":"session/update","params":{"x":"'), Buffer.from([0xff, 0xc0, 0x80]), Buffer.from('"}}\n')]));
-    appendFileSync(join(main, 'updates.jsonl'), `{"timestamp":1787131880,"method":"session/update","params":{"sessionId":"${MAIN_ID}","update":{"sessionUpdate":"tool_call","toolCallId":"deep","rawInput":${'['.repeat(100_000)}${']'.repeat(100_000)}},"_meta":{"agentTimestampMs":1e300}}}\n`);
+    appendFileSync(
+      join(main, 'updates.jsonl'),
+      Buffer.concat([
+        Buffer.from('{"timestamp":1,"method":"session/update","params":{"x":"'),
+        Buffer.from([0xff, 0xc0, 0x80]),
+        Buffer.from('"}}\n'),
+      ]),
+    );
+    appendFileSync(
+      join(main, 'updates.jsonl'),
+      `{"timestamp":1787131880,"method":"session/update","params":{"sessionId":"${MAIN_ID}","update":` +
+        `{"sessionUpdate":"tool_call","toolCallId":"deep","rawInput":${'['.repeat(100_000)}${']'.repeat(100_000)}},` +
+        '"_meta":{"agentTimestampMs":1e300}}}\n',
+    );
     writeFileSync(join(main, 'plan.json'), `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
     for (const name of ['a\nb.txt', '50%25.txt', '%', 'tab\tname']) writeFileSync(join(main, name), name);
     writeFileSync(Buffer.from(`${main}/raw-\xff\xfe.txt`, 'latin1'), 'x');
@@ -199,7 +244,10 @@ describe('hostile cases', () => {
   test('a sample of the crash-state corpus', async () => {
     const base = join(inputs, 'crash');
     const all = crashStates();
-    materialise(base, all.filter((_, i) => i % 80 === 0));
+    materialise(
+      base,
+      all.filter((_, i) => i % 80 === 0),
+    );
     await assertReadOnly({ name: 'crash states', target: base, watch: [base] });
   });
 
@@ -210,9 +258,12 @@ describe('hostile cases', () => {
       rmSync(join(main, f), { force: true });
       execFileSync('mkfifo', [join(main, f)]);
     }
-    spawnSync(process.execPath, ['-e', 'require("net").createServer().listen("agent.sock", () => process.exit(0))'], { cwd: main });
+    spawnSync(process.execPath, ['-e', 'require("net").createServer().listen("agent.sock", () => process.exit(0))'], {
+      cwd: main,
+    });
     rmSync(join(main, 'rewind_points.jsonl'));
-    if (spawnSync('mknod', [join(main, 'rewind_points.jsonl'), 'c', '1', '5']).status !== 0) writeFileSync(join(main, 'rewind_points.jsonl'), '');
+    if (spawnSync('mknod', [join(main, 'rewind_points.jsonl'), 'c', '1', '5']).status !== 0)
+      writeFileSync(join(main, 'rewind_points.jsonl'), '');
     expect(readdirSync(main)).toContain('agent.sock');
     await assertReadOnly({ name: 'special files', target: root, watch: [root], child: true });
   });

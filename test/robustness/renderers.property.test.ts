@@ -35,7 +35,15 @@ const findingArb = fc.record({
   check: fc.constantFrom(...new Set(CODES.map((c) => c.check))),
   session: S,
   sessionIndex: fc.nat({ max: 2 }),
-  location: fc.record({ file: S, line: fc.option(fc.integer({ min: 1, max: 1e6 }), { nil: undefined }), byteOffset: fc.option(fc.nat(), { nil: undefined }), pointer: fc.option(S, { nil: undefined }) }, { requiredKeys: ['file'] }),
+  location: fc.record(
+    {
+      file: S,
+      line: fc.option(fc.integer({ min: 1, max: 1e6 }), { nil: undefined }),
+      byteOffset: fc.option(fc.nat(), { nil: undefined }),
+      pointer: fc.option(S, { nil: undefined }),
+    },
+    { requiredKeys: ['file'] },
+  ),
   fingerprint: S,
 });
 
@@ -47,8 +55,17 @@ const reportArb: fc.Arbitrary<AuditReport> = fc
     files: fc.array(fc.record({ path: S, linkTarget: fc.option(S, { nil: undefined }) }), { maxLength: 3 }),
     findings: fc.array(findingArb, { maxLength: 8 }),
     // A tool error names a check of ours (not content); its session and message may quote content.
-    toolErrors: fc.array(fc.record({ session: S, check: fc.constantFrom(...new Set(CODES.map((c) => c.check))), message: S }), { maxLength: 2 }),
-    baseline: fc.option(fc.record({ path: S, absent: fc.array(fc.record({ fingerprint: S, code: S, sessionPath: S, file: S }), { maxLength: 2 }) }), { nil: undefined }),
+    toolErrors: fc.array(
+      fc.record({ session: S, check: fc.constantFrom(...new Set(CODES.map((c) => c.check))), message: S }),
+      { maxLength: 2 },
+    ),
+    baseline: fc.option(
+      fc.record({
+        path: S,
+        absent: fc.array(fc.record({ fingerprint: S, code: S, sessionPath: S, file: S }), { maxLength: 2 }),
+      }),
+      { nil: undefined },
+    ),
     command: fc.constantFrom('audit' as const, 'validate' as const, 'verify' as const),
   })
   .map(({ paths, ids, files, findings, toolErrors, baseline, command }) => {
@@ -56,7 +73,11 @@ const reportArb: fc.Arbitrary<AuditReport> = fc
       id: ids[i]!,
       path: `root/${path}/${i}`,
       format: 'grok',
-      files: files.map((f) => ({ path: f.path, type: f.linkTarget === undefined ? ('file' as const) : ('symlink' as const), ...(f.linkTarget !== undefined ? { linkTarget: f.linkTarget } : {}) })),
+      files: files.map((f) => ({
+        path: f.path,
+        type: f.linkTarget === undefined ? ('file' as const) : ('symlink' as const),
+        ...(f.linkTarget !== undefined ? { linkTarget: f.linkTarget } : {}),
+      })),
       findings: { error: 0, warning: 0, note: 0 },
     }));
     const fs = findings.map(({ sessionIndex, ...f }) => {
@@ -70,7 +91,15 @@ const reportArb: fc.Arbitrary<AuditReport> = fc
       counts[f.severity]++;
       byCode[f.code] = (byCode[f.code] ?? 0) + 1;
     }
-    const report: AuditReport = { tool: { name: 'session-audit', version: '0.1.0' }, reportVersion: 1, command, summary: { sessions: sessions.length, files: files.length, bytes: 1, findings: counts, byCode }, sessions, findings: fs, toolErrors };
+    const report: AuditReport = {
+      tool: { name: 'session-audit', version: '0.1.0' },
+      reportVersion: 1,
+      command,
+      summary: { sessions: sessions.length, files: files.length, bytes: 1, findings: counts, byCode },
+      sessions,
+      findings: fs,
+      toolErrors,
+    };
     if (baseline) report.baseline = { path: baseline.path, suppressed: 1, absent: baseline.absent };
     return report;
   });
@@ -95,21 +124,46 @@ const eventArb: fc.Arbitrary<TimelineEvent> = fc
     flags: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
   })
   .map(({ flags: [rewound, compacted, displaced], ...e }) => {
-    const ev: TimelineEvent = { ...e, byteOffset: 0, time: '2026-08-19T09:30:00.000Z', timeMs: 1787131800000, timeSource: 'agentTimestampMs', rail: 'acp', rewound, compacted, displaced };
+    const ev: TimelineEvent = {
+      ...e,
+      byteOffset: 0,
+      time: '2026-08-19T09:30:00.000Z',
+      timeMs: 1787131800000,
+      timeSource: 'agentTimestampMs',
+      rail: 'acp',
+      rewound,
+      compacted,
+      displaced,
+    };
     for (const k of Object.keys(ev) as Array<keyof TimelineEvent>) if (ev[k] === undefined) delete ev[k];
     return ev;
   });
 
 /** A deep copy with every string of content mapped (enum-like fields the renderers switch on are kept). */
-const KEEP = new Set(['code', 'severity', 'check', 'kind', 'type', 'command', 'format', 'time', 'timeSource', 'rail', 'name', 'version']);
+const KEEP = new Set([
+  'code',
+  'severity',
+  'check',
+  'kind',
+  'type',
+  'command',
+  'format',
+  'time',
+  'timeSource',
+  'rail',
+  'name',
+  'version',
+]);
 function deepMapStrings<T>(v: T, f: (s: string) => string, key = ''): T {
   if (typeof v === 'string') return (KEEP.has(key) ? v : f(v)) as T;
   if (Array.isArray(v)) return v.map((x) => deepMapStrings(x, f, key)) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepMapStrings(x, f, k)])) as T;
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepMapStrings(x, f, k)])) as T;
   return v;
 }
 
-const tagNames = (html: string): string[] => [...html.matchAll(/<(\/?[a-zA-Z][\w:-]*)/g)].map((m) => m[1]!.toLowerCase());
+const tagNames = (html: string): string[] =>
+  [...html.matchAll(/<(\/?[a-zA-Z][\w:-]*)/g)].map((m) => m[1]!.toLowerCase());
 
 /** Lines forged by a content newline: an output line (or a table cell line) that starts with the forgery. */
 const FORGED = /(^|│ *)(FORGED|# heading)/m;
@@ -159,14 +213,40 @@ describe('audit report renderers', () => {
       tool: { name: 'session-audit', version: '0' },
       reportVersion: 1,
       command: 'audit',
-      summary: { sessions: 1, files: 0, bytes: 0, findings: { error: 1, warning: 0, note: 0 }, byCode: { JSONL_TORN_TAIL: 1 } },
-      sessions: [{ id: `s${forge}`, path: `root/s${forge}`, format: 'grok', files: [], findings: { error: 1, warning: 0, note: 0 } }],
-      findings: [{ code: 'JSONL_TORN_TAIL', severity: 'error', message: `m${forge}`, check: 'jsonl-integrity', session: `s${forge}`, sessionPath: `root/s${forge}`, location: { file: `f${forge}`, line: 1, byteOffset: 0, pointer: `/p${forge}` }, fingerprint: 'x' }],
+      summary: {
+        sessions: 1,
+        files: 0,
+        bytes: 0,
+        findings: { error: 1, warning: 0, note: 0 },
+        byCode: { JSONL_TORN_TAIL: 1 },
+      },
+      sessions: [
+        {
+          id: `s${forge}`,
+          path: `root/s${forge}`,
+          format: 'grok',
+          files: [],
+          findings: { error: 1, warning: 0, note: 0 },
+        },
+      ],
+      findings: [
+        {
+          code: 'JSONL_TORN_TAIL',
+          severity: 'error',
+          message: `m${forge}`,
+          check: 'jsonl-integrity',
+          session: `s${forge}`,
+          sessionPath: `root/s${forge}`,
+          location: { file: `f${forge}`, line: 1, byteOffset: 0, pointer: `/p${forge}` },
+          fingerprint: 'x',
+        },
+      ],
       toolErrors: [{ session: `s${forge}`, check: 'schema', message: `boom${forge}` }],
     };
     const out = renderTable(report, { color: false, width: 400 });
     expect(out).not.toMatch(/(^|│ *)FORGED/m);
-    expect(out.match(/\\r\\nFORGED \\e\[2J/g)!.length).toBeGreaterThanOrEqual(4); // path header, message, tool error, and the location (wrapped at its spaces)
+    // path header, message, tool error, and the location (wrapped at its spaces)
+    expect(out.match(/\\r\\nFORGED \\e\[2J/g)!.length).toBeGreaterThanOrEqual(4);
     expect(rawControls(out)).toEqual([]);
   });
 
@@ -187,7 +267,11 @@ describe('audit report renderers', () => {
       fc.property(reportArb, fc.array(eventArb, { maxLength: 4 }), S, (report, timeline, title) => {
         const input = (r: AuditReport, t: TimelineEvent[], ti: string) => ({
           report: r,
-          sessions: r.sessions.map((s, i) => (i === 0 && t.length ? { id: s.id, path: s.path, format: s.format, timeline: t } : { id: s.id, path: s.path, format: s.format })),
+          sessions: r.sessions.map((s, i) =>
+            i === 0 && t.length
+              ? { id: s.id, path: s.path, format: s.format, timeline: t }
+              : { id: s.id, path: s.path, format: s.format },
+          ),
           lineage: [],
           title: ti,
         });
@@ -197,7 +281,13 @@ describe('audit report renderers', () => {
         // The same input with every string replaced by an inert stand-in (equal strings stay equal) has exactly
         // the same sequence of tags: nothing in the content became an element.
         const inert = new Map<string, string>();
-        const swap = <T>(v: T): T => deepMapStrings(v, (x) => (x === '' ? '' : (inert.get(x) ?? (inert.set(x, `x${inert.size}`), `x${inert.size - 1}`))));
+        const swap = <T>(v: T): T =>
+          deepMapStrings(v, (x) => {
+            if (x === '') return '';
+            let y = inert.get(x);
+            if (y === undefined) inert.set(x, (y = `x${inert.size}`));
+            return y;
+          });
         const plain = renderHtml(input(swap(report), swap(timeline), swap(title)));
         expect(tagNames(html)).toEqual(tagNames(plain));
       }),
@@ -205,11 +295,13 @@ describe('audit report renderers', () => {
     );
   });
 
-  // Regression (was a bug, fixed): renderJunit passes C1 controls (U+0080–U+009F, e.g. U+009B, the 8-bit CSI), bidi overrides/isolates
+  // Regression (was a bug, fixed): renderJunit passes C1 controls (U+0080–U+009F, e.g. U+009B, the 8-bit CSI), bidi
+  // overrides/isolates
   // (U+202A–U+202E, U+2066–U+2069) and CR through raw: xmlText (src/report/junit.ts) only replaces the
   // characters XML 1.0 cannot hold. Messages quote content (a record tag via JSON.stringify, which keeps C1 and
   // bidi raw), session paths and ids are directory names. Minimal reproduction:
-  //   renderJunit(report with findings[0].message = 'a\u009b31m\u202eb', 'error', () => [])  → contains U+009B, U+202E.
+  //   renderJunit(report with findings[0].message = 'a\u009b31m\u202eb', 'error', () => [])
+  //   → contains U+009B, U+202E.
   // End to end: `session-audit audit <root with a session dir or tag holding U+202E> --format junit`.
   // Fix: run escapeText (src/report/escape.ts) before xmlText, as the table renderer does.
   test('junit: well-formed, and no raw control character', () => {
@@ -252,7 +344,8 @@ describe('timeline renderers', () => {
   // Regression (was a bug, fixed): the resume legend under the timeline table prints the subagent's session id raw:
   // src/report/timeline.ts renderTimelineTable, `(subagent ${e.session})` is outside escapeText (only e.resume is
   // escaped). A subagent's session id is its directory name, so it is session content. Minimal reproduction:
-  //   renderTimelineTable([{ …event, depth: 1, session: 'x\u001b]0;pwned\u0007', resume: 'r' }], 120)  → contains ESC, BEL.
+  // renderTimelineTable([{ …event, depth: 1, session: 'x\u001b]0;pwned\u0007', resume: 'r' }], 120)
+  // → contains ESC, BEL.
   // End to end: `timeline <session> --include-subagents` where the child session directory's name holds ESC
   // and a new process picked the child up (TIME_RESUME_BOUNDARY).
   test('table: the resume legend escapes subagent session ids too', () => {
@@ -264,7 +357,8 @@ describe('timeline renderers', () => {
     );
   });
 
-  // Regression (was a bug, fixed): renderTimelineCsv (src/report/timeline.ts, csvCell) writes every field raw except for RFC 4180
+  // Regression (was a bug, fixed): renderTimelineCsv (src/report/timeline.ts, csvCell) writes every field raw except
+  // for RFC 4180
   // quoting and the formula guard: ESC, OSC, C1, bidi overrides and NULs from the session reach the file (and
   // the terminal of whoever runs `timeline --format csv` without -o, or `cat`s the file). Minimal reproduction:
   //   renderTimelineCsv([{ …event, text: '\u001b]0;pwned\u0007\u202e' }])  → contains U+001B, U+0007, U+202E.

@@ -27,7 +27,11 @@ class Model {
 }
 
 // Counters: small (many repeats), strided (the same low bits, hostile to a naive hash), and huge safe integers.
-const counter = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 0, max: 64 }).map((n) => n * 8192), fc.constantFrom(0, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1, 2 ** 31 - 1, 2 ** 31));
+const counter = fc.oneof(
+  fc.integer({ min: 0, max: 64 }),
+  fc.integer({ min: 0, max: 64 }).map((n) => n * 8192),
+  fc.constantFrom(0, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1, 2 ** 31 - 1, 2 ** 31),
+);
 const op = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(fc.constant('set' as const), counter, fc.nat()) },
   { weight: 3, arbitrary: fc.tuple(fc.constant('get' as const), counter, fc.constant(0)) },

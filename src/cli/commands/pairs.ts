@@ -27,7 +27,11 @@ export function pairsCommand(io: Io): CommandModule<object, Args> {
     handler: (argv) => {
       const format = parseFormat(argv.format, ['table', 'json']);
       const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const sessions = findSessions(argv.paths, parseFormatHint(argv['format-hint'])).map((found) => ({ id: found.id, path: found.display, rows: pairRows(found) }));
+      const sessions = findSessions(argv.paths, parseFormatHint(argv['format-hint'])).map((found) => ({
+        id: found.id,
+        path: found.display,
+        rows: pairRows(found),
+      }));
       if (format === 'json') {
         writeOutput(`${JSON.stringify({ sessions }, null, 2)}\n`, output, io.stdout);
         return;
@@ -36,11 +40,27 @@ export function pairsCommand(io: Io): CommandModule<object, Args> {
       const w = Math.max(80, io.columns);
       for (const s of sessions) {
         out.push(`${escapeText(s.path)}  ${s.rows.length} tool call(s)`);
-        const t = new Table({ head: ['call id', 'tool', 'prompt', 'called', 'answered', 'status'], style: { head: [], border: [] }, chars: NO_ROW_LINES, colWidths: [22, Math.max(16, w - 22 - 8 - 26 - 26 - 14 - 7), 8, 26, 26, 14] });
+        const t = new Table({
+          head: ['call id', 'tool', 'prompt', 'called', 'answered', 'status'],
+          style: { head: [], border: [] },
+          chars: NO_ROW_LINES,
+          colWidths: [22, Math.max(16, w - 22 - 8 - 26 - 26 - 14 - 7), 8, 26, 26, 14],
+        });
         for (const r of s.rows) {
-          const answered = r.result ? where(r.result) : r.logTerminal ? `${r.logTerminal.status} at ${where(r.logTerminal)}` : '';
+          const answered = r.result
+            ? where(r.result)
+            : r.logTerminal
+              ? `${r.logTerminal.status} at ${where(r.logTerminal)}`
+              : '';
           const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
-          t.push([wrapText(escapeText(r.id), 20), wrapText(escapeText(r.name + (r.mutating ? ' *' : '')), Math.max(14, w - 22 - 8 - 26 - 26 - 14 - 9)), r.promptIndex ?? '', wrapText(called, 24), wrapText(answered, 24), r.status]);
+          t.push([
+            wrapText(escapeText(r.id), 20),
+            wrapText(escapeText(r.name + (r.mutating ? ' *' : '')), Math.max(14, w - 22 - 8 - 26 - 26 - 14 - 9)),
+            r.promptIndex ?? '',
+            wrapText(called, 24),
+            wrapText(answered, 24),
+            r.status,
+          ]);
         }
         out.push(t.toString(), '');
       }

@@ -32,7 +32,12 @@ function workerPath(): string {
   return built;
 }
 
-export async function auditInWorkers(found: readonly FoundSession[], options: AuditOptions, jobs: number, progress?: (done: number, total: number) => void): Promise<Array<{ result: SessionResult; facts?: LineageFacts }>> {
+export async function auditInWorkers(
+  found: readonly FoundSession[],
+  options: AuditOptions,
+  jobs: number,
+  progress?: (done: number, total: number) => void,
+): Promise<Array<{ result: SessionResult; facts?: LineageFacts }>> {
   const path = workerPath();
   const out: Array<{ result: SessionResult; facts?: LineageFacts } | undefined> = new Array(found.length);
   let next = 0;
@@ -66,7 +71,8 @@ export async function auditInWorkers(found: readonly FoundSession[], options: Au
             });
             w.on('error', reject);
             w.on('exit', (code) => {
-              if (next < found.length || out.some((x, k) => x === undefined && k < next)) reject(new Error(`a worker exited (code ${code}) before finishing`));
+              if (next < found.length || out.some((x, k) => x === undefined && k < next))
+                reject(new Error(`a worker exited (code ${code}) before finishing`));
             });
             send();
           }),

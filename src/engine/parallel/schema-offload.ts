@@ -16,7 +16,7 @@ import type { FormatModule } from '../../formats/types.js';
 import { packageRoot } from '../../formats/schema-runtime.js';
 import type { FileEndEvent, RecordIssue } from '../../model/session.js';
 import { JsonlScanner } from '../../read/jsonl.js';
-import { type JsonlRecord } from '../../model/records.js';
+import type { JsonlRecord } from '../../model/records.js';
 import type { SessionSource } from '../../model/source.js';
 import { ChunkRing, STALL_MS } from '../../read/chunk-ring.js';
 
@@ -41,7 +41,8 @@ export interface OffloadOutcome {
 /** Validate every record of a scanner's output: the one routine both threads run. */
 export function recordValidator(format: FormatModule, kind: string, issues: RecordIssue[]): (r: JsonlRecord) => void {
   return (r) => {
-    for (const i of format.validate(kind, r.value)) issues.push({ line: r.line, byteOffset: r.byteOffset, code: i.code, pointer: i.pointer, message: i.message });
+    for (const i of format.validate(kind, r.value))
+      issues.push({ line: r.line, byteOffset: r.byteOffset, code: i.code, pointer: i.pointer, message: i.message });
   };
 }
 
@@ -73,10 +74,16 @@ export class SchemaOffload {
    * records (else undefined). The worker starts when the loader starts reading the log, so a session with several
    * large logs has one worker at a time.
    */
-  static start(source: SessionSource, format: FormatModule, rel: string, kind: string, maxLineBytes: number): SchemaOffload | undefined {
+  static start(
+    source: SessionSource,
+    format: FormatModule,
+    rel: string,
+    kind: string,
+    maxLineBytes: number,
+  ): SchemaOffload | undefined {
     if (!isMainThread || process.env.SESSION_AUDIT_NO_OFFLOAD) return undefined;
     const entry = source.entry(rel);
-    if (!entry || entry.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
+    if (entry?.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
     const script = workerScript();
     if (!script) return undefined;
     const o = new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes);
@@ -91,7 +98,14 @@ export class SchemaOffload {
       const { port1, port2 } = new MessageChannel();
       // A small young generation: the worker's garbage is short-lived parse output, and its peak adds to the process's.
       const worker = new Worker(this.script, {
-        workerData: { ring: ring.shared, kind: this.kind, format: this.format, maxLineBytes: this.maxLineBytes, flag: this.flag, port: port2 },
+        workerData: {
+          ring: ring.shared,
+          kind: this.kind,
+          format: this.format,
+          maxLineBytes: this.maxLineBytes,
+          flag: this.flag,
+          port: port2,
+        },
         transferList: [port2],
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
@@ -160,7 +174,13 @@ export class SchemaOffload {
     const issues: RecordIssue[] = [];
     if (!end.stats) return issues; // the loader's read failed: nothing it parsed is known beyond what it reported
     const shape = format.jsonlShape?.(end.kind);
-    source.streamJsonl(end.file, { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) }, recordValidator(format, end.kind, issues), () => {}, end.stats?.bytes);
+    source.streamJsonl(
+      end.file,
+      { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) },
+      recordValidator(format, end.kind, issues),
+      () => {},
+      end.stats?.bytes,
+    );
     return issues;
   }
 

@@ -11,7 +11,21 @@ import { ChunkRing } from '../../read/chunk-ring.js';
 import { JsonlScanner } from '../../read/jsonl.js';
 import { recordValidator } from './schema-offload.js';
 
-const { ring: shared, kind, format, maxLineBytes, flag, port } = workerData as { ring: SharedArrayBuffer; kind: string; format: string; maxLineBytes: number; flag: Int32Array; port: MessagePort };
+const {
+  ring: shared,
+  kind,
+  format,
+  maxLineBytes,
+  flag,
+  port,
+} = workerData as {
+  ring: SharedArrayBuffer;
+  kind: string;
+  format: string;
+  maxLineBytes: number;
+  flag: Int32Array;
+  port: MessagePort;
+};
 const ring = ChunkRing.attach(shared);
 let done = 1;
 try {

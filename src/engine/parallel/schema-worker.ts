@@ -11,7 +11,12 @@ try {
   await import('./schema-worker-run.js');
 } catch (e) {
   ChunkRing.attach(ring).leave();
-  port.postMessage({ records: -1, bytes: -1, issues: [], error: `the schema worker could not start: ${e instanceof Error ? e.message : String(e)}` });
+  port.postMessage({
+    records: -1,
+    bytes: -1,
+    issues: [],
+    error: `the schema worker could not start: ${e instanceof Error ? e.message : String(e)}`,
+  });
   Atomics.store(flag, 0, 2);
   Atomics.notify(flag, 0);
 }

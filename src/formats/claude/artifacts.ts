@@ -11,21 +11,59 @@ import type { DirProbe, FileSessionHit } from '../../model/found.js';
 import type { FileDetection } from '../types.js';
 
 export const RECORD_TYPES = [
-  'user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'pr-link', 'agent-name',
-  'custom-title', 'last-prompt', 'attachment', 'permission-mode', 'ai-title', 'agent-setting', 'bridge-session', 'worktree-state',
-  'mode', 'cost-state', 'file-history-delta', 'turn_end',
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'pr-link',
+  'agent-name',
+  'custom-title',
+  'last-prompt',
+  'attachment',
+  'permission-mode',
+  'ai-title',
+  'agent-setting',
+  'bridge-session',
+  'worktree-state',
+  'mode',
+  'cost-state',
+  'file-history-delta',
+  'turn_end',
 ];
 const TYPES = new Set(RECORD_TYPES);
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Key orders Claude Code writes (a first line too long for the head is recognised by its start). */
-const PREFIXES = [/^\{"parentUuid":(null|"[^"]*"),"isSidechain":(true|false),/, /^\{"type":"(summary|file-history-snapshot|queue-operation|permission-mode|custom-title|ai-title|agent-name|last-prompt)",/];
+const PREFIXES = [
+  /^\{"parentUuid":(null|"[^"]*"),"isSidechain":(true|false),/,
+  new RegExp(
+    `^\\{"type":"(${[
+      'summary',
+      'file-history-snapshot',
+      'queue-operation',
+      'permission-mode',
+      'custom-title',
+      'ai-title',
+      'agent-name',
+      'last-prompt',
+    ].join('|')})",`,
+  ),
+];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A parsed line that is unmistakably a Claude Code record. */
 export const isTranscriptRecord = (v: unknown): boolean =>
-  isObj(v) && typeof v.type === 'string' && TYPES.has(v.type) && (typeof v.sessionId === 'string' || typeof v.uuid === 'string' || typeof v.leafUuid === 'string' || typeof v.messageId === 'string');
+  isObj(v) &&
+  typeof v.type === 'string' &&
+  TYPES.has(v.type) &&
+  (typeof v.sessionId === 'string' ||
+    typeof v.uuid === 'string' ||
+    typeof v.leafUuid === 'string' ||
+    typeof v.messageId === 'string');
 
 export function sniffClaude(lines: readonly string[], partial: string | undefined): boolean {
   for (const l of lines) {
@@ -57,7 +95,10 @@ export function detectClaudeFiles(probe: DirProbe, ctx: FileDetection): FileSess
   return hits;
 }
 
-/** `<session>/` holding `subagents/*.jsonl` with no `<session>.jsonl` next to it (discovery only visits unclaimed folders). */
+/**
+ * `<session>/` holding `subagents/*.jsonl` with no `<session>.jsonl` next to it (discovery only visits unclaimed
+ * folders).
+ */
 export function detectClaudeOrphan(probe: DirProbe): FileSessionHit | undefined {
   if (!probe.names.includes('subagents') || probe.type('subagents') !== 'dir') return undefined;
   if (!probe.list('subagents').some((n) => n.endsWith('.jsonl'))) return undefined;
@@ -75,7 +116,12 @@ const RULES: Rule[] = [
   { re: /^[^/]+\.jsonl$/, kind: 'transcript', role: 'jsonl' },
   { re: /^[^/]+\/subagents\/[^/]+\.jsonl$/, kind: 'subagent', role: 'jsonl' },
   { re: /^[^/]+\/subagents\/[^/]+\.meta\.json$/, kind: 'subagent-meta', role: 'json' },
-  { re: /^[^/]+\/tool-results\/.+$/, kind: 'tool-result', role: 'text', note: 'a large tool output Claude Code moved out of the transcript' },
+  {
+    re: /^[^/]+\/tool-results\/.+$/,
+    kind: 'tool-result',
+    role: 'text',
+    note: 'a large tool output Claude Code moved out of the transcript',
+  },
   { re: /^[^/]+\/workflows\/.+$/, kind: 'workflow', role: 'text' },
 ];
 const DIRS = /^[^/]+(\/(subagents|tool-results|workflows)(\/.+)?)?$/;

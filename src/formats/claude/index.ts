@@ -55,7 +55,9 @@ export const claude = {
   schemas: CLAUDE_SCHEMAS,
   inspect: logSessionInspect(PAIRING, 'claude --resume'),
   changePolicy: (rel) =>
-    /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel) ? 'append-only' : 'rewritable',
+    /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel)
+      ? 'append-only'
+      : 'rewritable',
   cleanup: 'Claude Code deletes transcripts older than cleanupPeriodDays (30 by default)',
   codeNotes: {
     JSONL_BAD_LINE: 'Claude Code 2.1.121 and later skip a corrupt line ("corrupted by an unclean shutdown").',

@@ -18,7 +18,13 @@ import { streamNormalizedLog } from '../shared/log-lines.js';
 const MAX_DOC_BYTES = 16 * 1024 * 1024;
 
 /** What merged-line recovery may take for a record: a transcript record, never a nested object. */
-export const looksLikeTranscriptRecord = (v: unknown): boolean => isTranscriptRecord(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { type?: unknown }).type === 'string' && ('uuid' in v || 'sessionId' in v));
+export const looksLikeTranscriptRecord = (v: unknown): boolean =>
+  isTranscriptRecord(v) ||
+  (typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { type?: unknown }).type === 'string' &&
+    ('uuid' in v || 'sessionId' in v));
 
 export interface TranscriptHandlers {
   record?(file: string, kind: string, r: JsonlRecord): void;
@@ -30,12 +36,22 @@ export interface TranscriptHandlers {
 
 /** The transcripts of a session in load order: the session's own, then its sub-agents'. */
 export function transcripts(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>): Artifact[] {
-  const regular = [...artifacts.values()].filter((a) => (a.kind === 'transcript' || a.kind === 'subagent') && source.entry(a.path)?.type === 'file');
+  const regular = [...artifacts.values()].filter(
+    (a) => (a.kind === 'transcript' || a.kind === 'subagent') && source.entry(a.path)?.type === 'file',
+  );
   return regular.sort((a, b) => (a.kind === b.kind ? byteOrder(a.path, b.path) : a.kind === 'transcript' ? -1 : 1));
 }
 
-/** Stream every transcript; the FileEndEvent returned is the first's (the session's transcript, with its abandoned branches). */
-export function streamTranscripts(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, h: TranscriptHandlers): { end?: FileEndEvent; normalizer: ClaudeNormalizer } {
+/**
+ * Stream every transcript; the FileEndEvent returned is the first's (the session's transcript, with its abandoned
+ * branches).
+ */
+export function streamTranscripts(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  limits: LoadLimits,
+  h: TranscriptHandlers,
+): { end?: FileEndEvent; normalizer: ClaudeNormalizer } {
   const n = new ClaudeNormalizer();
   let first: FileEndEvent | undefined;
   for (const a of transcripts(source, artifacts)) {
@@ -48,7 +64,9 @@ export function streamTranscripts(source: SessionSource, artifacts: ReadonlyMap<
     });
     n.endFile();
     // The session's transcript comes first: its live branch is known when it ends.
-    const end: FileEndEvent = r.ok ? { file: a.path, kind: a.kind, stats: r.value } : { file: a.path, kind: a.kind, error: r.error };
+    const end: FileEndEvent = r.ok
+      ? { file: a.path, kind: a.kind, stats: r.value }
+      : { file: a.path, kind: a.kind, error: r.error };
     end.dead = n.deadRanges();
     end.liveTurns = n.liveTurns;
     h.fileEnd?.(end);
@@ -57,13 +75,27 @@ export function streamTranscripts(source: SessionSource, artifacts: ReadonlyMap<
   return first ? { end: first, normalizer: n } : { normalizer: n };
 }
 
-export function loadClaude(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
+export function loadClaude(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  sink: LoadSink,
+  limits: LoadLimits,
+): void {
   for (const a of artifacts.values()) {
     if (a.role !== 'json' || source.entry(a.path)?.type !== 'file') continue;
     const r = source.readFile(a.path, MAX_DOC_BYTES);
     const size = source.entry(a.path)?.size ?? 0;
     if (!r.ok) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'unreadable', detail: r.error } });
-    else if (r.value.truncated) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed` } });
+    else if (r.value.truncated)
+      sink.doc({
+        file: a.path,
+        kind: a.kind,
+        size,
+        problem: {
+          kind: 'too-large',
+          detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed`,
+        },
+      });
     else sink.doc(parseDoc(a.path, a.kind, r.value.bytes, size));
   }
   const { normalizer } = streamTranscripts(source, artifacts, limits, {
@@ -76,16 +108,24 @@ export function loadClaude(source: SessionSource, artifacts: ReadonlyMap<string,
   const identity = normalizer.identity;
   for (const a of transcripts(source, artifacts)) {
     if (a.kind !== 'subagent') continue;
-    const agent = basename(a.path).replace(/^agent-/, '').replace(/\.jsonl$/, '');
+    const agent = basename(a.path)
+      .replace(/^agent-/, '')
+      .replace(/\.jsonl$/, '');
     const known = identity.subagents.find((s) => s.id === agent);
     if (!known) identity.subagents.push({ id: agent, file: a.path });
   }
   identity.subagents.sort((x, y) => byteOrder(x.id, y.id));
   const main = transcripts(source, artifacts)[0];
-  if (main) sink.doc({ file: main.path, kind: IDENTITY_KIND, size: source.entry(main.path)?.size ?? 0, value: identity });
+  if (main)
+    sink.doc({ file: main.path, kind: IDENTITY_KIND, size: source.entry(main.path)?.size ?? 0, value: identity });
   source.hashUnread();
 }
 
-export function streamClaudeLog(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, onEvent: (e: SessionEvent, r: JsonlRecord) => void): FileEndEvent | undefined {
+export function streamClaudeLog(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  limits: LoadLimits,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+): FileEndEvent | undefined {
   return streamTranscripts(source, artifacts, limits, { event: onEvent }).end;
 }

@@ -6,7 +6,7 @@
  * response). Whatever else has a uuid is a branch a rewind abandoned.
  */
 import type { JsonlRecord } from '../../model/records.js';
-import { showJson, validTimeMs } from '../../model/safe-values.js';
+import { validTimeMs } from '../../model/safe-values.js';
 import type { ChatItem, EventKind, PolicyState, SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';
 import { blankEvent, clip, isObj, isoMs, str, toRanges, type Obj } from '../shared/events.js';
@@ -14,9 +14,23 @@ import { modePolicy, sandboxDisabledCall } from './policy.js';
 
 const INTERRUPTED = /^\[Request interrupted by user( for tool use)?\]/;
 /** Results Claude Code writes itself when a call does not run (the user rejected or interrupted it). */
-const SYNTHETIC = [/^The user doesn't want to proceed with this tool use\. The tool use was rejected/, /^The user doesn't want to take this action right now/, INTERRUPTED];
+const SYNTHETIC = [
+  /^The user doesn't want to proceed with this tool use\. The tool use was rejected/,
+  /^The user doesn't want to take this action right now/,
+  INTERRUPTED,
+];
 /** User lines that echo local slash commands and shell escapes rather than prompt the model. */
-const LOCAL = /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr)>/;
+const LOCAL_TAGS = [
+  'command-name',
+  'command-message',
+  'local-command-stdout',
+  'local-command-stderr',
+  'local-command-caveat',
+  'bash-input',
+  'bash-stdout',
+  'bash-stderr',
+];
+const LOCAL = new RegExp(`^\\s*<(${LOCAL_TAGS.join('|')})>`);
 
 const SYSTEM_KINDS: Record<string, EventKind> = {
   compact_boundary: 'compaction_checkpoint',
@@ -130,7 +144,13 @@ export class ClaudeNormalizer {
         if (e.kind === 'turn_completed') e.stopReason = 'end_turn';
         attached = sub !== 'compact_boundary';
         const content = typeof v.content === 'string' ? v.content : '';
-        e.summary = clip(sub === 'compact_boundary' ? `compact boundary (${str(isObj(v.compactMetadata) ? v.compactMetadata.trigger : undefined) ?? '?'})` : sub === 'turn_duration' ? `turn took ${typeof v.durationMs === 'number' ? `${(v.durationMs / 1000).toFixed(1)} s` : '?'}` : `${sub || 'system'}${content ? `: ${content}` : ''}`);
+        e.summary = clip(
+          sub === 'compact_boundary'
+            ? `compact boundary (${str(isObj(v.compactMetadata) ? v.compactMetadata.trigger : undefined) ?? '?'})`
+            : sub === 'turn_duration'
+              ? `turn took ${typeof v.durationMs === 'number' ? `${(v.durationMs / 1000).toFixed(1)} s` : '?'}`
+              : `${sub || 'system'}${content ? `: ${content}` : ''}`,
+        );
         break;
       }
       case 'progress': {
@@ -140,7 +160,9 @@ export class ClaudeNormalizer {
         if (dt === 'agent_progress' && str(d.agentId) !== undefined) e.subagentId = str(d.agentId);
         const tu = str(v.parentToolUseID) ?? str(v.toolUseID);
         if (tu?.startsWith('toolu_')) e.toolCallId = tu;
-        e.summary = clip(`${dt.replace(/_/g, ' ') || 'progress'}${str(d.hookName) ? ` ${str(d.hookName)}` : ''}${str(d.command) ? `: ${str(d.command)}` : ''}`);
+        const hook = str(d.hookName) ? ` ${str(d.hookName)}` : '';
+        const command = str(d.command) ? `: ${str(d.command)}` : '';
+        e.summary = clip(`${dt.replace(/_/g, ' ') || 'progress'}${hook}${command}`);
         break;
       }
       case 'permission-mode': {
@@ -159,7 +181,10 @@ export class ClaudeNormalizer {
       case 'attachment':
       case 'pr-link':
         e.kind = 'notice';
-        e.summary = type === 'queue-operation' ? clip(`queue ${str(v.operation) ?? '?'}${str(v.content) ? `: ${str(v.content)}` : ''}`) : type.replace(/-/g, ' ');
+        e.summary =
+          type === 'queue-operation'
+            ? clip(`queue ${str(v.operation) ?? '?'}${str(v.content) ? `: ${str(v.content)}` : ''}`)
+            : type.replace(/-/g, ' ');
         break;
       case 'custom-title':
       case 'ai-title':
@@ -182,31 +207,56 @@ export class ClaudeNormalizer {
     if (id !== undefined) {
       const parent = str(v.parentUuid) ?? (v.subtype === 'compact_boundary' ? str(v.logicalParentUuid) : undefined);
       if (!this.nodes.has(id)) this.order.push(id);
-      this.nodes.set(id, { seq: e.seq, parent, attached, prompt: e.opensTurn === true, sidechain: v.isSidechain === true });
+      this.nodes.set(id, {
+        seq: e.seq,
+        parent,
+        attached,
+        prompt: e.opensTurn === true,
+        sidechain: v.isSidechain === true,
+      });
     }
     return { event: e, chats };
   }
 
-  private user(e: SessionEvent, v: Obj, chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void, line: number): boolean {
+  private user(
+    e: SessionEvent,
+    v: Obj,
+    chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void,
+    line: number,
+  ): boolean {
     const m = isObj(v.message) ? v.message : {};
     const content = m.content;
     const results = blocks(m).filter((b) => b.type === 'tool_result');
-    const text = typeof content === 'string' ? content : blocks(m).filter((b) => b.type !== 'tool_result').map((b) => blockText([b])).filter(Boolean).join(' ');
+    const text =
+      typeof content === 'string'
+        ? content
+        : blocks(m)
+            .filter((b) => b.type !== 'tool_result')
+            .map((b) => blockText([b]))
+            .filter(Boolean)
+            .join(' ');
     const mode = str(v.permissionMode);
     if (mode !== undefined) e.policy = modePolicy(mode, '/permissionMode');
     const tur = isObj(v.toolUseResult) ? v.toolUseResult : undefined;
     const agentId = str(tur?.agentId);
-    if (this.main && agentId !== undefined && !this.identity.subagents.some((s) => s.id === agentId)) this.identity.subagents.push({ id: agentId, file: this.file, line });
+    if (this.main && agentId !== undefined && !this.identity.subagents.some((s) => s.id === agentId))
+      this.identity.subagents.push({ id: agentId, file: this.file, line });
     for (const b of results) {
       const t = blockText(b.content);
-      chat({ type: 'tool_result', toolCallId: str(b.tool_use_id) ?? '', text: clip(t, 300), ...(SYNTHETIC.some((re) => re.test(t.trim())) ? { synthetic: true } : {}) });
+      chat({
+        type: 'tool_result',
+        toolCallId: str(b.tool_use_id) ?? '',
+        text: clip(t, 300),
+        ...(SYNTHETIC.some((re) => re.test(t.trim())) ? { synthetic: true } : {}),
+      });
     }
     if (results.length) {
       const first = results[0]!;
       e.kind = 'tool_update';
       e.toolCallId = str(first.tool_use_id);
       e.toolStatus = results.some((b) => b.is_error === true) ? 'failed' : 'completed';
-      e.summary = clip(`${e.toolCallId ?? '?'}${results.length > 1 ? ` (+${results.length - 1})` : ''} — ${blockText(first.content)}`);
+      const more = results.length > 1 ? ` (+${results.length - 1})` : '';
+      e.summary = clip(`${e.toolCallId ?? '?'}${more} — ${blockText(first.content)}`);
     }
     if (v.isMeta === true) {
       if (!results.length) {
@@ -246,7 +296,11 @@ export class ClaudeNormalizer {
     return false;
   }
 
-  private assistant(e: SessionEvent, v: Obj, chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void): boolean {
+  private assistant(
+    e: SessionEvent,
+    v: Obj,
+    chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void,
+  ): boolean {
     const m = isObj(v.message) ? v.message : {};
     const bs = blocks(m);
     const msgId = str(m.id);
@@ -262,8 +316,20 @@ export class ClaudeNormalizer {
       e.toolCallId = str(first.id);
       e.toolTitle = str(first.name);
       e.toolStatus = 'pending';
-      e.summary = clip(`${e.toolTitle ?? '?'} ${JSON.stringify(first.input ?? {})}${uses.length > 1 ? ` (+${uses.length - 1} more)` : ''}`);
-      chat({ type: 'assistant', toolCalls: uses.map((b) => ({ id: str(b.id) ?? '', name: str(b.name) ?? '', args: clip(JSON.stringify(b.input ?? {}), 200) })), text: clip(text, 300), ...(same ? { sameResponse: true } : {}) });
+      e.summary = clip(
+        `${e.toolTitle ?? '?'} ` +
+          `${JSON.stringify(first.input ?? {})}${uses.length > 1 ? ` (+${uses.length - 1} more)` : ''}`,
+      );
+      chat({
+        type: 'assistant',
+        toolCalls: uses.map((b) => ({
+          id: str(b.id) ?? '',
+          name: str(b.name) ?? '',
+          args: clip(JSON.stringify(b.input ?? {}), 200),
+        })),
+        text: clip(text, 300),
+        ...(same ? { sameResponse: true } : {}),
+      });
     } else if (bs.length && bs.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) {
       e.kind = 'thought';
       e.summary = clip(blockText(bs) || '(thinking)');
@@ -286,7 +352,8 @@ export class ClaudeNormalizer {
   endFile(): void {
     if (!this.main) return;
     let leaf: string | undefined;
-    for (let i = this.order.length - 1; i >= 0 && leaf === undefined; i--) if (!this.nodes.get(this.order[i]!)!.sidechain) leaf = this.order[i];
+    for (let i = this.order.length - 1; i >= 0 && leaf === undefined; i--)
+      if (!this.nodes.get(this.order[i]!)!.sidechain) leaf = this.order[i];
     if (leaf === undefined) return;
     const onPath = new Set<string>();
     for (let cur: string | undefined = leaf; cur !== undefined && !onPath.has(cur); cur = this.nodes.get(cur)?.parent) {
@@ -317,7 +384,13 @@ export function claudeEventText(e: SessionEvent, r: JsonlRecord): string {
     const m = isObj(v.message) ? v.message : {};
     if (typeof m.content === 'string') return m.content;
     return blocks(m)
-      .map((b) => (b.type === 'tool_use' ? `${str(b.name) ?? 'tool'} ${JSON.stringify(b.input ?? {})}` : b.type === 'tool_result' ? blockText(b.content) : blockText([b])))
+      .map((b) =>
+        b.type === 'tool_use'
+          ? `${str(b.name) ?? 'tool'} ${JSON.stringify(b.input ?? {})}`
+          : b.type === 'tool_result'
+            ? blockText(b.content)
+            : blockText([b]),
+      )
       .filter(Boolean)
       .join('\n');
   }

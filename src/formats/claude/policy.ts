@@ -24,7 +24,11 @@ const MODES: Record<string, string[]> = {
 };
 
 export function modePolicy(mode: string, pointer: string): PolicyState {
-  return { label: `permission mode ${JSON.stringify(mode)}`, grants: [...(MODES[mode] ?? [READ, `permission mode ${JSON.stringify(mode)}`])].sort(), pointer };
+  return {
+    label: `permission mode ${JSON.stringify(mode)}`,
+    grants: [...(MODES[mode] ?? [READ, `permission mode ${JSON.stringify(mode)}`])].sort(),
+    pointer,
+  };
 }
 
 /** A tool_use block that asks to run outside the sandbox, as a one-call policy; else undefined. */
@@ -33,7 +37,9 @@ export function sandboxDisabledCall(b: Obj): PolicyState | undefined {
   if (input?.dangerouslyDisableSandbox !== true) return undefined;
   const cmd = str(input.command);
   return {
-    label: `${str(b.name) ?? 'tool'} call ${str(b.id) ?? '?'} with dangerouslyDisableSandbox${cmd !== undefined ? ` (${JSON.stringify(cmd.length > 80 ? `${cmd.slice(0, 79)}…` : cmd)})` : ''}`,
+    label:
+      `${str(b.name) ?? 'tool'} call ${str(b.id) ?? '?'} with dangerouslyDisableSandbox` +
+      (cmd !== undefined ? ` (${JSON.stringify(cmd.length > 80 ? `${cmd.slice(0, 79)}…` : cmd)})` : ''),
     grants: ['runs a command outside the sandbox'],
     pointer: '/message/content',
     oneCall: true,

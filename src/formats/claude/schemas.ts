@@ -1,4 +1,7 @@
-/** The Claude Code artifact kinds that have a schema: the zod model and the JSON Schema file generated from it into schemas/. */
+/**
+ * The Claude Code artifact kinds that have a schema: the zod model and the JSON Schema file generated from it into
+ * schemas/.
+ */
 import type { SchemaEntry } from '../types.js';
 import { SubagentMeta, TranscriptLine } from './models.js';
 

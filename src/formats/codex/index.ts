@@ -18,7 +18,8 @@ const PAIRING: PairingDialect = {
     'the call was lost, or history was spliced in',
   duplicate: "the model's history holds two outputs for one call",
   unanswered:
-    'Codex answers it with an "aborted" placeholder when it rebuilds the context (ensure_call_outputs_present), which ' +
+    'Codex answers it with an "aborted" placeholder when it rebuilds the context (ensure_call_outputs_present), ' +
+    'which ' +
     'hides whether the tool ran',
   displaced: 'results are joined to calls by call_id',
   synthetic: 'the "aborted" placeholder Codex writes for a call that never returned',
@@ -55,14 +56,16 @@ export const codex = {
   inspect: logSessionInspect(PAIRING, 'codex resume'),
   changePolicy: (rel) => (/(^|\/)rollout-[^/]*\.jsonl$/.test(rel) ? 'append-only' : 'rewritable'),
   codeNotes: {
-    JSONL_BAD_LINE: 'Codex skips an unparseable line and counts it (parse_errors in RolloutRecorder::load_rollout_items).',
+    JSONL_BAD_LINE:
+      'Codex skips an unparseable line and counts it (parse_errors in RolloutRecorder::load_rollout_items).',
     JSONL_BOM: "Codex's serde reader rejects a byte-order mark too (openai/codex#28139).",
     SCHEMA_UNKNOWN_TYPE: 'Codex adds variants often, and reads unknown response items as Other.',
     TOOL_UNANSWERED_CALL: 'Codex answers a dangling call with an "aborted" placeholder when it rebuilds the context.',
     TOOL_SYNTHETIC_RESULT: 'Codex writes "aborted" for a call that never returned (ensure_call_outputs_present).',
     SANDBOX_WIDENED:
       'In a Codex rollout the policy is recorded per turn: a turn_context whose approval_policy / sandbox_policy / ' +
-      'permission_profile grants more than the first one (workspace-write → danger-full-access, on-request → never, a ' +
+      'permission_profile grants more than the first one (workspace-write → danger-full-access, on-request → ' +
+      'never, a ' +
       'new writable root or network access).',
   },
   timesketchType: 'session-audit:codex:event',

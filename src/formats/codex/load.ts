@@ -16,7 +16,8 @@ import { streamNormalizedLog } from '../shared/log-lines.js';
 /** Damage that leaves a line Codex cannot parse (it skips and counts it): still a place in the log. */
 
 /** What merged-line recovery may take for a record: a rollout line, never a nested object. */
-export const looksLikeRolloutLine = (v: unknown): boolean => isRolloutLine(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && 'payload' in v && 'type' in v);
+export const looksLikeRolloutLine = (v: unknown): boolean =>
+  isRolloutLine(v) || (typeof v === 'object' && v !== null && !Array.isArray(v) && 'payload' in v && 'type' in v);
 
 export interface RolloutHandlers {
   record?(r: JsonlRecord): void;
@@ -25,10 +26,17 @@ export interface RolloutHandlers {
   damage?(d: Damage): void;
 }
 
-export function streamRollout(source: SessionSource, path: string, limits: LoadLimits, h: RolloutHandlers): { end: FileEndEvent; identity: SessionIdentity } {
+export function streamRollout(
+  source: SessionSource,
+  path: string,
+  limits: LoadLimits,
+  h: RolloutHandlers,
+): { end: FileEndEvent; identity: SessionIdentity } {
   const n = new CodexNormalizer(path);
   const r = streamNormalizedLog(source, path, looksLikeRolloutLine, limits.maxLineBytes, n, h);
-  const end: FileEndEvent = r.ok ? { file: path, kind: 'rollout', stats: r.value } : { file: path, kind: 'rollout', error: r.error };
+  const end: FileEndEvent = r.ok
+    ? { file: path, kind: 'rollout', stats: r.value }
+    : { file: path, kind: 'rollout', error: r.error };
   const { dead, liveTurns } = n.end();
   end.dead = dead;
   end.liveTurns = liveTurns;
@@ -38,7 +46,12 @@ export function streamRollout(source: SessionSource, path: string, limits: LoadL
 const rollouts = (source: SessionSource, artifacts: ReadonlyMap<string, Artifact>): Artifact[] =>
   [...artifacts.values()].filter((a) => a.kind === 'rollout' && source.entry(a.path)?.type === 'file');
 
-export function loadCodex(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
+export function loadCodex(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  sink: LoadSink,
+  limits: LoadLimits,
+): void {
   for (const a of rollouts(source, artifacts)) {
     const { end, identity } = streamRollout(source, a.path, limits, {
       record: (record) => sink.record({ file: a.path, kind: 'rollout', record }),
@@ -52,7 +65,12 @@ export function loadCodex(source: SessionSource, artifacts: ReadonlyMap<string, 
   source.hashUnread();
 }
 
-export function streamCodexLog(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, limits: LoadLimits, onEvent: (e: SessionEvent, r: JsonlRecord) => void): FileEndEvent | undefined {
+export function streamCodexLog(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  limits: LoadLimits,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+): FileEndEvent | undefined {
   const a = rollouts(source, artifacts)[0];
   return a ? streamRollout(source, a.path, limits, { event: onEvent }).end : undefined;
 }

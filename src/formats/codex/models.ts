@@ -35,47 +35,104 @@ export const SessionMeta = named(
 const CallOutput = z.union([str, z.array(obj({ type: str })), obj({})]);
 
 export const RESPONSE_ITEM_VARIANTS = {
-  message: named('CodexMessage', obj({ type: z.literal('message'), role: str, content: z.array(obj({ type: str })), phase: opt(str) })),
+  message: named(
+    'CodexMessage',
+    obj({ type: z.literal('message'), role: str, content: z.array(obj({ type: str })), phase: opt(str) }),
+  ),
   reasoning: named(
     'CodexReasoning',
-    obj({ type: z.literal('reasoning'), summary: z.array(obj({ type: str })), content: opt(z.array(obj({ type: str }))), encrypted_content: opt(str) }),
+    obj({
+      type: z.literal('reasoning'),
+      summary: z.array(obj({ type: str })),
+      content: opt(z.array(obj({ type: str }))),
+      encrypted_content: opt(str),
+    }),
   ),
-  local_shell_call: named('CodexLocalShellCall', obj({ type: z.literal('local_shell_call'), call_id: opt(str), id: opt(str), status: str, action: obj({ type: str }) })),
-  function_call: named('CodexFunctionCall', obj({ type: z.literal('function_call'), name: str, arguments: str, call_id: str })),
-  function_call_output: named('CodexFunctionCallOutput', obj({ type: z.literal('function_call_output'), call_id: str, output: CallOutput })),
-  custom_tool_call: named('CodexCustomToolCall', obj({ type: z.literal('custom_tool_call'), call_id: str, name: str, input: str, status: opt(str) })),
-  custom_tool_call_output: named('CodexCustomToolCallOutput', obj({ type: z.literal('custom_tool_call_output'), call_id: str, output: CallOutput })),
+  local_shell_call: named(
+    'CodexLocalShellCall',
+    obj({
+      type: z.literal('local_shell_call'),
+      call_id: opt(str),
+      id: opt(str),
+      status: str,
+      action: obj({ type: str }),
+    }),
+  ),
+  function_call: named(
+    'CodexFunctionCall',
+    obj({ type: z.literal('function_call'), name: str, arguments: str, call_id: str }),
+  ),
+  function_call_output: named(
+    'CodexFunctionCallOutput',
+    obj({ type: z.literal('function_call_output'), call_id: str, output: CallOutput }),
+  ),
+  custom_tool_call: named(
+    'CodexCustomToolCall',
+    obj({ type: z.literal('custom_tool_call'), call_id: str, name: str, input: str, status: opt(str) }),
+  ),
+  custom_tool_call_output: named(
+    'CodexCustomToolCallOutput',
+    obj({ type: z.literal('custom_tool_call_output'), call_id: str, output: CallOutput }),
+  ),
   tool_search_call: named('CodexToolSearchCall', obj({ type: z.literal('tool_search_call'), call_id: opt(str) })),
   tool_search_output: named('CodexToolSearchOutput', obj({ type: z.literal('tool_search_output'), call_id: opt(str) })),
-  web_search_call: named('CodexWebSearchCall', obj({ type: z.literal('web_search_call'), status: opt(str), action: json.optional() })),
+  web_search_call: named(
+    'CodexWebSearchCall',
+    obj({ type: z.literal('web_search_call'), status: opt(str), action: json.optional() }),
+  ),
   image_generation_call: named('CodexImageGenerationCall', obj({ type: z.literal('image_generation_call') })),
   ghost_snapshot: named('CodexGhostSnapshot', obj({ type: z.literal('ghost_snapshot') })),
   compaction: named('CodexCompaction', obj({ type: z.literal('compaction'), encrypted_content: str })),
-  compaction_summary: named('CodexCompactionSummary', obj({ type: z.literal('compaction_summary'), encrypted_content: str })),
+  compaction_summary: named(
+    'CodexCompactionSummary',
+    obj({ type: z.literal('compaction_summary'), encrypted_content: str }),
+  ),
   other: named('CodexOtherItem', obj({ type: z.literal('other') })),
 } as const;
 
-const OtherResponseItem = named('CodexUnknownResponseItem', obj({ type: unknownTag(Object.keys(RESPONSE_ITEM_VARIANTS)) }), 'A response item of a type this model does not know (Codex reads it as Other).');
+const OtherResponseItem = named(
+  'CodexUnknownResponseItem',
+  obj({ type: unknownTag(Object.keys(RESPONSE_ITEM_VARIANTS)) }),
+  'A response item of a type this model does not know (Codex reads it as Other).',
+);
 
-export const ResponseItem = named('CodexResponseItem', z.union([...Object.values(RESPONSE_ITEM_VARIANTS), OtherResponseItem]));
+export const ResponseItem = named(
+  'CodexResponseItem',
+  z.union([...Object.values(RESPONSE_ITEM_VARIANTS), OtherResponseItem]),
+);
 
 /** The persisted `EventMsg` variants the audit reads (rollout/src/policy.rs keeps a subset on disk). */
 export const EVENT_MSG_VARIANTS = {
   user_message: named('CodexUserMessage', obj({ type: z.literal('user_message'), message: str })),
   agent_message: named('CodexAgentMessage', obj({ type: z.literal('agent_message'), message: str })),
   agent_reasoning: named('CodexAgentReasoning', obj({ type: z.literal('agent_reasoning'), text: str })),
-  agent_reasoning_raw_content: named('CodexAgentReasoningRaw', obj({ type: z.literal('agent_reasoning_raw_content'), text: str })),
+  agent_reasoning_raw_content: named(
+    'CodexAgentReasoningRaw',
+    obj({ type: z.literal('agent_reasoning_raw_content'), text: str }),
+  ),
   token_count: named('CodexTokenCount', obj({ type: z.literal('token_count'), info: opt(obj({})) })),
   task_started: named('CodexTaskStarted', obj({ type: z.literal('task_started'), turn_id: opt(str) })),
-  task_complete: named('CodexTaskComplete', obj({ type: z.literal('task_complete'), turn_id: opt(str), last_agent_message: opt(str) })),
+  task_complete: named(
+    'CodexTaskComplete',
+    obj({ type: z.literal('task_complete'), turn_id: opt(str), last_agent_message: opt(str) }),
+  ),
   turn_aborted: named('CodexTurnAborted', obj({ type: z.literal('turn_aborted'), reason: json.optional() })),
   context_compacted: named('CodexContextCompacted', obj({ type: z.literal('context_compacted') })),
   thread_rolled_back: named('CodexThreadRolledBack', obj({ type: z.literal('thread_rolled_back'), num_turns: uint })),
-  exec_command_end: named('CodexExecCommandEnd', obj({ type: z.literal('exec_command_end'), call_id: str, exit_code: opt(z.number().int()), status: opt(str) })),
-  patch_apply_end: named('CodexPatchApplyEnd', obj({ type: z.literal('patch_apply_end'), call_id: str, success: opt(z.boolean()) })),
+  exec_command_end: named(
+    'CodexExecCommandEnd',
+    obj({ type: z.literal('exec_command_end'), call_id: str, exit_code: opt(z.number().int()), status: opt(str) }),
+  ),
+  patch_apply_end: named(
+    'CodexPatchApplyEnd',
+    obj({ type: z.literal('patch_apply_end'), call_id: str, success: opt(z.boolean()) }),
+  ),
   mcp_tool_call_end: named('CodexMcpToolCallEnd', obj({ type: z.literal('mcp_tool_call_end'), call_id: str })),
   web_search_end: named('CodexWebSearchEnd', obj({ type: z.literal('web_search_end'), call_id: opt(str) })),
-  view_image_tool_call: named('CodexViewImageToolCall', obj({ type: z.literal('view_image_tool_call'), call_id: opt(str) })),
+  view_image_tool_call: named(
+    'CodexViewImageToolCall',
+    obj({ type: z.literal('view_image_tool_call'), call_id: opt(str) }),
+  ),
   error: named('CodexError', obj({ type: z.literal('error'), message: str })),
   warning: named('CodexWarning', obj({ type: z.literal('warning'), message: str })),
   stream_error: named('CodexStreamError', obj({ type: z.literal('stream_error'), message: str })),
@@ -88,7 +145,11 @@ export const EVENT_MSG_VARIANTS = {
   background_event: named('CodexBackgroundEvent', obj({ type: z.literal('background_event') })),
 } as const;
 
-const OtherEventMsg = named('CodexUnknownEventMsg', obj({ type: unknownTag(Object.keys(EVENT_MSG_VARIANTS)) }), 'An event of a type this model does not know.');
+const OtherEventMsg = named(
+  'CodexUnknownEventMsg',
+  obj({ type: unknownTag(Object.keys(EVENT_MSG_VARIANTS)) }),
+  'An event of a type this model does not know.',
+);
 
 export const EventMsg = named('CodexEventMsg', z.union([...Object.values(EVENT_MSG_VARIANTS), OtherEventMsg]));
 
@@ -111,7 +172,12 @@ export const TurnContext = named(
     cwd: str,
     approval_policy: opt(str).describe('AskForApproval: untrusted | on-failure | on-request | never'),
     sandbox_policy: opt(SandboxPolicy),
-    permission_profile: json.optional().describe('PermissionProfile (newer builds): {type: managed, file_system, network} | {type: disabled} | {type: external, network}'),
+    permission_profile: json
+      .optional()
+      .describe(
+        'PermissionProfile (newer builds): {type: managed, file_system, network} | {type: disabled} | {type: ' +
+          'external, network}',
+      ),
     network: json.optional(),
     model: opt(str),
     effort: opt(str),
@@ -140,7 +206,16 @@ export const RolloutLine = named(
   'CodexRolloutLine',
   z.union([
     ...Object.values(LINE_VARIANTS),
-    named('CodexUnknownLine', obj({ timestamp: rfc3339, type: unknownTag(Object.keys(LINE_VARIANTS)), payload: json.optional(), ordinal: opt(uint) })),
+    named(
+      'CodexUnknownLine',
+      obj({
+        timestamp: rfc3339,
+        type: unknownTag(Object.keys(LINE_VARIANTS)),
+        payload: json.optional(),
+        ordinal: opt(uint),
+      }),
+    ),
   ]),
-  'One line of a Codex CLI rollout: {timestamp, type, payload, ordinal?}. Response items and events are checked against CodexResponseItem and CodexEventMsg.',
+  'One line of a Codex CLI rollout: {timestamp, type, payload, ordinal?}. Response items and events are checked ' +
+    'against CodexResponseItem and CodexEventMsg.',
 );

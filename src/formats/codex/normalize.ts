@@ -10,12 +10,20 @@ import type { SessionIdentity } from '../../model/identity.js';
 import { blankEvent, clip, isObj, isoMs, num, str, toRanges, type Obj } from '../shared/events.js';
 import { turnPolicy } from './policy.js';
 
-/** Codex's placeholder output for a call that never returned (context_manager/normalize.rs ensure_call_outputs_present). */
+/**
+ * Codex's placeholder output for a call that never returned (context_manager/normalize.rs ensure_call_outputs_present).
+ */
 export const ABORTED = 'aborted';
 
 const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output']);
-const TOOL_ENDS = new Set(['exec_command_end', 'patch_apply_end', 'mcp_tool_call_end', 'web_search_end', 'view_image_tool_call']);
+const TOOL_ENDS = new Set([
+  'exec_command_end',
+  'patch_apply_end',
+  'mcp_tool_call_end',
+  'web_search_end',
+  'view_image_tool_call',
+]);
 
 const EVENT_KINDS: Record<string, EventKind> = {
   user_message: 'user_prompt',
@@ -35,12 +43,17 @@ const EVENT_KINDS: Record<string, EventKind> = {
 /** Text of message content items / output payloads. */
 export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p) => (isObj(p) ? (str(p.text) ?? (String(p.type ?? '').includes('image') ? '[image]' : '')) : '')).filter(Boolean).join(' ');
+  if (Array.isArray(c))
+    return c
+      .map((p) => (isObj(p) ? (str(p.text) ?? (String(p.type ?? '').includes('image') ? '[image]' : '')) : ''))
+      .filter(Boolean)
+      .join(' ');
   if (isObj(c)) return str(c.content) ?? contentText(c.content) ?? '';
   return '';
 }
 
-const callId = (p: Obj): string | undefined => str(p.call_id) ?? (p.type === 'local_shell_call' ? str(p.id) : undefined);
+const callId = (p: Obj): string | undefined =>
+  str(p.call_id) ?? (p.type === 'local_shell_call' ? str(p.id) : undefined);
 
 function callTitle(p: Obj): string {
   if (p.type === 'local_shell_call') {
@@ -103,7 +116,10 @@ export class CodexNormalizer {
       case 'session_meta':
         e.kind = 'session_update';
         e.sessionId = str(p.id);
-        e.summary = clip(`session ${str(p.id) ?? '?'}${str(p.forked_from_id) ? ` forked from ${str(p.forked_from_id)}` : ''} (${[str(p.originator), str(p.cli_version)].filter(Boolean).join(' ')}) in ${str(p.cwd) ?? '?'}`);
+        e.summary = clip(
+          `session ${str(p.id) ?? '?'}${str(p.forked_from_id) ? ` forked from ${str(p.forked_from_id)}` : ''} ` +
+            `(${[str(p.originator), str(p.cli_version)].filter(Boolean).join(' ')}) in ${str(p.cwd) ?? '?'}`,
+        );
         if (!this.metaSeen) this.meta(p, r.line);
         else e.summary = clip(`copied session_meta of ${str(p.id) ?? '?'} (fork or sub-agent history)`);
         this.metaSeen = true;
@@ -113,7 +129,9 @@ export class CodexNormalizer {
         const policy = turnPolicy(p);
         if (policy) e.policy = policy;
         e.promptId = str(p.turn_id);
-        e.summary = clip(`turn context: ${policy?.label ?? 'no policy'}${str(p.model) ? `, model ${str(p.model)}` : ''}`);
+        e.summary = clip(
+          `turn context: ${policy?.label ?? 'no policy'}${str(p.model) ? `, model ${str(p.model)}` : ''}`,
+        );
         break;
       }
       case 'compacted':
@@ -128,7 +146,12 @@ export class CodexNormalizer {
         break;
       default:
         e.summary = type ? type.replace(/_/g, ' ') : 'no type';
-        if (type === 'inter_agent_communication' || type === 'inter_agent_communication_metadata' || type === 'world_state') e.kind = 'notice';
+        if (
+          type === 'inter_agent_communication' ||
+          type === 'inter_agent_communication_metadata' ||
+          type === 'world_state'
+        )
+          e.kind = 'notice';
     }
     return { event: e, chats };
   }
@@ -140,7 +163,8 @@ export class CodexNormalizer {
     if (str(p.cwd) !== undefined) id.cwd = str(p.cwd)!;
     if (str(p.timestamp) !== undefined) id.createdAt = str(p.timestamp)!;
     const src = isObj(p.source) ? p.source : undefined;
-    const spawn = src && isObj(src.subagent) && isObj(src.subagent.thread_spawn) ? src.subagent.thread_spawn : undefined;
+    const spawn =
+      src && isObj(src.subagent) && isObj(src.subagent.thread_spawn) ? src.subagent.thread_spawn : undefined;
     const fork = str(p.forked_from_id);
     const parent = str(p.parent_thread_id) ?? str(spawn?.parent_thread_id);
     if (fork !== undefined) {
@@ -152,12 +176,24 @@ export class CodexNormalizer {
       id.kind = 'subagent';
       id.selfLinked = true;
       id.parentId = parent;
-      id.linkAt = { file: this.file, line, pointer: str(p.parent_thread_id) !== undefined ? '/payload/parent_thread_id' : '/payload/source/subagent/thread_spawn/parent_thread_id' };
+      id.linkAt = {
+        file: this.file,
+        line,
+        pointer:
+          str(p.parent_thread_id) !== undefined
+            ? '/payload/parent_thread_id'
+            : '/payload/source/subagent/thread_spawn/parent_thread_id',
+      };
       id.linkEvidence = `session_meta parent_thread_id (${this.file}:${line})`;
     }
   }
 
-  private responseItem(e: SessionEvent, p: Obj, ptype: string, chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void): void {
+  private responseItem(
+    e: SessionEvent,
+    p: Obj,
+    ptype: string,
+    chat: (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>) => void,
+  ): void {
     if (ptype === 'message') {
       const role = str(p.role) ?? '';
       const text = contentText(p.content);
@@ -179,7 +215,8 @@ export class CodexNormalizer {
       e.toolTitle = callTitle(p);
       e.toolStatus = str(p.status) ?? 'pending';
       e.summary = clip(`${e.toolTitle} ${callArgs(p)}`);
-      if (id !== undefined) chat({ type: 'assistant', toolCalls: [{ id, name: e.toolTitle, args: clip(callArgs(p), 200) }] });
+      if (id !== undefined)
+        chat({ type: 'assistant', toolCalls: [{ id, name: e.toolTitle, args: clip(callArgs(p), 200) }] });
       return;
     }
     if (OUTPUTS.has(ptype)) {
@@ -188,8 +225,15 @@ export class CodexNormalizer {
       const text = contentText(p.output);
       const failed = isObj(p.output) && p.output.success === false;
       e.toolStatus = failed ? 'failed' : 'completed';
-      e.summary = clip(`${e.toolCallId ?? '?'} — ${text === ABORTED ? 'aborted (placeholder: the call never returned)' : text}`);
-      chat({ type: 'tool_result', toolCallId: e.toolCallId ?? '', text: clip(text, 300), ...(text.trim() === ABORTED ? { synthetic: true } : {}) });
+      e.summary = clip(
+        `${e.toolCallId ?? '?'} — ${text === ABORTED ? 'aborted (placeholder: the call never returned)' : text}`,
+      );
+      chat({
+        type: 'tool_result',
+        toolCallId: e.toolCallId ?? '',
+        text: clip(text, 300),
+        ...(text.trim() === ABORTED ? { synthetic: true } : {}),
+      });
       return;
     }
     if (ptype === 'web_search_call') {
@@ -200,7 +244,12 @@ export class CodexNormalizer {
       chat({ type: 'backend_tool_call', text: e.summary });
       return;
     }
-    e.kind = ptype === 'compaction' || ptype === 'compaction_summary' ? 'compaction_completed' : ptype === 'ghost_snapshot' ? 'notice' : 'unknown';
+    e.kind =
+      ptype === 'compaction' || ptype === 'compaction_summary'
+        ? 'compaction_completed'
+        : ptype === 'ghost_snapshot'
+          ? 'notice'
+          : 'unknown';
     e.summary = ptype.replace(/_/g, ' ') || 'response item';
   }
 
@@ -209,8 +258,12 @@ export class CodexNormalizer {
       e.kind = 'tool_update';
       e.toolCallId = str(p.call_id);
       const code = num(p.exit_code);
-      e.toolStatus = str(p.status) ?? (code !== undefined ? (code === 0 ? 'completed' : 'failed') : p.success === false ? 'failed' : 'completed');
-      e.summary = clip(`${ptype.replace(/_/g, ' ')} ${e.toolCallId ?? ''}${code !== undefined ? ` (exit ${code})` : ''}`);
+      e.toolStatus =
+        str(p.status) ??
+        (code !== undefined ? (code === 0 ? 'completed' : 'failed') : p.success === false ? 'failed' : 'completed');
+      e.summary = clip(
+        `${ptype.replace(/_/g, ' ')} ${e.toolCallId ?? ''}${code !== undefined ? ` (exit ${code})` : ''}`,
+      );
       return;
     }
     e.kind = EVENT_KINDS[ptype] ?? 'notice';
@@ -242,7 +295,8 @@ export class CodexNormalizer {
       }
       case 'thread_rolled_back': {
         const n = num(p.num_turns) ?? 0;
-        // The last n user turns leave the model's history (formats/codex-claude.md §1.8); their lines stay in the file.
+        // The last n user turns leave the model's history (formats/codex-claude.md §1.8); their lines stay in the
+        // file.
         const cut = this.turnStarts.splice(Math.max(0, this.turnStarts.length - n), n);
         if (cut.length) for (let s = cut[0]!; s < e.seq; s++) this.dead.push(s);
         e.targetPromptIndex = this.turnStarts.length;

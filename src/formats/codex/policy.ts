@@ -29,10 +29,17 @@ function legacySandbox(sp: Obj, cwd: string | undefined): { name: string; grants
     case 'read-only':
       return { name: type, grants: sp.network_access === true ? [NET] : [] };
     case 'external-sandbox':
-      return { name: type, grants: ['writes what the external sandbox allows', ...(sp.network_access === 'enabled' || sp.network_access === true ? [NET] : [])] };
+      return {
+        name: type,
+        grants: [
+          'writes what the external sandbox allows',
+          ...(sp.network_access === 'enabled' || sp.network_access === true ? [NET] : []),
+        ],
+      };
     case 'workspace-write': {
       const g = ['writes the workspace'];
-      for (const r of Array.isArray(sp.writable_roots) ? sp.writable_roots : []) if (typeof r === 'string' && r !== cwd) g.push(`writes ${r}`);
+      for (const r of Array.isArray(sp.writable_roots) ? sp.writable_roots : [])
+        if (typeof r === 'string' && r !== cwd) g.push(`writes ${r}`);
       if (sp.exclude_slash_tmp !== true) g.push('writes /tmp');
       if (sp.exclude_tmpdir_env_var !== true) g.push('writes $TMPDIR');
       if (sp.network_access === true) g.push(NET);
@@ -47,7 +54,11 @@ function permissionProfile(pp: Obj): { name: string; grants: string[] } {
   const type = str(pp.type) ?? '?';
   const net = pp.network === 'enabled' || pp.network === true || (isObj(pp.network) && pp.network.type === 'enabled');
   if (type === 'disabled') return { name: 'permission profile "disabled"', grants: [ANYWHERE, NET, UNSANDBOXED] };
-  if (type === 'external') return { name: 'permission profile "external"', grants: ['writes what the external sandbox allows', ...(net ? [NET] : [])] };
+  if (type === 'external')
+    return {
+      name: 'permission profile "external"',
+      grants: ['writes what the external sandbox allows', ...(net ? [NET] : [])],
+    };
   if (type === 'managed') {
     const fs = isObj(pp.file_system) ? pp.file_system : {};
     const g: string[] = [];
@@ -59,7 +70,13 @@ function permissionProfile(pp: Obj): { name: string; grants: string[] } {
       if (/write/i.test(access)) g.push(`writes ${path}`);
     }
     if (net) g.push(NET);
-    return { name: `permission profile "managed" (${fs.type === 'unrestricted' ? 'unrestricted filesystem' : 'restricted filesystem'}${net ? ', network' : ''})`, grants: g };
+    return {
+      name:
+        `permission profile "managed" (${fs.type === 'unrestricted' ? 'un' : ''}restricted filesystem` +
+        (net ? ', network' : '') +
+        ')',
+      grants: g,
+    };
   }
   return { name: `permission profile ${JSON.stringify(type)}`, grants: [`permission profile ${JSON.stringify(type)}`] };
 }
@@ -78,8 +95,16 @@ export function turnPolicy(payload: Obj): PolicyState | undefined {
   }
   const sandbox = pp ? permissionProfile(pp) : sp ? legacySandbox(sp, str(payload.cwd)) : undefined;
   if (sandbox) {
-    parts.push(pp ? sandbox.name : `sandbox ${JSON.stringify(sandbox.name)}${sp?.network_access === true ? ' with network' : ''}`);
+    parts.push(
+      pp
+        ? sandbox.name
+        : `sandbox ${JSON.stringify(sandbox.name)}${sp?.network_access === true ? ' with network' : ''}`,
+    );
     for (const g of sandbox.grants) grants.add(g);
   }
-  return { label: parts.join(', '), grants: [...grants].sort(), pointer: pp ? '/payload/permission_profile' : sp ? '/payload/sandbox_policy' : '/payload/approval_policy' };
+  return {
+    label: parts.join(', '),
+    grants: [...grants].sort(),
+    pointer: pp ? '/payload/permission_profile' : sp ? '/payload/sandbox_policy' : '/payload/approval_policy',
+  };
 }

@@ -1,4 +1,6 @@
-/** The Codex artifact kinds that have a schema: the zod model and the JSON Schema file generated from it into schemas/. */
+/**
+ * The Codex artifact kinds that have a schema: the zod model and the JSON Schema file generated from it into schemas/.
+ */
 import type { SchemaEntry } from '../types.js';
 import { RolloutLine } from './models.js';
 

@@ -23,9 +23,23 @@ const RULES: Rule[] = [
   { re: /^feedback\.jsonl$/, kind: 'feedback', role: 'jsonl' },
   { re: /^btw_history\.jsonl$/, kind: 'btw', role: 'jsonl' },
   { re: /^events\.jsonl$/, kind: 'events', role: 'jsonl' },
-  { re: /^(summary\.json|(updates|chat_history|rewind_points|feedback|btw_history)\.jsonl)\.lock$/, kind: 'lock', role: 'lock' },
-  { re: /^chat_history\.jsonl\.corrupt$/, kind: 'chat-quarantine', role: 'quarantine', note: 'copy of the raw chat history taken the first time a load skipped a bad line or stripped an image' },
-  { re: /^chat_history\.jsonl\.pre-strip$/, kind: 'chat-prestrip', role: 'quarantine', note: 'backup taken before a destructive image-strip rewrite' },
+  {
+    re: /^(summary\.json|(updates|chat_history|rewind_points|feedback|btw_history)\.jsonl)\.lock$/,
+    kind: 'lock',
+    role: 'lock',
+  },
+  {
+    re: /^chat_history\.jsonl\.corrupt$/,
+    kind: 'chat-quarantine',
+    role: 'quarantine',
+    note: 'copy of the raw chat history taken the first time a load skipped a bad line or stripped an image',
+  },
+  {
+    re: /^chat_history\.jsonl\.pre-strip$/,
+    kind: 'chat-prestrip',
+    role: 'quarantine',
+    note: 'backup taken before a destructive image-strip rewrite',
+  },
   { re: /^plan\.json$/, kind: 'plan', role: 'json' },
   { re: /^plan_mode\.json$/, kind: 'plan-mode', role: 'json' },
   { re: /^plan\.md$/, kind: 'plan-md', role: 'text' },
@@ -33,7 +47,7 @@ const RULES: Rule[] = [
   { re: /^announcement_state\.json$/, kind: 'announcement', role: 'json' },
   { re: /^goal\/state\.json$/, kind: 'goal', role: 'json' },
   { re: /^goal\/[^/]+\.md$/, kind: 'goal-md', role: 'text' },
-  { re: new RegExp(`^workflows/[A-Za-z0-9_-]+/state\\.json$`), kind: 'workflow-state', role: 'json' },
+  { re: /^workflows\/[A-Za-z0-9_-]+\/state\.json$/, kind: 'workflow-state', role: 'json' },
   { re: /^workflows\/[^/]+\/args\.json$/, kind: 'workflow-args', role: 'json' },
   { re: /^workflows\/[^/]+\/scripts\/\d+\.rhai$/, kind: 'workflow-script', role: 'text' },
   { re: /^workflows\/[^/]+\/cleared$/, kind: 'workflow-cleared', role: 'text' },
@@ -53,25 +67,90 @@ const RULES: Rule[] = [
   { re: /^(mermaid|assets)\/.+$/, kind: 'render-cache', role: 'binary' },
   { re: /^relay_sync\.json$/, kind: 'relay-sync', role: 'json' },
   { re: /^title_refresh_idx$/, kind: 'title-refresh-idx', role: 'text' },
-  { re: /^\.disk_ok$/, kind: 'disk-probe', role: 'transient', note: 'writability probe that Grok writes and removes at once; left behind by a crash in between' },
+  {
+    re: /^\.disk_ok$/,
+    kind: 'disk-probe',
+    role: 'transient',
+    note: 'writability probe that Grok writes and removes at once; left behind by a crash in between',
+  },
   // Leftovers of crashed temp+rename writes (U1 and U2 temp names).
-  { re: /^(summary|plan_mode|signals|announcement_state)\.json\.tmp$/, kind: 'temp', role: 'temp', note: 'U1 temp file of an atomic rewrite' },
-  { re: /^(chat_history|rewind_points)\.jsonl\.tmp$/, kind: 'temp', role: 'temp', note: 'U1 temp file of a full-log rewrite' },
-  { re: /^chat_history\.jsonl\.sync\.tmp$/, kind: 'temp', role: 'temp', note: 'temp file of the chat-history rewrite at spawn' },
-  { re: /^chat_history\.jsonl\.pre-strip\.tmp$/, kind: 'temp', role: 'temp', note: 'temp file of the pre-strip backup' },
+  {
+    re: /^(summary|plan_mode|signals|announcement_state)\.json\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'U1 temp file of an atomic rewrite',
+  },
+  {
+    re: /^(chat_history|rewind_points)\.jsonl\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'U1 temp file of a full-log rewrite',
+  },
+  {
+    re: /^chat_history\.jsonl\.sync\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'temp file of the chat-history rewrite at spawn',
+  },
+  {
+    re: /^chat_history\.jsonl\.pre-strip\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'temp file of the pre-strip backup',
+  },
   { re: /^goal\/state\.json\.tmp$/, kind: 'temp', role: 'temp', note: 'U1 temp file of the goal state rewrite' },
-  { re: /^workflows\/[^/]+\/state\.json\.\d+\.[0-9A-Za-z-]+\.tmp$/, kind: 'temp', role: 'temp', note: 'temp file of a workflow manifest write' },
+  {
+    re: /^workflows\/[^/]+\/state\.json\.\d+\.[0-9A-Za-z-]+\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'temp file of a workflow manifest write',
+  },
   { re: /^images\/.+\.tmp$/, kind: 'temp', role: 'temp', note: 'temp file of a pasted-image write' },
-  { re: /^subagents\/[^/]+\/\.tmp[^/]*$/, kind: 'temp', role: 'temp', note: 'temp file of a subagent meta/output write' },
-  { re: /^(.+)\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.tmp$/, kind: 'temp', role: 'temp', note: 'U2 temp file (<file>.<uuidv7>.tmp) of an atomic rewrite' },
+  {
+    re: /^subagents\/[^/]+\/\.tmp[^/]*$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'temp file of a subagent meta/output write',
+  },
+  {
+    re: /^(.+)\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.tmp$/,
+    kind: 'temp',
+    role: 'temp',
+    note: 'U2 temp file (<file>.<uuidv7>.tmp) of an atomic rewrite',
+  },
   // Written by the third-party nonexphere fork, not by upstream Grok Build.
-  { re: /^(provider_binding\.json|archived\.flag)$/, kind: 'fork-file', role: 'foreign', note: 'written by the nonexphere/grok-build fork, not by upstream Grok Build' },
+  {
+    re: /^(provider_binding\.json|archived\.flag)$/,
+    kind: 'fork-file',
+    role: 'foreign',
+    note: 'written by the nonexphere/grok-build fork, not by upstream Grok Build',
+  },
 ];
 
-const DIRS = /^(goal|workflows|workflows\/[^/]+|workflows\/[^/]+\/scripts|compaction_checkpoints|compaction_requests|recap_requests|compaction|subagents|subagents\/[^/]+|prompts|images|mermaid|assets|(mermaid|assets)\/.+)$/;
+/** Directories Grok creates inside a session. */
+const DIRS = new RegExp(
+  `^(${[
+    'goal',
+    'workflows',
+    'workflows/[^/]+',
+    'workflows/[^/]+/scripts',
+    'compaction_checkpoints',
+    'compaction_requests',
+    'recap_requests',
+    'compaction',
+    'subagents',
+    'subagents/[^/]+',
+    'prompts',
+    'images',
+    'mermaid',
+    'assets',
+    '(mermaid|assets)/.+',
+  ].join('|')})$`,
+);
 
 export function classifyPath(path: string, type: InventoryEntry['type']): Artifact {
-  if (type === 'dir') return DIRS.test(path) ? { path, kind: 'dir', role: 'dir' } : { path, kind: 'dir', role: 'unexpected' };
+  if (type === 'dir')
+    return DIRS.test(path) ? { path, kind: 'dir', role: 'dir' } : { path, kind: 'dir', role: 'unexpected' };
   for (const r of RULES) {
     if (r.re.test(path)) {
       const a: Artifact = { path, kind: r.kind, role: r.role };
@@ -88,7 +167,13 @@ export function classify(inventory: readonly InventoryEntry[]): Map<string, Arti
 }
 
 /** Names whose presence makes a directory a Grok Build session (or a session candidate). */
-const MARKERS = new Set(['summary.json', 'updates.jsonl', 'chat_history.jsonl', 'rewind_points.jsonl', 'chat_history.jsonl.corrupt']);
+const MARKERS = new Set([
+  'summary.json',
+  'updates.jsonl',
+  'chat_history.jsonl',
+  'rewind_points.jsonl',
+  'chat_history.jsonl.corrupt',
+]);
 
 export const detect = (names: readonly string[]): 'session' | 'descend' =>
   names.some((n) => MARKERS.has(n)) ? 'session' : 'descend';

@@ -1,4 +1,6 @@
-/** How Grok Build writes each file of a session (formats/grok-build.md §4), which decides what a later change means. */
+/**
+ * How Grok Build writes each file of a session (formats/grok-build.md §4), which decides what a later change means.
+ */
 import type { ChangePolicy } from '../types.js';
 
 export function grokChangePolicy(rel: string): ChangePolicy {

@@ -12,8 +12,16 @@ import { encodeCwdDirname } from './paths.js';
 export function grokChildSession(parent: SessionSource, childId: string): FoundSession | undefined {
   const found = parent.found;
   const cwd = grokIdentityOf(parent)?.cwd;
-  if (!found.groupAbs || cwd === undefined || childId.includes('/') || childId === '..' || childId === '.') return undefined;
+  if (!found.groupAbs || cwd === undefined || childId.includes('/') || childId === '..' || childId === '.')
+    return undefined;
   const dir = join(dirname(found.groupAbs), encodeCwdDirname(cwd), childId);
   if (!isRealDirectory(dir)) return undefined;
-  return { abs: dir, display: dir, id: basename(dir), groupName: basename(dirname(dir)), groupAbs: dirname(dir), format: 'grok' };
+  return {
+    abs: dir,
+    display: dir,
+    id: basename(dir),
+    groupName: basename(dirname(dir)),
+    groupAbs: dirname(dir),
+    format: 'grok',
+  };
 }

@@ -80,7 +80,8 @@ export function parseHeadless(bytes: Buffer): HeadlessRun {
       }
     },
     (d) => {
-      if (d.code !== 'JSONL_BLANK_LINE' && d.code !== 'JSONL_CRLF' && d.code !== 'JSONL_UNTERMINATED_TAIL') run.damaged++;
+      if (d.code !== 'JSONL_BLANK_LINE' && d.code !== 'JSONL_CRLF' && d.code !== 'JSONL_UNTERMINATED_TAIL')
+        run.damaged++;
     },
   );
   scanner.push(bytes);

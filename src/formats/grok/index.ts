@@ -38,7 +38,14 @@ export const grok = {
   streamLog(source, artifacts, limits, onEvent) {
     const log = [...artifacts.values()].find((a) => a.kind === 'updates');
     if (!log || source.entry(log.path)?.type !== 'file') return undefined;
-    return streamUpdatesLog(source, log.path, limits, () => {}, onEvent, () => {});
+    return streamUpdatesLog(
+      source,
+      log.path,
+      limits,
+      () => {},
+      onEvent,
+      () => {},
+    );
   },
   eventText,
   jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
@@ -61,7 +68,8 @@ export const grok = {
   symlinkedSession: 'Grok skips symlinked sessions too',
   lineage: {
     unclaimedSubagent:
-      'no session under the audited root lists it in subagents/ (session_kind subagent, but no session under the root ' +
+      'no session under the audited root lists it in subagents/ (session_kind subagent, but no session under the ' +
+      'root ' +
       'lists it in subagents/)',
     duplicateId: 'no relocation journal says which is authoritative: Grok refuses to pick',
   },

@@ -38,7 +38,12 @@ export const LOOKS_LIKE: Record<string, (v: unknown) => boolean> = {
   events: (v) => has(v, 'ts', 'type'),
 };
 
-export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, Artifact>, sink: LoadSink, limits: LoadLimits): void {
+export function loadGrok(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  sink: LoadSink,
+  limits: LoadLimits,
+): void {
   const regular = (a: Artifact): boolean => source.entry(a.path)?.type === 'file';
   /** Subagent ids (child session ids) seen in metas and spawn events, with the child cwd when a meta gives one. */
   const subagentIds = new Map<string, string | undefined>();
@@ -51,7 +56,15 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
     if (!r.ok) {
       sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'unreadable', detail: r.error } });
     } else if (r.value.truncated) {
-      sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed` } });
+      sink.doc({
+        file: a.path,
+        kind: a.kind,
+        size,
+        problem: {
+          kind: 'too-large',
+          detail: `${size} bytes, over the ${MAX_DOC_BYTES}-byte limit for a JSON document; not parsed`,
+        },
+      });
     } else {
       const d = parseDoc(a.path, a.kind, r.value.bytes, size);
       if (a.kind === 'summary') {
@@ -61,7 +74,8 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
       if (a.kind === 'subagent-meta') identity.meta(a.path, d.value);
       if (a.kind === 'subagent-meta' && typeof d.value === 'object' && d.value !== null) {
         const m = d.value as Record<string, unknown>;
-        if (typeof m.child_session_id === 'string') subagentIds.set(m.child_session_id, typeof m.child_cwd === 'string' ? m.child_cwd : undefined);
+        if (typeof m.child_session_id === 'string')
+          subagentIds.set(m.child_session_id, typeof m.child_cwd === 'string' ? m.child_cwd : undefined);
       }
       sink.doc(d);
     }
@@ -71,12 +85,17 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
     const r = source.readFile(a.path, MAX_TEXT_BYTES);
     const size = source.entry(a.path)?.size ?? 0;
     if (!r.ok) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'unreadable', detail: r.error } });
-    else if (r.value.truncated) sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes; not read` } });
+    else if (r.value.truncated)
+      sink.doc({ file: a.path, kind: a.kind, size, problem: { kind: 'too-large', detail: `${size} bytes; not read` } });
     else sink.doc({ file: a.path, kind: a.kind, size, value: r.value.bytes.toString('utf8') });
   }
   const cwdFile = source.readGroupFile('.cwd', 64 * 1024);
   if (cwdFile) {
-    sink.doc(cwdFile.ok ? { file: '../.cwd', kind: 'group-cwd', size: cwdFile.value.length, value: cwdFile.value.toString('utf8') } : { file: '../.cwd', kind: 'group-cwd', size: 0, problem: { kind: 'unreadable', detail: cwdFile.error } });
+    sink.doc(
+      cwdFile.ok
+        ? { file: '../.cwd', kind: 'group-cwd', size: cwdFile.value.length, value: cwdFile.value.toString('utf8') }
+        : { file: '../.cwd', kind: 'group-cwd', size: 0, problem: { kind: 'unreadable', detail: cwdFile.error } },
+    );
   }
   for (const kind of LOG_ORDER) {
     for (const a of artifacts.values()) {
@@ -107,7 +126,12 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
               sink.chat(normalizeChat(a.path, record));
             }
           : (record: JsonlRecord) => sink.record({ file: a.path, kind, record });
-      const r = source.streamJsonl(a.path, { looksLikeRecord: LOOKS_LIKE[kind], maxLineBytes: limits.maxLineBytes }, onRecord, onDamage);
+      const r = source.streamJsonl(
+        a.path,
+        { looksLikeRecord: LOOKS_LIKE[kind], maxLineBytes: limits.maxLineBytes },
+        onRecord,
+        onDamage,
+      );
       sink.fileEnd(r.ok ? { file: a.path, kind, stats: r.value } : { file: a.path, kind, error: r.error });
     }
   }
@@ -121,7 +145,13 @@ export function loadGrok(source: SessionSource, artifacts: ReadonlyMap<string, A
  * Each subagent's own session lives at `<root>/<encode(child cwd)>/<child id>/` (a top-level session, not
  * nested): look its summary.json up so the checks can tell whether the child exists and what it says.
  */
-function probeSubagentChildren(source: SessionSource, sink: LoadSink, children: Map<string, string | undefined>, cwd: string | undefined, hasCwdFile: boolean): void {
+function probeSubagentChildren(
+  source: SessionSource,
+  sink: LoadSink,
+  children: Map<string, string | undefined>,
+  cwd: string | undefined,
+  hasCwdFile: boolean,
+): void {
   const group = source.found.groupName;
   if (group === undefined || !looksLikeGroup(group, hasCwdFile)) return;
   for (const [child, childCwd] of [...children].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -130,8 +160,10 @@ function probeSubagentChildren(source: SessionSource, sink: LoadSink, children: 
     const g = encodeCwdDirname(target);
     const file = `../../${g}/${child}/summary.json`;
     const r = source.readSibling(g, child, 'summary.json', MAX_DOC_BYTES);
-    if (r === undefined) sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: 'does not exist' } });
-    else if (!r.ok) sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: r.error } });
+    if (r === undefined)
+      sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: 'does not exist' } });
+    else if (!r.ok)
+      sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: r.error } });
     else sink.doc(parseDoc(file, 'subagent-child', r.value, r.value.length));
   }
 }

@@ -12,7 +12,6 @@ import { normalizeUpdate } from './normalize.js';
 import { RewindFilter } from './rewind.js';
 import { damagedLines } from '../shared/log-lines.js';
 
-
 export const looksLikeUpdate = (v: unknown): boolean => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
@@ -49,7 +48,9 @@ export function streamUpdatesLog(
       onDamage(damage);
     },
   );
-  const end: FileEndEvent = r.ok ? { file: path, kind: 'updates', stats: r.value } : { file: path, kind: 'updates', error: r.error };
+  const end: FileEndEvent = r.ok
+    ? { file: path, kind: 'updates', stats: r.value }
+    : { file: path, kind: 'updates', error: r.error };
   end.dead = filter.dead;
   end.liveTurns = filter.liveTurns;
   return end;

@@ -288,13 +288,27 @@ export function normalizeUpdate(file: string, r: JsonlRecord): SessionEvent {
   return e;
 }
 
-const CHAT_TYPES = new Set<ChatItemType>(['system', 'user', 'assistant', 'tool_result', 'backend_tool_call', 'reasoning']);
-const LEGACY_ROLES: Record<string, ChatItemType> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool_result' };
+const CHAT_TYPES = new Set<ChatItemType>([
+  'system',
+  'user',
+  'assistant',
+  'tool_result',
+  'backend_tool_call',
+  'reasoning',
+]);
+const LEGACY_ROLES: Record<string, ChatItemType> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool_result',
+};
 
 function partsText(c: unknown): string {
   if (typeof c === 'string') return c;
   if (!Array.isArray(c)) return '';
-  return c.map((p) => (isObj(p) ? (str(p.text) ?? (p.type === 'image' || p.type === 'image_url' ? '[image]' : '')) : '')).join(' ');
+  return c
+    .map((p) => (isObj(p) ? (str(p.text) ?? (p.type === 'image' || p.type === 'image_url' ? '[image]' : '')) : ''))
+    .join(' ');
 }
 
 /** Synthetic results that Grok's repair inserts for calls that never ran (conversation.rs:2191-2202). */
@@ -305,7 +319,11 @@ export const SYNTHETIC_RESULT_PATTERNS = [
 
 export function normalizeChat(file: string, r: JsonlRecord): ChatItem {
   const item = chatItem(file, r);
-  if (item.type === 'tool_result' && item.text !== undefined && SYNTHETIC_RESULT_PATTERNS.some((re) => re.test(item.text!))) {
+  if (
+    item.type === 'tool_result' &&
+    item.text !== undefined &&
+    SYNTHETIC_RESULT_PATTERNS.some((re) => re.test(item.text!))
+  ) {
     item.synthetic = true;
   }
   return item;
@@ -323,12 +341,20 @@ function chatItem(file: string, r: JsonlRecord): ChatItem {
     if (item.type === 'assistant') {
       item.hasModelId = typeof v.model_id === 'string';
       if (Array.isArray(v.tool_calls)) {
-        item.toolCalls = v.tool_calls.filter(isObj).map((c) => ({ id: str(c.id) ?? '', name: str(c.name) ?? '', args: clip(str(c.arguments) ?? '', 200) }));
+        item.toolCalls = v.tool_calls
+          .filter(isObj)
+          .map((c) => ({ id: str(c.id) ?? '', name: str(c.name) ?? '', args: clip(str(c.arguments) ?? '', 200) }));
       }
     }
     if (item.type === 'tool_result') item.toolCallId = str(v.tool_call_id);
-    item.text = clip(item.type === 'tool_result' || item.type === 'assistant' || item.type === 'system' ? (str(v.content) ?? '') : partsText(v.content), 300);
-    if (item.type === 'backend_tool_call' && isObj(v.kind)) item.text = `${str(v.kind.tool_type) ?? 'backend tool'} ${str(v.kind.id) ?? ''}`;
+    item.text = clip(
+      item.type === 'tool_result' || item.type === 'assistant' || item.type === 'system'
+        ? (str(v.content) ?? '')
+        : partsText(v.content),
+      300,
+    );
+    if (item.type === 'backend_tool_call' && isObj(v.kind))
+      item.text = `${str(v.kind.tool_type) ?? 'backend tool'} ${str(v.kind.id) ?? ''}`;
     if (item.type === 'reasoning' && Array.isArray(v.summary)) item.text = clip(partsText(v.summary));
     return item;
   }

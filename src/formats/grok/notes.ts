@@ -3,16 +3,21 @@
  * help). Sources: formats/grok-build.md.
  */
 export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
-  JSONL_TORN_TAIL: 'Grok heals the tear on its next append by writing a newline first, which turns it into a JSONL_BAD_LINE.',
+  JSONL_TORN_TAIL:
+    'Grok heals the tear on its next append by writing a newline first, which turns it into a JSONL_BAD_LINE.',
   JSONL_BAD_LINE:
     'Grok heals torn tails this way; it skips such a line on load and quarantines a copy of chat_history.jsonl in ' +
     'chat_history.jsonl.corrupt.',
   JSONL_MERGED_LINE: 'Pre-heal Grok binaries left such lines; Grok skips the whole line, losing both records.',
-  JSONL_INVALID_UTF8: 'Grok parses lines with serde_json::from_slice, which rejects invalid UTF-8, so the record is skipped.',
+  JSONL_INVALID_UTF8:
+    'Grok parses lines with serde_json::from_slice, which rejects invalid UTF-8, so the record is skipped.',
   JSONL_BOM: 'Grok never writes a BOM; serde_json rejects it, so Grok skips that record on load.',
   JSONL_BLANK_LINE: 'Grok never writes empty lines and skips them on load.',
-  JSONL_OVERSIZED_LINE: 'The 64 MiB default is Grok\'s own limit for updates.jsonl in fork copy ("a tail that lost its newlines").',
-  SCHEMA_VIOLATION: 'A JSONL line of the wrong shape is skipped on load; a summary.json of the wrong shape makes the session unloadable.',
+  JSONL_OVERSIZED_LINE:
+    'The 64 MiB default is Grok\'s own limit for updates.jsonl in fork copy ("a tail that lost its newlines").',
+  SCHEMA_VIOLATION:
+    'A JSONL line of the wrong shape is skipped on load; a summary.json of the wrong shape makes the session ' +
+    'unloadable.',
   SCHEMA_UNKNOWN_TYPE:
     'On the xAI rail Grok decodes an unknown tag as Unknown and ignores it; an unknown chat item or ACP update is ' +
     'skipped on load.',
@@ -25,8 +30,11 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
   SESSION_SUMMARY_MISSING:
     'The document is summary.json, the commit marker of a session directory: without it (as a regular file) Grok ' +
     'does not list the session and cannot resume it. TTL cleanup deletes old summaries too.',
-  SESSION_SUMMARY_EMPTY: 'A zero-byte summary.json (fork copy and subagent init write it in place); Grok refuses to load the session ("InvalidData").',
-  SESSION_SUMMARY_UNPARSEABLE: "Grok's session list and scan silently skip a session whose summary.json does not parse.",
+  SESSION_SUMMARY_EMPTY:
+    'A zero-byte summary.json (fork copy and subagent init write it in place); Grok refuses to load the session ' +
+    '("InvalidData").',
+  SESSION_SUMMARY_UNPARSEABLE:
+    "Grok's session list and scan silently skip a session whose summary.json does not parse.",
   SESSION_FILE_UNPARSEABLE:
     'Grok treats most of these (plan.json, signals.json, a subagent meta.json, ...) as absent with a warning; a ' +
     'missing compaction checkpoint makes rewind across that compaction impossible.',
@@ -37,7 +45,7 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
     'JSONL line, which 400 on every request"); Grok\'s repair strips the result.',
   TOOL_DUPLICATE_RESULT: "Grok's dedup keeps the last result.",
   TOOL_UNANSWERED_CALL:
-    "Grok's repair inserts a synthetic \"cancelled\" result, which hides whether the tool ran; updates.jsonl says " +
+    'Grok\'s repair inserts a synthetic "cancelled" result, which hides whether the tool ran; updates.jsonl says ' +
     'whether it did.',
   TOOL_DISPLACED_RESULT:
     "Grok's repair strips a displaced result. Results separated from their call only by reasoning or backend-tool " +
@@ -49,7 +57,8 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
   XREF_CHAT_VS_UPDATES: 'chat_history.jsonl and updates.jsonl take tool call ids from the same source.',
   TIME_BACKWARDS: "Grok's event times are `_meta.agentTimestampMs`, else the envelope's whole seconds.",
   TIME_EVENT_ID_DUPLICATE: 'Grok mints `_meta.eventId` as "<session>-<counter>".',
-  TIME_EVENT_ID_REGRESSION: 'A drop is not a regression when the line is a text chunk Grok wrote late (TIME_FILE_ORDER).',
+  TIME_EVENT_ID_REGRESSION:
+    'A drop is not a regression when the line is a text chunk Grok wrote late (TIME_FILE_ORDER).',
   TIME_RESUME_BOUNDARY: 'Grok sends an available_commands_update when it loads a session.',
   TIME_FILE_ORDER:
     'Grok buffers streamed text chunks and writes the merged line only when the next ACP update arrives, while xAI ' +
@@ -59,10 +68,11 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
     'recorded profile means the session was created under another configuration, or summary.json was edited.',
   SANDBOX_DROPPED: 'A resume then runs under --sandbox, GROK_SANDBOX, config.toml, or off — whichever comes first.',
   SANDBOX_CHANGED:
-    "A custom profile is compared only with its definition (--sandbox-config). Between two captures of the same " +
+    'A custom profile is compared only with its definition (--sandbox-config). Between two captures of the same ' +
     'session any change is an error: no Grok code path rewrites sandbox_profile.',
   SANDBOX_PROFILE_MISSING:
-    'No sandbox_profile in summary.json (created before the field existed, or by a foreign tool): a resume falls back ' +
+    'No sandbox_profile in summary.json (created before the field existed, or by a foreign tool): a resume falls ' +
+    'back ' +
     'to --sandbox, GROK_SANDBOX, config.toml, or off. ("off" recorded explicitly is different: it means ' +
     'unsandboxed by choice.)',
   SANDBOX_PROFILE_UNKNOWN:

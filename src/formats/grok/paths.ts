@@ -8,12 +8,20 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 
 export const MAX_DIRNAME_BYTES = 255;
 
-const SAFE = (b: number): boolean => (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b === 45 || b === 46 || b === 95 || b === 126;
+const SAFE = (b: number): boolean =>
+  (b >= 48 && b <= 57) ||
+  (b >= 65 && b <= 90) ||
+  (b >= 97 && b <= 122) ||
+  b === 45 ||
+  b === 46 ||
+  b === 95 ||
+  b === 126;
 
 /** urlencoding::encode: UTF-8 bytes, `0-9A-Za-z-._~` kept, everything else `%XX` (uppercase). */
 export function urlencode(s: string): string {
   let o = '';
-  for (const b of Buffer.from(s, 'utf8')) o += SAFE(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const b of Buffer.from(s, 'utf8'))
+    o += SAFE(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   return o;
 }
 
@@ -53,7 +61,7 @@ export const isHashedDirname = (name: string): boolean => /^[0-9a-z-]{1,40}-[0-9
 /** Does a directory name look like a Grok cwd group (so that placement can be checked against it)? */
 export function looksLikeGroup(name: string, hasCwdFile: boolean): boolean {
   const d = urldecode(name);
-  return (d !== undefined && d.startsWith('/') && name.includes('%')) || isHashedDirname(name) || hasCwdFile;
+  return (d?.startsWith('/') && name.includes('%')) || isHashedDirname(name) || hasCwdFile;
 }
 
 /** Lenient percent-decoding as urlencoding::decode (bad escapes kept literally); undefined if not UTF-8. */
@@ -77,6 +85,6 @@ export function urldecode(name: string): string | undefined {
 /** decode_cwd_from_dirname: the URL-decoded name if it is an absolute path, else the trimmed `.cwd` content. */
 export function decodeCwdDirname(name: string, cwdFile?: string): string | undefined {
   const d = urldecode(name);
-  if (d !== undefined && d.startsWith('/')) return d;
+  if (d?.startsWith('/')) return d;
   return cwdFile?.trim();
 }

@@ -38,7 +38,13 @@ export function readRelocations(home: string, shown = home): { journals: Map<str
       continue;
     }
     const j = v as { session_id: string; phase: string; source_cwd: string; target_cwd: string };
-    journals.set(j.session_id, { sessionId: j.session_id, phase: j.phase, sourceCwd: j.source_cwd, targetCwd: j.target_cwd, file });
+    journals.set(j.session_id, {
+      sessionId: j.session_id,
+      phase: j.phase,
+      sourceCwd: j.source_cwd,
+      targetCwd: j.target_cwd,
+      file,
+    });
   }
   return { journals, problems };
 }
@@ -47,7 +53,10 @@ export function readRelocations(home: string, shown = home): { journals: Map<str
  * Journals of the grok homes above the sessions' roots (`root` = the sessions root, `path` = a session's display
  * path) and of an explicit home (`--grok-home`), by session id.
  */
-export function grokRelocations(sessions: ReadonlyArray<{ root: string; path: string }>, explicitHome?: string): Map<string, Relocation> {
+export function grokRelocations(
+  sessions: ReadonlyArray<{ root: string; path: string }>,
+  explicitHome?: string,
+): Map<string, Relocation> {
   /** Absolute home → the home as the user's paths name it (deterministic in messages). */
   const homes = new Map<string, string>();
   if (explicitHome) homes.set(resolve(explicitHome), explicitHome);
@@ -56,6 +65,7 @@ export function grokRelocations(sessions: ReadonlyArray<{ root: string; path: st
     if (home && !homes.has(home)) homes.set(home, dirname(dirname(dirname(f.path))));
   }
   const all = new Map<string, Relocation>();
-  for (const [abs, shown] of [...homes].sort()) for (const [id, r] of readRelocations(abs, shown).journals) all.set(id, r);
+  for (const [abs, shown] of [...homes].sort())
+    for (const [id, r] of readRelocations(abs, shown).journals) all.set(id, r);
   return all;
 }

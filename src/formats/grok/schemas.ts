@@ -8,7 +8,14 @@ import { ChatLine } from './models/chat.js';
 import { UpdatesLine } from './models/updates.js';
 import { RewindPoint } from './models/rewind.js';
 import { CompactionCheckpointFile, CompactionRequestFile, RecapRequestFile } from './models/compaction.js';
-import { AnnouncementState, GoalOrchestration, PlanModeSnapshot, SessionSignals, TodoState, WorkflowRunManifest } from './models/state.js';
+import {
+  AnnouncementState,
+  GoalOrchestration,
+  PlanModeSnapshot,
+  SessionSignals,
+  TodoState,
+  WorkflowRunManifest,
+} from './models/state.js';
 import { BtwEntry, EventsLine, FeedbackLine } from './models/logs.js';
 import { SubagentMeta, SubagentOutput } from './models/subagent.js';
 import { RelocationJournal } from './models/relocation.js';

@@ -55,4 +55,5 @@ export function parseTime(t: string | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-export const isFork = (v: SummaryView | undefined): boolean => v?.sessionKind === 'fork' || v?.sessionKind === 'subagent_fork';
+export const isFork = (v: SummaryView | undefined): boolean =>
+  v?.sessionKind === 'fork' || v?.sessionKind === 'subagent_fork';

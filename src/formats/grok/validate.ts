@@ -31,7 +31,10 @@ function against(v: ValidateFunction, value: unknown, prefix = ''): SchemaIssue[
 }
 
 /** Tag → compiled validator of that variant's `$defs` entry, compiled on first use, then a map lookup. */
-function variantTable(file: string, variants: Record<string, z.ZodType>): (tag: string) => ValidateFunction | undefined {
+function variantTable(
+  file: string,
+  variants: Record<string, z.ZodType>,
+): (tag: string) => ValidateFunction | undefined {
   const memo = new Map<string, ValidateFunction>();
   return (tag) => {
     let v = memo.get(tag);
@@ -55,13 +58,25 @@ function chatLine(value: unknown): SchemaIssue[] {
     if (typeof tag !== 'string') return [violation('/type', `expected a string tag, found ${kindOf(tag)}`)];
     const variant = chatVariant(tag);
     if (!variant) {
-      return [{ code: 'SCHEMA_UNKNOWN_TYPE', pointer: '/type', message: `unknown ConversationItem type ${JSON.stringify(tag)}: Grok cannot decode this line and skips it on load` }];
+      return [
+        {
+          code: 'SCHEMA_UNKNOWN_TYPE',
+          pointer: '/type',
+          message:
+            `unknown ConversationItem type ${JSON.stringify(tag)}: Grok cannot decode this line and skips ` +
+            `it on load`,
+        },
+      ];
     }
     return against(variant, value);
   }
   if ('role' in value) {
     return [
-      { code: 'SCHEMA_LEGACY_RECORD', pointer: '', message: 'legacy format-0 chat message (role/content); Grok upgrades it in memory on load' },
+      {
+        code: 'SCHEMA_LEGACY_RECORD',
+        pointer: '',
+        message: 'legacy format-0 chat message (role/content); Grok upgrades it in memory on load',
+      },
       ...against(validator(CHAT_FILE, defName(LegacyChatMessage)), value),
     ];
   }
@@ -70,29 +85,60 @@ function chatLine(value: unknown): SchemaIssue[] {
 
 function updateOf(params: Obj, rail: 'acp' | 'xai', prefix: string): SchemaIssue[] {
   if (typeof params.sessionId !== 'string') {
-    return [violation(`${prefix}/sessionId`, 'sessionId' in params ? `expected a string, found ${kindOf(params.sessionId)}` : 'missing required property "sessionId"')];
+    return [
+      violation(
+        `${prefix}/sessionId`,
+        'sessionId' in params
+          ? `expected a string, found ${kindOf(params.sessionId)}`
+          : 'missing required property "sessionId"',
+      ),
+    ];
   }
   const update = params.update;
-  if (!isObj(update)) return [violation(`${prefix}/update`, `expected an object, found ${'update' in params ? kindOf(update) : 'nothing'}`)];
+  if (!isObj(update))
+    return [
+      violation(`${prefix}/update`, `expected an object, found ${'update' in params ? kindOf(update) : 'nothing'}`),
+    ];
   const tag = update.sessionUpdate;
-  if (typeof tag !== 'string') return [violation(`${prefix}/update/sessionUpdate`, `expected a string tag, found ${kindOf(tag)}`)];
+  if (typeof tag !== 'string')
+    return [violation(`${prefix}/update/sessionUpdate`, `expected a string tag, found ${kindOf(tag)}`)];
   const at = `${prefix}/update`;
   if (rail === 'xai') {
     const variant = xaiVariant(tag);
     if (!variant) {
       const acp = Object.hasOwn(ACP_VARIANTS, tag) ? ' (an ACP tag sent on the xAI rail)' : '';
-      return [{ code: 'SCHEMA_UNKNOWN_TYPE', pointer: `${at}/sessionUpdate`, message: `unknown xAI update ${JSON.stringify(tag)}${acp}: Grok decodes it as Unknown and ignores its fields` }];
+      return [
+        {
+          code: 'SCHEMA_UNKNOWN_TYPE',
+          pointer: `${at}/sessionUpdate`,
+          message: `unknown xAI update ${JSON.stringify(tag)}${acp}: Grok decodes it as Unknown and ignores its fields`,
+        },
+      ];
     }
     const issues = against(variant, update, at);
     if (NOT_PERSISTED.has(tag)) {
-      issues.unshift({ code: 'SCHEMA_NOT_PERSISTED', pointer: `${at}/sessionUpdate`, message: `xAI update ${JSON.stringify(tag)} is documented as never persisted, yet it is on disk: written by a different build or another tool` });
+      issues.unshift({
+        code: 'SCHEMA_NOT_PERSISTED',
+        pointer: `${at}/sessionUpdate`,
+        message:
+          `xAI update ${JSON.stringify(tag)} is documented as never persisted, yet it is on disk: written ` +
+          `by a different build or another tool`,
+      });
     }
     return issues;
   }
   const variant = acpVariant(tag);
   if (!variant) {
     const xai = Object.hasOwn(XAI_VARIANTS, tag) ? ' (an xAI tag sent on the ACP rail)' : '';
-    return [{ code: 'SCHEMA_UNKNOWN_TYPE', pointer: `${at}/sessionUpdate`, message: `unknown ACP update ${JSON.stringify(tag)}${xai}: Grok's ACP decoder rejects it, so replay skips this line` }];
+    return [
+      {
+        code: 'SCHEMA_UNKNOWN_TYPE',
+        pointer: `${at}/sessionUpdate`,
+        message:
+          `unknown ACP update ${JSON.stringify(tag)}${xai}: Grok's ACP decoder rejects it, so replay skips ` +
+          `this line`,
+      },
+    ];
   }
   return against(variant, update, at);
 }
@@ -103,18 +149,36 @@ function updatesLine(value: unknown): SchemaIssue[] {
     const issues: SchemaIssue[] = [];
     const { timestamp, method, params } = value;
     if (timestamp !== undefined && !(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0)) {
-      issues.push(violation('/timestamp', `expected integer seconds since the epoch, found ${JSON.stringify(timestamp)?.slice(0, 40) ?? kindOf(timestamp)}`));
+      issues.push(
+        violation(
+          '/timestamp',
+          `expected integer seconds since the epoch, found ` +
+            `${JSON.stringify(timestamp)?.slice(0, 40) ?? kindOf(timestamp)}`,
+        ),
+      );
     }
-    if (method !== undefined && method !== null && typeof method !== 'string') issues.push(violation('/method', `expected a string, found ${kindOf(method)}`));
-    if (!isObj(params)) return [...issues, violation('/params', `expected an object, found ${'params' in value ? kindOf(params) : 'nothing'}`)];
+    if (method !== undefined && method !== null && typeof method !== 'string')
+      issues.push(violation('/method', `expected a string, found ${kindOf(method)}`));
+    if (!isObj(params))
+      return [
+        ...issues,
+        violation('/params', `expected an object, found ${'params' in value ? kindOf(params) : 'nothing'}`),
+      ];
     return [...issues, ...updateOf(params, method === XAI_METHOD ? 'xai' : 'acp', '/params')];
   }
   if ('sessionId' in value || 'update' in value) {
     const issues = updateOf(value, 'acp', '');
-    const legacy: SchemaIssue = { code: 'SCHEMA_LEGACY_RECORD', pointer: '', message: 'legacy line without the {timestamp, method, params} envelope (a bare ACP notification); Grok still reads it' };
+    const legacy: SchemaIssue = {
+      code: 'SCHEMA_LEGACY_RECORD',
+      pointer: '',
+      message:
+        'legacy line without the {timestamp, method, params} envelope (a bare ACP notification); Grok still reads it',
+    };
     return [legacy, ...issues];
   }
-  return [violation('', 'neither an update envelope (no "params") nor a legacy notification (no "sessionId"/"update")')];
+  return [
+    violation('', 'neither an update envelope (no "params") nor a legacy notification (no "sessionId"/"update")'),
+  ];
 }
 
 /** Validate one record or document of a Grok artifact kind; kinds without a schema yield nothing. */

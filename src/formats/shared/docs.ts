@@ -4,10 +4,16 @@ import type { DocEvent } from '../../model/session.js';
 import { firstInvalidUtf8 } from '../../read/json-bytes.js';
 
 export function parseDoc(file: string, kind: string, bytes: Buffer, size: number): DocEvent {
-  if (bytes.length === 0) return { file, kind, size, problem: { kind: 'empty', detail: 'the file is empty (0 bytes)' } };
+  if (bytes.length === 0)
+    return { file, kind, size, problem: { kind: 'empty', detail: 'the file is empty (0 bytes)' } };
   if (!isUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);
-    return { file, kind, size, problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at } };
+    return {
+      file,
+      kind,
+      size,
+      problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at },
+    };
   }
   try {
     return { file, kind, size, value: JSON.parse(bytes.toString('utf8')) };
@@ -20,9 +26,10 @@ export function parseDoc(file: string, kind: string, bytes: Buffer, size: number
       size,
       problem: {
         kind: 'not-json',
-        detail: truncated ? 'the JSON ends early: the file was truncated (a crash during a non-atomic write)' : `not valid JSON (${msg.replace(/, ".*" is not valid JSON$/s, '').slice(0, 120)})`,
+        detail: truncated
+          ? 'the JSON ends early: the file was truncated (a crash during a non-atomic write)'
+          : `not valid JSON (${msg.replace(/, ".*" is not valid JSON$/s, '').slice(0, 120)})`,
       },
     };
   }
 }
-

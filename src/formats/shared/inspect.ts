@@ -16,7 +16,12 @@ export function logSessionInspect(pairing: PairingDialect, resume: string): Insp
     danglingOnResume: (n) => `On resume, ${n} dangling call(s) have no result: ${pairing.unanswered}.`,
     runningSubagents: '',
     replay: (r) => [
-      `The transcript: ${r.logLines} line(s), ${r.chatItems} conversation item(s)${r.danglingCalls ? `, with ${r.danglingCalls} call(s) that have no result` : ''}, ${r.liveTurns} prompt turn(s) on the live branch${r.rewinds ? ` after ${r.rewinds} rewind(s)` : ''}${r.compactions ? `, ${r.compactions} compaction(s)` : ''}.`,
+      `The transcript: ${r.logLines} line(s), ${r.chatItems} conversation item(s)` +
+        (r.danglingCalls ? `, with ${r.danglingCalls} call(s) that have no result` : '') +
+        `, ${r.liveTurns} prompt turn(s) on the live branch` +
+        (r.rewinds ? ` after ${r.rewinds} rewind(s)` : '') +
+        (r.compactions ? `, ${r.compactions} compaction(s)` : '') +
+        '.',
     ],
   };
 }

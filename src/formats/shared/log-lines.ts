@@ -7,7 +7,13 @@ import type { Damage, JsonlRecord, JsonlStats } from '../../model/records.js';
 import type { ReadOutcome, SessionSource } from '../../model/source.js';
 
 /** Damage after which the agent's own reader has a line it cannot parse (recovered records are flagged separately). */
-const UNPARSEABLE = new Set(['JSONL_TORN_TAIL', 'JSONL_BAD_LINE', 'JSONL_INVALID_UTF8', 'JSONL_NUL_BYTES', 'JSONL_OVERSIZED_LINE']);
+const UNPARSEABLE = new Set([
+  'JSONL_TORN_TAIL',
+  'JSONL_BAD_LINE',
+  'JSONL_INVALID_UTF8',
+  'JSONL_NUL_BYTES',
+  'JSONL_OVERSIZED_LINE',
+]);
 
 /**
  * A damage handler that calls `onLine` once per damaged line the agent's reader still counts as a line (an
@@ -37,7 +43,14 @@ export interface LogHandlers {
 }
 
 /** Stream one log: each record to the normalizer, its event and conversation items to the handlers. */
-export function streamNormalizedLog(source: SessionSource, path: string, looksLikeRecord: (v: unknown) => boolean, maxLineBytes: number, n: LogNormalizer, h: LogHandlers): ReadOutcome<JsonlStats> {
+export function streamNormalizedLog(
+  source: SessionSource,
+  path: string,
+  looksLikeRecord: (v: unknown) => boolean,
+  maxLineBytes: number,
+  n: LogNormalizer,
+  h: LogHandlers,
+): ReadOutcome<JsonlStats> {
   const counted = damagedLines(() => n.skip());
   return source.streamJsonl(
     path,

@@ -7,11 +7,14 @@ export const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(
 /** `Option<T>`: serde accepts the key missing or `null`. */
 export const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-
 /** u64 / usize / u32: a non-negative integer (JSON numbers above 2^53 lose precision anyway). */
 export const uint = z.number().int().nonnegative();
 
-/** Any JSON value (serde_json::Value): the input is parsed JSON already, so no recursive schema is needed. Always wrap in `.optional()` or use in arrays/records: a bare required `unknown` would let zod and JSON Schema disagree on a missing key. */
+/**
+ * Any JSON value (serde_json::Value): the input is parsed JSON already, so no recursive schema is needed. Always wrap
+ * in `.optional()` or use in arrays/records: a bare required `unknown` would let zod and JSON Schema disagree on a
+ * missing key.
+ */
 export const json = z.unknown();
 
 /** Name a schema so it lands in `$defs` under that name, and so the runtime can find its validator. */
@@ -20,7 +23,11 @@ export function named<T extends z.ZodType>(id: string, schema: T, description?: 
 }
 
 /** chrono `DateTime<Utc>` serialized as RFC 3339 (e.g. `2026-07-10T21:02:04.137856Z`, `…+00:00`). */
-export const rfc3339 = named('Rfc3339', z.iso.datetime({ offset: true }), 'RFC 3339 date-time as chrono writes it, e.g. 2026-07-10T21:02:04.137856Z');
+export const rfc3339 = named(
+  'Rfc3339',
+  z.iso.datetime({ offset: true }),
+  'RFC 3339 date-time as chrono writes it, e.g. 2026-07-10T21:02:04.137856Z',
+);
 
 /** The `$defs` name a schema was registered under. */
 export function defName(schema: z.ZodType): string {

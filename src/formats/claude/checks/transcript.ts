@@ -22,23 +22,41 @@ export const claudeTranscript = defineCheck({
   codes: {
     CLAUDE_PARENT_MISSING: {
       severity: 'error',
-      title: 'A record\'s parentUuid names a record that is not in the session',
-      help: 'Claude Code rebuilds the conversation by walking parentUuid links from the latest record back to a root; a link to a uuid that no record of the session carries ends the walk there, and everything before it drops out of what a resume shows the model. Causes: lines lost from the middle of the transcript (a crash during a batched write, an edit), a transcript cut at the front, or records spliced in from another session. Sub-agent transcripts link into the session\'s transcript (resolved there); a compact boundary\'s logicalParentUuid is checked the same way.',
+      title: "A record's parentUuid names a record that is not in the session",
+      help:
+        'Claude Code rebuilds the conversation by walking parentUuid links from the latest record back to a ' +
+        'root; a link to a uuid that no record of the session carries ends the walk there, and everything before ' +
+        'it drops out of what a resume shows the model. Causes: lines lost from the middle of the transcript (a ' +
+        'crash during a batched write, an edit), a transcript cut at the front, or records spliced in from another ' +
+        "session. Sub-agent transcripts link into the session's transcript (resolved there); a compact boundary's " +
+        'logicalParentUuid is checked the same way.',
     },
     CLAUDE_MULTIPLE_ROOTS: {
       severity: 'warning',
       title: 'A transcript has more than one root and no compact boundary to explain it',
-      help: 'A transcript has one root (parentUuid null) unless a compaction started a new chain (a system compact_boundary record, whose logicalParentUuid bridges the break). Another root means the chain was broken: lines concatenated from another transcript, or a writer that lost track of the last uuid. A resume follows only the chain of the latest record.',
+      help:
+        'A transcript has one root (parentUuid null) unless a compaction started a new chain (a system ' +
+        'compact_boundary record, whose logicalParentUuid bridges the break). Another root means the chain was ' +
+        'broken: lines concatenated from another transcript, or a writer that lost track of the last uuid. A ' +
+        'resume follows only the chain of the latest record.',
     },
     CLAUDE_SUMMARY_LEAF_UNRESOLVED: {
       severity: 'note',
       title: 'A summary record names a leaf uuid that is not in this session',
-      help: 'Claude Code writes {"type":"summary","leafUuid":…} records to title a conversation by its last message; it also writes summaries of OTHER sessions of the project into a transcript (cross-session summaries), so an unresolved leaf is usually one of those. It matters when the leaf was meant to be here: resume anchoring fails if the leaf resolves nowhere in the project.',
+      help:
+        'Claude Code writes {"type":"summary","leafUuid":…} records to title a conversation by its last ' +
+        'message; it also writes summaries of OTHER sessions of the project into a transcript (cross-session ' +
+        'summaries), so an unresolved leaf is usually one of those. It matters when the leaf was meant to be here: ' +
+        'resume anchoring fails if the leaf resolves nowhere in the project.',
     },
     CLAUDE_TRANSCRIPT_MISSING: {
       severity: 'warning',
       title: 'Sub-agent transcripts whose session transcript is missing',
-      help: 'A session folder `<session>/subagents/` holds sub-agent transcripts but `<session>.jsonl`, the session\'s own transcript, is not next to it: deleted (cleanup, a partial copy), or never captured. The sub-agents\' records are audited; their links into the session (parentUuid of copied context, the Task calls that spawned them) cannot be resolved.',
+      help:
+        'A session folder `<session>/subagents/` holds sub-agent transcripts but `<session>.jsonl`, the ' +
+        "session's own transcript, is not next to it: deleted (cleanup, a partial copy), or never captured. The " +
+        "sub-agents' records are audited; their links into the session (parentUuid of copied context, the Task " +
+        'calls that spawned them) cannot be resolved.',
     },
   },
   create(ctx) {
@@ -57,7 +75,8 @@ export const claudeTranscript = defineCheck({
         const v = record.value;
         if (!isObj(v)) return;
         const where = { file, line: record.line, byteOffset: record.byteOffset };
-        if (v.type === 'summary' && typeof v.leafUuid === 'string') summaries.push({ ...where, pointer: '/leafUuid', target: v.leafUuid });
+        if (v.type === 'summary' && typeof v.leafUuid === 'string')
+          summaries.push({ ...where, pointer: '/leafUuid', target: v.leafUuid });
         if (typeof v.uuid !== 'string') return;
         uuids.add(v.uuid);
         const boundary = v.type === 'system' && v.subtype === 'compact_boundary';
@@ -66,7 +85,8 @@ export const claudeTranscript = defineCheck({
           if (!uuids.has(v.parentUuid)) pending.push({ ...where, pointer: '/parentUuid', target: v.parentUuid });
         } else if (v.parentUuid === null || v.parentUuid === undefined) {
           if (boundary) {
-            if (typeof v.logicalParentUuid === 'string' && !uuids.has(v.logicalParentUuid)) pending.push({ ...where, pointer: '/logicalParentUuid', target: v.logicalParentUuid });
+            if (typeof v.logicalParentUuid === 'string' && !uuids.has(v.logicalParentUuid))
+              pending.push({ ...where, pointer: '/logicalParentUuid', target: v.logicalParentUuid });
           } else if (v.type !== 'attachment') {
             const n = (roots.get(file) ?? 0) + 1;
             roots.set(file, n);
@@ -86,18 +106,31 @@ export const claudeTranscript = defineCheck({
           ctx.emit(
             'CLAUDE_PARENT_MISSING',
             { file: ref.file, line: ref.line, byteOffset: ref.byteOffset, pointer: ref.pointer },
-            `${ref.pointer.slice(1)} ${JSON.stringify(ref.target)} names no record of this session${sub ? ' (nor of its transcript)' : ''}: Claude Code's walk back from the latest record stops here, and what came before drops out of a resume`,
+            `${ref.pointer.slice(1)} ${JSON.stringify(ref.target)} names no record of this ` +
+              `session${sub ? ' (nor of its transcript)' : ''}: Claude Code's walk back from the latest record ` +
+              `stops here, and what came before drops out of a resume`,
             { key: ref.target },
           );
         }
         for (const [file, n] of roots) {
           if (n < 2 || boundaries.has(file)) continue;
           const w = rootsAt.get(file)!;
-          ctx.emit('CLAUDE_MULTIPLE_ROOTS', { ...w, pointer: '/parentUuid' }, `${n} records start a chain (parentUuid null) and no compact boundary explains it; this is the second: a resume follows only the chain of the latest record`);
+          ctx.emit(
+            'CLAUDE_MULTIPLE_ROOTS',
+            { ...w, pointer: '/parentUuid' },
+            `${n} records start a chain (parentUuid null) and no compact boundary explains it; this is the second: ` +
+              `a resume follows only the chain of the latest record`,
+          );
         }
         for (const s of summaries) {
           if (uuids.has(s.target)) continue;
-          ctx.emit('CLAUDE_SUMMARY_LEAF_UNRESOLVED', { file: s.file, line: s.line, byteOffset: s.byteOffset, pointer: s.pointer }, `leafUuid ${JSON.stringify(s.target)} is not a record of this session: a summary of another session of the project (Claude Code writes those here too), or of lost lines`, { key: s.target });
+          ctx.emit(
+            'CLAUDE_SUMMARY_LEAF_UNRESOLVED',
+            { file: s.file, line: s.line, byteOffset: s.byteOffset, pointer: s.pointer },
+            `leafUuid ${JSON.stringify(s.target)} is not a record of this session: a summary of another session of ` +
+              `the project (Claude Code writes those here too), or of lost lines`,
+            { key: s.target },
+          );
         }
         const subagents = [...session.artifacts.values()].filter((a) => a.kind === 'subagent');
         if (!hasTranscript && subagents.length) {
@@ -105,7 +138,9 @@ export const claudeTranscript = defineCheck({
           ctx.emit(
             'CLAUDE_TRANSCRIPT_MISSING',
             { file: `${id}.jsonl` },
-            `${subagents.length} sub-agent transcript(s) under ${id}/subagents/ but no ${id}.jsonl next to the folder: the session's own transcript is missing${unresolvedInSubagents ? `; ${unresolvedInSubagents} parentUuid link(s) into it cannot be resolved` : ''}`,
+            `${subagents.length} sub-agent transcript(s) under ${id}/subagents/ but no ${id}.jsonl next to the ` +
+              "folder: the session's own transcript is missing" +
+              (unresolvedInSubagents ? `; ${unresolvedInSubagents} parentUuid link(s) into it cannot be resolved` : ''),
           );
         }
       },

@@ -63,7 +63,14 @@ export const sandbox = defineRootCheck({
       // as the unreadable summary itself; subagent init writes it in place, so a crash can leave it torn).
       if (from !== undefined && to === undefined && e.child.hasSummary) {
         dropped.add(e.child);
-        ctx.emit(e.child, 'SANDBOX_DROPPED', LOC, `${edge}, which ran under ${JSON.stringify(from)}, records no sandbox profile: a resume would run under --sandbox / GROK_SANDBOX / config / off instead`, { key: e.parentId });
+        ctx.emit(
+          e.child,
+          'SANDBOX_DROPPED',
+          LOC,
+          `${edge}, which ran under ${JSON.stringify(from)}, records no sandbox profile: a resume would run under ` +
+            `--sandbox / GROK_SANDBOX / config / off instead`,
+          { key: e.parentId },
+        );
         continue;
       }
       if (from === undefined || to === undefined) continue;
@@ -72,39 +79,109 @@ export const sandbox = defineRootCheck({
     for (const n of graph.nodes) {
       if (n.format !== 'grok') continue;
       if (n.hasSummary && n.sandboxProfile === undefined && !dropped.has(n)) {
-        ctx.emit(n, 'SANDBOX_PROFILE_MISSING', { file: 'summary.json' }, 'no sandbox_profile recorded: a resume runs under --sandbox, GROK_SANDBOX, config.toml or off, whichever comes first');
+        ctx.emit(
+          n,
+          'SANDBOX_PROFILE_MISSING',
+          { file: 'summary.json' },
+          'no sandbox_profile recorded: a resume runs under --sandbox, GROK_SANDBOX, config.toml or off, whichever ' +
+            'comes first',
+        );
       }
       if (n.sandboxProfile !== undefined && !isBuiltin(n.sandboxProfile) && !profiles.resolve(n.sandboxProfile)) {
-        ctx.emit(n, 'SANDBOX_PROFILE_UNKNOWN', LOC, `custom profile ${JSON.stringify(n.sandboxProfile)} has no definition among the --sandbox-config files${/[A-Z\s]/.test(n.sandboxProfile) ? ' (profile names are case-sensitive and untrimmed: this may be a mistyped built-in)' : ''}; compared by name only`);
+        ctx.emit(
+          n,
+          'SANDBOX_PROFILE_UNKNOWN',
+          LOC,
+          `custom profile ${JSON.stringify(n.sandboxProfile)} has no definition among the --sandbox-config files` +
+            (/[A-Z\s]/.test(n.sandboxProfile)
+              ? ' (profile names are case-sensitive and untrimmed: this may be a mistyped built-in)'
+              : '') +
+            '; compared by name only',
+        );
       }
       const then = earlier?.get(n.id);
       if (!then || !n.hasSummary || !then.hasSummary) continue;
       if (then.sandboxProfile === n.sandboxProfile) continue;
       if (then.sandboxProfile !== undefined && n.sandboxProfile === undefined) {
-        ctx.emit(n, 'SANDBOX_DROPPED', LOC, `the earlier capture (${then.path}) recorded ${JSON.stringify(then.sandboxProfile)}; this one records none: summary.json was rewritten`, { key: 'capture' });
+        ctx.emit(
+          n,
+          'SANDBOX_DROPPED',
+          LOC,
+          `the earlier capture (${then.path}) recorded ${JSON.stringify(then.sandboxProfile)}; this one records ` +
+            `none: summary.json was rewritten`,
+          { key: 'capture' },
+        );
       } else if (then.sandboxProfile === undefined) {
-        ctx.emit(n, 'SANDBOX_CHANGED', LOC, `the earlier capture (${then.path}) recorded no profile; this one records ${JSON.stringify(n.sandboxProfile)}: summary.json was rewritten`, { key: 'capture', severity: 'error' });
+        ctx.emit(
+          n,
+          'SANDBOX_CHANGED',
+          LOC,
+          `the earlier capture (${then.path}) recorded no profile; this one records ` +
+            `${JSON.stringify(n.sandboxProfile)}: summary.json was rewritten`,
+          { key: 'capture', severity: 'error' },
+        );
       } else {
-        judge(ctx, profiles, n, n.sandboxProfile!, then.sandboxProfile, `the earlier capture (${then.path})`, 'capture', true);
+        judge(
+          ctx,
+          profiles,
+          n,
+          n.sandboxProfile!,
+          then.sandboxProfile,
+          `the earlier capture (${then.path})`,
+          'capture',
+          true,
+        );
       }
     }
   },
 });
 
 /** Compare a descendant's profile with its origin's and report what changed. */
-function judge(ctx: RootCheckContext<keyof typeof SANDBOX_CODES>, profiles: ProfileBook, on: LineageFacts, to: string, from: string, origin: string, key: string, overTime: boolean): void {
+function judge(
+  ctx: RootCheckContext<keyof typeof SANDBOX_CODES>,
+  profiles: ProfileBook,
+  on: LineageFacts,
+  to: string,
+  from: string,
+  origin: string,
+  key: string,
+  overTime: boolean,
+): void {
   if (canonicalName(to) === canonicalName(from)) return; // aliases are the same profile (Grok compares parsed names)
   const a = profiles.resolve(to);
   const b = profiles.resolve(from);
   const changedSeverity = overTime ? { severity: 'error' as const } : {};
   if (!a || !b) {
-    ctx.emit(on, 'SANDBOX_CHANGED', LOC, `runs under ${JSON.stringify(to)}, ${origin} under ${JSON.stringify(from)}; ${!a ? JSON.stringify(to) : JSON.stringify(from)} is a custom profile without a definition, so whether it is wider cannot be told (supply --sandbox-config)`, { key, ...changedSeverity });
+    ctx.emit(
+      on,
+      'SANDBOX_CHANGED',
+      LOC,
+      `runs under ${JSON.stringify(to)}, ${origin} under ${JSON.stringify(from)}; ` +
+        `${!a ? JSON.stringify(to) : JSON.stringify(from)} is a custom profile without a definition, so whether it ` +
+        `is wider cannot be told (supply --sandbox-config)`,
+      { key, ...changedSeverity },
+    );
     return;
   }
   const c = compare(a, b);
   if (c.wider) {
-    ctx.emit(on, 'SANDBOX_WIDENED', LOC, `runs under ${JSON.stringify(to)}, wider than ${JSON.stringify(from)} of ${origin}: ${c.gains.join('; ')}${c.narrower ? ` (and narrower elsewhere: ${c.losses.join('; ')}; incomparable counts as wider)` : ''}`, { key });
+    ctx.emit(
+      on,
+      'SANDBOX_WIDENED',
+      LOC,
+      `runs under ${JSON.stringify(to)}, wider than ${JSON.stringify(from)} of ${origin}: ${c.gains.join('; ')}` +
+        (c.narrower ? ` (and narrower elsewhere: ${c.losses.join('; ')}; incomparable counts as wider)` : ''),
+      { key },
+    );
   } else if (c.narrower || overTime) {
-    ctx.emit(on, 'SANDBOX_CHANGED', LOC, `runs under ${JSON.stringify(to)}, ${c.narrower ? 'narrower than' : 'different from'} ${JSON.stringify(from)} of ${origin}${c.losses.length ? `: ${c.losses.join('; ')}` : ''}${overTime ? '; a recorded profile never changes in a live session: summary.json was rewritten' : ''}`, { key, ...changedSeverity });
+    ctx.emit(
+      on,
+      'SANDBOX_CHANGED',
+      LOC,
+      `runs under ${JSON.stringify(to)}, ${c.narrower ? 'narrower than' : 'different from'} ` +
+        `${JSON.stringify(from)} of ${origin}${c.losses.length ? `: ${c.losses.join('; ')}` : ''}` +
+        (overTime ? '; a recorded profile never changes in a live session: summary.json was rewritten' : ''),
+      { key, ...changedSeverity },
+    );
   }
 }

@@ -10,7 +10,11 @@ export const xrefSystemPrompt = defineCheck({
     XREF_SYSTEM_PROMPT: {
       severity: 'warning',
       title: 'system_prompt.txt differs from the first system item of the chat history',
-      help: 'Grok writes system_prompt.txt as a mirror that "should match the first System entry in chat_history.jsonl modulo trailing newlines" (acp_session.rs:1467-1472). A difference means one of the two was edited, or the chat history was rebuilt or replaced without the mirror (a rebuilt history has no system item).',
+      help:
+        'Grok writes system_prompt.txt as a mirror that "should match the first System entry in ' +
+        'chat_history.jsonl modulo trailing newlines" (acp_session.rs:1467-1472). A difference means one of the ' +
+        'two was edited, or the chat history was rebuilt or replaced without the mirror (a rebuilt history has no ' +
+        'system item).',
     },
   },
   create(ctx) {
@@ -25,12 +29,19 @@ export const xrefSystemPrompt = defineCheck({
         if (kind !== 'chat' || first) return;
         chatSeen = true;
         const v = record.value as { type?: unknown; role?: unknown; content?: unknown };
-        if ((v?.type === 'system' || v?.role === 'system') && typeof v.content === 'string') first = { content: v.content, line: record.line, byteOffset: record.byteOffset };
+        if ((v?.type === 'system' || v?.role === 'system') && typeof v.content === 'string')
+          first = { content: v.content, line: record.line, byteOffset: record.byteOffset };
       },
       end() {
         if (mirror === undefined || !chatSeen) return;
         if (!first) {
-          ctx.emit('XREF_SYSTEM_PROMPT', { file: 'system_prompt.txt' }, 'system_prompt.txt exists but chat_history.jsonl has no system item: a history rebuilt from updates.jsonl has none', { severity: 'note' });
+          ctx.emit(
+            'XREF_SYSTEM_PROMPT',
+            { file: 'system_prompt.txt' },
+            'system_prompt.txt exists but chat_history.jsonl has no system item: a history rebuilt from ' +
+              'updates.jsonl has none',
+            { severity: 'note' },
+          );
           return;
         }
         if (trimNl(mirror) === trimNl(first.content)) return;
@@ -41,7 +52,9 @@ export const xrefSystemPrompt = defineCheck({
         ctx.emit(
           'XREF_SYSTEM_PROMPT',
           { file: 'system_prompt.txt', byteOffset: Buffer.byteLength(a.slice(0, i)) },
-          `differs from the system item at chat_history.jsonl:${first.line} from character ${i} (${a.length} vs ${b.length} characters): ${JSON.stringify(a.slice(i, i + 40))} vs ${JSON.stringify(b.slice(i, i + 40))}`,
+          `differs from the system item at chat_history.jsonl:${first.line} from character ${i} (${a.length} vs ` +
+            `${b.length} characters): ${JSON.stringify(a.slice(i, i + 40))} vs ` +
+            `${JSON.stringify(b.slice(i, i + 40))}`,
         );
       },
     };

@@ -19,8 +19,21 @@ export const ContentBlock = named(
   'AcpContentBlock',
   z.discriminatedUnion('type', [
     obj({ type: z.literal('text'), text: z.string(), annotations: opt(Annotations), _meta: meta }),
-    obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), uri: opt(z.string()), annotations: opt(Annotations), _meta: meta }),
-    obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: opt(Annotations), _meta: meta }),
+    obj({
+      type: z.literal('image'),
+      data: z.string(),
+      mimeType: z.string(),
+      uri: opt(z.string()),
+      annotations: opt(Annotations),
+      _meta: meta,
+    }),
+    obj({
+      type: z.literal('audio'),
+      data: z.string(),
+      mimeType: z.string(),
+      annotations: opt(Annotations),
+      _meta: meta,
+    }),
     obj({
       type: z.literal('resource_link'),
       uri: z.string(),
@@ -44,7 +57,18 @@ export const ContentBlock = named(
   ]),
 );
 
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+export const TOOL_KINDS = [
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+] as const;
 export const TOOL_CALL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
 
 const ToolCallContent = z.discriminatedUnion('type', [
@@ -113,7 +137,12 @@ const AvailableCommandsUpdate = named(
   obj({
     sessionUpdate: z.literal('available_commands_update'),
     availableCommands: z.array(
-      obj({ name: z.string(), description: z.string(), input: opt(obj({ hint: z.string(), _meta: meta })), _meta: meta }),
+      obj({
+        name: z.string(),
+        description: z.string(),
+        input: opt(obj({ hint: z.string(), _meta: meta })),
+        _meta: meta,
+      }),
     ),
     _meta: meta,
   }),
@@ -135,7 +164,12 @@ const ConfigOptionUpdate = named(
 
 const SessionInfoUpdate = named(
   'AcpSessionInfoUpdate',
-  obj({ sessionUpdate: z.literal('session_info_update'), title: opt(z.string()), updatedAt: opt(z.string()), _meta: meta }),
+  obj({
+    sessionUpdate: z.literal('session_info_update'),
+    title: opt(z.string()),
+    updatedAt: opt(z.string()),
+    _meta: meta,
+  }),
 );
 
 const UsageUpdate = named(
@@ -165,10 +199,10 @@ export const ACP_VARIANTS = {
 
 export const AcpUpdate = named(
   'AcpUpdate',
-  z.discriminatedUnion('sessionUpdate', Object.values(ACP_VARIANTS) as unknown as [typeof ToolCall, ...(typeof ToolCall)[]]),
+  z.discriminatedUnion(
+    'sessionUpdate',
+    Object.values(ACP_VARIANTS) as unknown as [typeof ToolCall, ...(typeof ToolCall)[]],
+  ),
 );
 
-export const AcpNotification = named(
-  'AcpNotification',
-  obj({ sessionId: z.string(), update: AcpUpdate, _meta: meta }),
-);
+export const AcpNotification = named('AcpNotification', obj({ sessionId: z.string(), update: AcpUpdate, _meta: meta }));

@@ -8,13 +8,32 @@ import { REASONING_EFFORTS } from './summary.js';
 
 /** `SyntheticReason` values (unknown strings decode as `Unknown` via serde(other), so the field is a free string). */
 export const SYNTHETIC_REASONS = [
-  'compaction_meta', 'system_reminder', 'length_continue', 'project_instructions', 'auto_continue', 'auto_recovery',
-  'interjection', 'agent_message', 'parent_agent_message', 'task_completed', 'subagent_completed',
-  'notification_drain', 'goal_summary', 'goal_classifier_nudge', 'scheduler_fired', 'stop_hook_feedback',
-  'working_directory_switch', 'unknown',
+  'compaction_meta',
+  'system_reminder',
+  'length_continue',
+  'project_instructions',
+  'auto_continue',
+  'auto_recovery',
+  'interjection',
+  'agent_message',
+  'parent_agent_message',
+  'task_completed',
+  'subagent_completed',
+  'notification_drain',
+  'goal_summary',
+  'goal_classifier_nudge',
+  'scheduler_fired',
+  'stop_hook_feedback',
+  'working_directory_switch',
+  'unknown',
 ] as const;
 
-export const PRIOR_TURN_INTERRUPTS = ['mid_turn_abort', 'permission_rejected', 'permission_cancelled', 'unknown'] as const;
+export const PRIOR_TURN_INTERRUPTS = [
+  'mid_turn_abort',
+  'permission_rejected',
+  'permission_cancelled',
+  'unknown',
+] as const;
 
 export const ContentPart = named(
   'ContentPart',
@@ -88,7 +107,10 @@ const BackendToolKind = named(
   ]),
 );
 
-const BackendToolCallItem = named('ChatBackendToolCall', obj({ type: z.literal('backend_tool_call'), kind: BackendToolKind }));
+const BackendToolCallItem = named(
+  'ChatBackendToolCall',
+  obj({ type: z.literal('backend_tool_call'), kind: BackendToolKind }),
+);
 
 const ReasoningItem = named(
   'ChatReasoning',
@@ -114,7 +136,14 @@ export const CHAT_VARIANTS = {
 
 export const ConversationItem = named(
   'ConversationItem',
-  z.discriminatedUnion('type', [SystemItem, UserItem, AssistantItem, ToolResultItem, BackendToolCallItem, ReasoningItem]),
+  z.discriminatedUnion('type', [
+    SystemItem,
+    UserItem,
+    AssistantItem,
+    ToolResultItem,
+    BackendToolCallItem,
+    ReasoningItem,
+  ]),
 );
 export type ConversationItem = z.infer<typeof ConversationItem>;
 
@@ -135,7 +164,13 @@ export const LegacyChatMessage = named(
     content: LegacyContent,
     name: opt(z.string()),
     tool_calls: z
-      .array(obj({ id: opt(z.string()), type: z.literal('function'), function: obj({ name: z.string(), arguments: z.string() }) }))
+      .array(
+        obj({
+          id: opt(z.string()),
+          type: z.literal('function'),
+          function: obj({ name: z.string(), arguments: z.string() }),
+        }),
+      )
       .optional(),
     tool_call_id: opt(z.string()),
     model_id: opt(z.string()),

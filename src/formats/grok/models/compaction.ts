@@ -33,7 +33,15 @@ export const CompactionRequestFile = named(
     error: opt(z.string()),
     attempts: uint,
     attempt_details: z
-      .array(obj({ attempt: uint, outcome: z.string(), summary_chars: uint, summary: opt(z.string()), error: opt(z.string()) }))
+      .array(
+        obj({
+          attempt: uint,
+          outcome: z.string(),
+          summary_chars: uint,
+          summary: opt(z.string()),
+          error: opt(z.string()),
+        }),
+      )
       .optional(),
   }),
   'compaction_requests/<request_id>.json: one compaction request and its response.',

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { named, obj, uint } from '../../shared/zod.js';
 
-export const RELOCATION_PHASES = ['prepared', 'staged', 'target_published', 'ready', 'committed', 'rolled_back'] as const;
+export const RELOCATION_PHASES = [
+  'prepared',
+  'staged',
+  'target_published',
+  'ready',
+  'committed',
+  'rolled_back',
+] as const;
 
 export const RelocationJournal = named(
   'RelocationJournal',

@@ -1,4 +1,7 @@
-/** Whole-file JSON state: plan.json, plan_mode.json, signals.json, announcement_state.json, goal/state.json, workflows/<run>/state.json (§2.6). */
+/**
+ * Whole-file JSON state: plan.json, plan_mode.json, signals.json, announcement_state.json, goal/state.json,
+ * workflows/<run>/state.json (§2.6).
+ */
 import { z } from 'zod';
 import { json, named, obj, opt, rfc3339, uint } from '../../shared/zod.js';
 
@@ -20,7 +23,12 @@ export const TodoState = named(
   'plan.json: the TODO list (TodoState).',
 );
 
-const Locator = obj({ route_ref: opt(z.string()), model_ref: opt(z.string()), model: z.string(), base_url: z.string() });
+const Locator = obj({
+  route_ref: opt(z.string()),
+  model_ref: opt(z.string()),
+  model: z.string(),
+  base_url: z.string(),
+});
 
 export const PlanModeSnapshot = named(
   'PlanModeSnapshot',
@@ -102,8 +110,17 @@ export const GoalOrchestration = named(
 );
 
 export const WORKFLOW_STATUSES = [
-  'active', 'user_paused', 'back_off_paused', 'no_progress_paused', 'infra_paused', 'blocked', 'budget_limited',
-  'interrupted', 'complete', 'failed', 'cancelled',
+  'active',
+  'user_paused',
+  'back_off_paused',
+  'no_progress_paused',
+  'infra_paused',
+  'blocked',
+  'budget_limited',
+  'interrupted',
+  'complete',
+  'failed',
+  'cancelled',
 ] as const;
 
 export const WorkflowRunManifest = named(

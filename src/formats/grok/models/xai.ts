@@ -54,12 +54,29 @@ export const XAI_VARIANTS = {
   retry_state: named(
     'XaiRetryState',
     z.discriminatedUnion('type', [
-      obj({ sessionUpdate: z.literal('retry_state'), type: z.literal('retrying'), attempt: uint, max_retries: uint, reason: str }),
-      obj({ sessionUpdate: z.literal('retry_state'), type: z.literal('exhausted'), attempts: uint, reason: str, is_rate_limited: z.boolean().optional() }),
+      obj({
+        sessionUpdate: z.literal('retry_state'),
+        type: z.literal('retrying'),
+        attempt: uint,
+        max_retries: uint,
+        reason: str,
+      }),
+      obj({
+        sessionUpdate: z.literal('retry_state'),
+        type: z.literal('exhausted'),
+        attempts: uint,
+        reason: str,
+        is_rate_limited: z.boolean().optional(),
+      }),
       obj({ sessionUpdate: z.literal('retry_state'), type: z.literal('failed'), error_type: str, message: str }),
     ]),
   ),
-  auto_compact_started: v('auto_compact_started', 'XaiAutoCompactStarted', { tokens_used: uint, context_window: uint, percentage: uint, reason: str }),
+  auto_compact_started: v('auto_compact_started', 'XaiAutoCompactStarted', {
+    tokens_used: uint,
+    context_window: uint,
+    percentage: uint,
+    reason: str,
+  }),
   auto_compact_completed: v('auto_compact_completed', 'XaiAutoCompactCompleted', {
     tokens_before: opt(uint),
     tokens_after: uint,
@@ -74,8 +91,15 @@ export const XAI_VARIANTS = {
   auto_compact_cancelled: v('auto_compact_cancelled', 'XaiAutoCompactCancelled', { reason: str }),
   auto_continue_completed: v('auto_continue_completed', 'XaiAutoContinueCompleted', { total_tokens: uint }),
   feedback_request: v('feedback_request', 'XaiFeedbackRequest', { request_id: str, prompt: str }),
-  relay_sync_status: v('relay_sync_status', 'XaiRelaySyncStatus', { status: z.enum(['connected', 'disconnected', 'reconnecting']) }),
-  auto_recovery_started: v('auto_recovery_started', 'XaiAutoRecoveryStarted', { attempt: uint, max_retries: uint, error: str, delay_ms: uint }),
+  relay_sync_status: v('relay_sync_status', 'XaiRelaySyncStatus', {
+    status: z.enum(['connected', 'disconnected', 'reconnecting']),
+  }),
+  auto_recovery_started: v('auto_recovery_started', 'XaiAutoRecoveryStarted', {
+    attempt: uint,
+    max_retries: uint,
+    error: str,
+    delay_ms: uint,
+  }),
   auto_recovery_exhausted: v('auto_recovery_exhausted', 'XaiAutoRecoveryExhausted', { attempts: uint, error: str }),
   hook_annotation: v('hook_annotation', 'XaiHookAnnotation', { message: str }),
   hook_execution: v('hook_execution', 'XaiHookExecution', {
@@ -84,9 +108,15 @@ export const XAI_VARIANTS = {
     prompt_id: opt(str),
     runs: z.array(obj({ name: str, status: obj({ status: str }), output: opt(str) })),
   }),
-  hooks_changed: v('hooks_changed', 'XaiHooksChanged', { hooks: z.array(obj({ name: str })), project_trusted: z.boolean(), load_errors: z.array(str).optional() }),
+  hooks_changed: v('hooks_changed', 'XaiHooksChanged', {
+    hooks: z.array(obj({ name: str })),
+    project_trusted: z.boolean(),
+    load_errors: z.array(str).optional(),
+  }),
   plugins_changed: v('plugins_changed', 'XaiPluginsChanged', { plugins: z.array(obj({ name: str, id: str })) }),
-  plugin_updates_installed: v('plugin_updates_installed', 'XaiPluginUpdatesInstalled', { updates: z.array(z.tuple([str, str, str])) }),
+  plugin_updates_installed: v('plugin_updates_installed', 'XaiPluginUpdatesInstalled', {
+    updates: z.array(z.tuple([str, str, str])),
+  }),
   session_status: v('session_status', 'XaiSessionStatus', {}),
   session_summary_generated: v('session_summary_generated', 'XaiSessionSummaryGenerated', { session_summary: str }),
   session_recap: v('session_recap', 'XaiSessionRecap', { summary: str, auto: z.boolean().optional() }),
@@ -101,7 +131,10 @@ export const XAI_VARIANTS = {
     created_at: str,
   }),
   rewind_marker: v('rewind_marker', 'XaiRewindMarker', { target_prompt_index: uint, created_at: str }),
-  task_completed: v('task_completed', 'XaiTaskCompleted', { task_snapshot: obj({ task_id: str }), will_wake: z.boolean().optional() }),
+  task_completed: v('task_completed', 'XaiTaskCompleted', {
+    task_snapshot: obj({ task_id: str }),
+    will_wake: z.boolean().optional(),
+  }),
   subagent_spawned: v('subagent_spawned', 'XaiSubagentSpawned', {
     subagent_id: str,
     parent_session_id: str,
@@ -140,7 +173,12 @@ export const XAI_VARIANTS = {
     monitor_description: opt(str),
     description: opt(str),
   }),
-  scheduled_task_created: v('scheduled_task_created', 'XaiScheduledTaskCreated', { task_id: str, prompt: str, human_schedule: str, next_fire_at: opt(str) }),
+  scheduled_task_created: v('scheduled_task_created', 'XaiScheduledTaskCreated', {
+    task_id: str,
+    prompt: str,
+    human_schedule: str,
+    next_fire_at: opt(str),
+  }),
   scheduled_task_fired: v('scheduled_task_fired', 'XaiScheduledTaskFired', {
     task_id: str,
     prompt: str,
@@ -150,13 +188,30 @@ export const XAI_VARIANTS = {
   }),
   scheduled_task_deleted: v('scheduled_task_deleted', 'XaiScheduledTaskDeleted', { task_id: str }),
   monitor_event: v('monitor_event', 'XaiMonitorEvent', { task_id: str, description: str, event_text: str }),
-  model_auto_switched: v('model_auto_switched', 'XaiModelAutoSwitched', { previous_model_id: str, new_model_id: str, reason: str }),
+  model_auto_switched: v('model_auto_switched', 'XaiModelAutoSwitched', {
+    previous_model_id: str,
+    new_model_id: str,
+    reason: str,
+  }),
   model_changed: v('model_changed', 'XaiModelChanged', { model_id: str, reasoning_effort: opt(str) }),
-  tool_call_delta_chunk: v('tool_call_delta_chunk', 'XaiToolCallDeltaChunk', { tool_call_id: opt(str), tool_index: uint, name: opt(str), arguments_delta: opt(str) }),
+  tool_call_delta_chunk: v('tool_call_delta_chunk', 'XaiToolCallDeltaChunk', {
+    tool_call_id: opt(str),
+    tool_index: uint,
+    name: opt(str),
+    arguments_delta: opt(str),
+  }),
   image_compressed: v('image_compressed', 'XaiImageCompressed', { images: z.array(json), message: str }),
   image_dropped: v('image_dropped', 'XaiImageDropped', { notes: z.array(str) }),
-  memory_files: v('memory_files', 'XaiMemoryFiles', { files: z.array(obj({ path: str, source: str, size_bytes: uint })) }),
-  workflow_updated: v('workflow_updated', 'XaiWorkflowUpdated', { run_id: str, name: str, objective: str, status: str, elapsed_ms: uint }),
+  memory_files: v('memory_files', 'XaiMemoryFiles', {
+    files: z.array(obj({ path: str, source: str, size_bytes: uint })),
+  }),
+  workflow_updated: v('workflow_updated', 'XaiWorkflowUpdated', {
+    run_id: str,
+    name: str,
+    objective: str,
+    status: str,
+    elapsed_ms: uint,
+  }),
   goal_updated: v('goal_updated', 'XaiGoalUpdated', {
     goal_id: str,
     objective: str,
@@ -170,7 +225,12 @@ export const XAI_VARIANTS = {
   }),
   pending_interaction: v('pending_interaction', 'XaiPendingInteraction', { tool_call_id: str, kind: str }),
   interaction_resolved: v('interaction_resolved', 'XaiInteractionResolved', { tool_call_id: str }),
-  turn_completed: v('turn_completed', 'XaiTurnCompleted', { prompt_id: str, stop_reason: str, agent_result: opt(str), usage: opt(PromptUsage) }),
+  turn_completed: v('turn_completed', 'XaiTurnCompleted', {
+    prompt_id: str,
+    stop_reason: str,
+    agent_result: opt(str),
+    usage: opt(PromptUsage),
+  }),
   response_started: v('response_started', 'XaiResponseStarted', {}),
   reasoning_completed: v('reasoning_completed', 'XaiReasoningCompleted', {}),
   response_completed: v('response_completed', 'XaiResponseCompleted', {}),
@@ -178,11 +238,19 @@ export const XAI_VARIANTS = {
 
 export const XAI_TAGS = Object.keys(XAI_VARIANTS);
 
-export const XaiUnknownUpdate = named('XaiUnknownUpdate', obj({ sessionUpdate: unknownTag(XAI_TAGS) }), 'A tag this model does not know: Grok decodes it as Unknown and ignores its fields.');
+export const XaiUnknownUpdate = named(
+  'XaiUnknownUpdate',
+  obj({ sessionUpdate: unknownTag(XAI_TAGS) }),
+  'A tag this model does not know: Grok decodes it as Unknown and ignores its fields.',
+);
 
 export const XaiUpdate = named(
   'XaiUpdate',
-  z.union([...(Object.values(XAI_VARIANTS) as z.ZodType[]), XaiUnknownUpdate] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+  z.union([...(Object.values(XAI_VARIANTS) as z.ZodType[]), XaiUnknownUpdate] as unknown as [
+    z.ZodType,
+    z.ZodType,
+    ...z.ZodType[],
+  ]),
 );
 
 export const XaiNotification = named(

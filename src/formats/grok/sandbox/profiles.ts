@@ -27,10 +27,38 @@ const set = (...r: Region[]): Set<Region> => new Set(r);
 
 const BUILTINS: Record<string, Omit<Profile, 'name'>> = {
   off: { canonical: 'off', kind: 'builtin', read: ALL, write: ALL, network: true, deny: new Set() },
-  workspace: { canonical: 'workspace', kind: 'builtin', read: ALL, write: set('workspace', 'grok', 'tmp'), network: true, deny: new Set() },
-  devbox: { canonical: 'devbox', kind: 'builtin', read: ALL, write: set('system', 'workspace', 'grok', 'tmp', 'home', 'other'), network: true, deny: new Set() },
-  'read-only': { canonical: 'read-only', kind: 'builtin', read: ALL, write: set('grok', 'tmp'), network: false, deny: new Set() },
-  strict: { canonical: 'strict', kind: 'builtin', read: set('system', 'kernel', 'tmp', 'workspace', 'grok'), write: set('workspace', 'grok', 'tmp'), network: false, deny: new Set() },
+  workspace: {
+    canonical: 'workspace',
+    kind: 'builtin',
+    read: ALL,
+    write: set('workspace', 'grok', 'tmp'),
+    network: true,
+    deny: new Set(),
+  },
+  devbox: {
+    canonical: 'devbox',
+    kind: 'builtin',
+    read: ALL,
+    write: set('system', 'workspace', 'grok', 'tmp', 'home', 'other'),
+    network: true,
+    deny: new Set(),
+  },
+  'read-only': {
+    canonical: 'read-only',
+    kind: 'builtin',
+    read: ALL,
+    write: set('grok', 'tmp'),
+    network: false,
+    deny: new Set(),
+  },
+  strict: {
+    canonical: 'strict',
+    kind: 'builtin',
+    read: set('system', 'kernel', 'tmp', 'workspace', 'grok'),
+    write: set('workspace', 'grok', 'tmp'),
+    network: false,
+    deny: new Set(),
+  },
 };
 
 /** Grok's `ProfileName::from_str`: exact, case-sensitive; `readonly` and `none` are the only aliases. */
@@ -51,7 +79,25 @@ export function regionOf(path: string): Region {
   if (top === 'proc' || top === 'sys' || top === 'dev') return 'kernel';
   if (/\/\.grok(\/|$)/.test(path)) return 'grok';
   if (top === 'home' || top === 'Users' || top === 'root') return 'home';
-  if (['usr', 'lib', 'lib64', 'bin', 'sbin', 'etc', 'var', 'run', 'opt', 'System', 'Library', 'private', 'nix', 'snap'].includes(top)) return 'system';
+  if (
+    [
+      'usr',
+      'lib',
+      'lib64',
+      'bin',
+      'sbin',
+      'etc',
+      'var',
+      'run',
+      'opt',
+      'System',
+      'Library',
+      'private',
+      'nix',
+      'snap',
+    ].includes(top)
+  )
+    return 'system';
   return 'other';
 }
 
@@ -92,7 +138,10 @@ export class ProfileBook {
     const baseName = canonicalName(c.config.extends ?? 'workspace');
     const base = BUILTINS[baseName];
     if (!base || baseName === 'off') {
-      this.problems.push(`${c.file}: [profiles.${name}] extends ${JSON.stringify(c.config.extends)}, which is not a built-in Grok accepts as a base`);
+      this.problems.push(
+        `${c.file}: [profiles.${name}] extends ${JSON.stringify(c.config.extends)}, which is not a built-in Grok ` +
+          `accepts as a base`,
+      );
       return undefined;
     }
     const read = new Set(base.read);
