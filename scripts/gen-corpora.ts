@@ -12,6 +12,7 @@ import { damagedCases, type Case, type Content } from './corpora/cases.js';
 import { generateBundles } from './corpora/cases-bundle.js';
 import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
+import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 
 export interface Expected {
   description: string;
@@ -38,6 +39,9 @@ function writeTree(root: string, files: Map<string, Content>): void {
 
 const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
 
+/** Notes every Grok session written the way the real writer writes carries (the record of its write order). */
+const WRITER_NOTES: readonly string[] = ['TIME_FILE_ORDER'];
+
 export function generate(outDir: string): string[] {
   const grokDir = join(outDir, 'grok');
   rmSync(grokDir, { recursive: true, force: true });
@@ -49,10 +53,12 @@ export function generate(outDir: string): string[] {
   const cleanExpected: Expected = {
     description:
       'A realistic clean sessions root: a multi-turn session (tool calls, reasoning, plan, rewind points, a ' +
-      "compaction, a rewind, a subagent), the subagent's own session, and a fork. It must produce no finding at " +
-      'all.',
-    must: [],
-    mustNot: allCodes.filter((code) => !code.startsWith('BUNDLE_')),
+      "compaction, a rewind, a subagent), the subagent's own session, and a fork, written the way Grok's writer " +
+      'writes (the pending ACP line lands after the xAI lines emitted meanwhile). It must produce no finding but ' +
+      'the one TIME_FILE_ORDER note per log that records that write order.',
+    must: [...WRITER_NOTES],
+    mustNot: allCodes.filter((code) => !code.startsWith('BUNDLE_') && !WRITER_NOTES.includes(code)),
+    maxSeverity: 'note',
   };
   writeFileSync(join(grokDir, 'clean', 'expected.json'), json(cleanExpected));
   writeFileSync(
@@ -68,7 +74,7 @@ export function generate(outDir: string): string[] {
   const index: string[] = [
     '| case | must produce | what it is |',
     '|---|---|---|',
-    `| clean | (nothing) | ${cleanExpected.description} |`,
+    `| clean | TIME_FILE_ORDER (nothing above note) | ${cleanExpected.description} |`,
   ];
   for (const c of damagedCases()) {
     const dir = join(grokDir, c.name);
@@ -81,6 +87,7 @@ export function generate(outDir: string): string[] {
         (code) =>
           !allowed.has(code) &&
           !code.startsWith('BUNDLE_') &&
+          !WRITER_NOTES.includes(code) &&
           (c.command === 'inspect' || !code.startsWith('XREF_HEADLESS')),
       ),
     };
@@ -114,7 +121,7 @@ export function generate(outDir: string): string[] {
       'Codex CLI',
       'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)',
       codexCleanTree(),
-      codexCases(),
+      [...codexCases(), ...codexCaptureCases()],
       allCodes,
     ),
   );
@@ -125,7 +132,7 @@ export function generate(outDir: string): string[] {
       'Claude Code',
       'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
       claudeCleanTree().files,
-      claudeCases(),
+      [...claudeCases(), ...claudeCaptureCases()],
       allCodes,
     ),
   );
@@ -171,6 +178,7 @@ export function generateAgentCorpora(
         (code) => !allowed.has(code) && !code.startsWith('BUNDLE_') && !code.startsWith('XREF_HEADLESS'),
       ),
     };
+    if (c.target) expected.target = c.target;
     if (c.args) expected.args = c.args;
     if (c.maxSeverity) expected.maxSeverity = c.maxSeverity;
     if (c.onlyAt) expected.onlyAt = c.onlyAt;

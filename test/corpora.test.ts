@@ -19,8 +19,9 @@ describe.each(cases)('$format/$name', (c) => {
     // Arguments that name files of the case are relative to the case directory.
     const args = (c.expected.args ?? []).map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));
     const inspect = c.expected.command === 'inspect';
-    const command =
-      c.expected.command === undefined ? ['audit', dir] : [c.expected.command, join(dir, c.expected.target!)];
+    // audit takes the case directory, or one file of it (`target`); inspect and verify always name theirs.
+    const target = c.expected.target === undefined ? dir : join(dir, c.expected.target);
+    const command = [c.expected.command ?? 'audit', target];
     const r = await cli([...command, '--format', 'json', '--fail-on', 'never', ...args]);
     // verify repeats its warnings on stderr; nothing else may appear there.
     for (const line of r.stderr.split('\n').filter(Boolean))
@@ -73,10 +74,16 @@ describe.each(cases)('$format/$name', (c) => {
   });
 });
 
-test('the clean corpus is entirely clean', async () => {
+test("the clean corpus is clean: nothing but the record of the writer's order, one note per log", async () => {
   const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'json']);
   const report = JSON.parse(r.stdout) as AuditReport;
-  expect(report.findings).toEqual([]);
+  // Written the way Grok's writer writes: each session's updates.jsonl has ACP lines after later xAI lines.
+  const notes = report.findings.map(
+    (f) => `${f.code} ${f.severity} ${f.sessionPath.split('/').pop()} ${f.location.file}`,
+  );
+  expect(notes).toEqual(
+    report.sessions.map((s) => `TIME_FILE_ORDER note ${s.path.split('/').pop()} updates.jsonl`).sort(),
+  );
   expect(report.summary.sessions).toBe(3);
   expect(r.code).toBe(0);
 });

@@ -50,6 +50,35 @@ describe('inspect', () => {
     expect(rep.warnings).toEqual([]);
   });
 
+  test('a prompt on a merged line: the model never saw it, and the evidence must be bundled first', async () => {
+    const r = await cli(['inspect', session('jsonl-merged-prompt'), '--format', 'json']);
+    const rep = JSON.parse(r.stdout) as InspectReport;
+    // Nine records are on disk (one recovered from the merged line); Grok loads the eight whole lines.
+    expect(rep.replay).toMatchObject({ chatItems: 9, skippedLines: 1 });
+    expect(rep.skipped).toEqual([
+      {
+        file: 'chat_history.jsonl',
+        line: 7,
+        item: { type: 'user', text: 'Make add() saturate instead of renaming it.' },
+      },
+    ]);
+    expect(rep.lostPrompt).toMatchObject({ line: 7, text: 'Make add() saturate instead of renaming it.' });
+    expect(rep.lastChatPrompt).toMatchObject({ line: 4, text: 'Run the whole test suite.' });
+    expect(rep.warnings[0]).toMatch(/^Bundle before resuming: 1 file\(s\) have damaged lines, chat_history\.jsonl/);
+    expect(rep.warnings[0]).toContain(`session-audit bundle ${session('jsonl-merged-prompt')} -o `);
+    expect(rep.warnings[1]).toMatch(/The model will not see 1 damaged line\(s\).*a user item "Make add\(\) saturate/);
+
+    const text = (await cli(['inspect', session('jsonl-merged-prompt'), '--color', 'false'])).stdout;
+    expect(text).toMatch(/a later prompt on a damaged line \(skipped on load, never seen\): chat_history\.jsonl:7/);
+    expect(text.indexOf('Before resuming')).toBeLessThan(text.indexOf('\nResume\n'));
+  });
+
+  test('an undamaged session gives no bundle-first warning', async () => {
+    const rep = JSON.parse((await cli(['inspect', session('tool-interrupted-call'), '--format', 'json'])).stdout);
+    expect((rep as InspectReport).warnings.join('\n')).not.toMatch(/Bundle before resuming/);
+    expect((rep as InspectReport).replay.skippedLines).toBe(0);
+  });
+
   test('a running subagent left by a crash is listed', async () => {
     const rep = JSON.parse(
       (await cli(['inspect', session('xref-subagent'), '--format', 'json'])).stdout,

@@ -33,7 +33,10 @@ export interface Case {
   /** Severities no finding may reach (legitimate-cause cases: "must not be an error"). */
   maxSeverity?: 'warning' | 'note';
   at?: Expectation[];
-  /** Run this command instead of audit (`inspect` takes one session: `target`, relative to the case). */
+  /**
+   * Run this command instead of audit (`inspect` takes one session: `target`, relative to the case). With audit,
+   * `target` audits that path of the case instead of the whole case.
+   */
   command?: 'inspect';
   target?: string;
   /** Extra command-line arguments; paths in them are relative to the case directory. */

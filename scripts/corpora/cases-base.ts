@@ -77,6 +77,27 @@ export function baseCases(): Case[] {
 
   cases.push(
     mutate(
+      'jsonl-merged-prompt',
+      "chat_history.jsonl: the model's answer before the third prompt is torn and the prompt glued onto it. We " +
+        "recover the prompt; Grok's loader skips the whole line, so the model never saw it (inspect says so, and " +
+        'says to bundle before resuming, since the load rewrites the file).',
+      ['JSONL_MERGED_LINE'],
+      (f) => {
+        const c = text(f.get('chat_history.jsonl'));
+        const ls = lines(c);
+        const k = lineOf(c, /Make add\(\) saturate/);
+        // The item before the prompt, torn inside its text, then the prompt appended straight on.
+        const before = ls[k - 2]!;
+        ls.splice(k - 2, 2, before.slice(0, before.indexOf('"content":"') + 20) + ls[k - 1]!);
+        f.set('chat_history.jsonl', `${ls.join('\n')}\n`);
+        return [{ code: 'JSONL_MERGED_LINE', file: 'chat_history.jsonl', line: k - 1 }];
+      },
+      { command: 'inspect', target: SESSION_DIR, onlyAt: ['JSONL_MERGED_LINE'] },
+    ),
+  );
+
+  cases.push(
+    mutate(
       'jsonl-invalid-utf8',
       'updates.jsonl: one line was rewritten in Latin-1 by another tool (an é as the single byte 0xE9).',
       ['JSONL_INVALID_UTF8'],

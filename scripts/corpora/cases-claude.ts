@@ -219,6 +219,30 @@ export function claudeCases(): Case[] {
   );
   cases.push(
     single(
+      'permission-mode-accept-edits',
+      'The user switched from the default mode to acceptEdits (a permission-mode record, as Claude Code 2.1.119 ' +
+        "writes it) and sent the next prompt under it: wider, but the user's own recorded choice (a warning).",
+      ['SANDBOX_WIDENED'],
+      (t) => {
+        opening(t);
+        turnOne(t);
+        t.permissionMode('acceptEdits');
+        t.wait(20_000).prompt('Apply the fix to parser.rs.', 'acceptEdits');
+        t.respond().text('Applied.', 'end_turn');
+      },
+      (ls) => [
+        {
+          code: 'SANDBOX_WIDENED',
+          file: mainFile,
+          line: lineOf(ls, /"type":"permission-mode","permissionMode":"acceptEdits"/),
+          severity: 'warning',
+        },
+      ],
+      { onlyAt: ['SANDBOX_WIDENED'], maxSeverity: 'warning' },
+    ),
+  );
+  cases.push(
+    single(
       'sandbox-disabled-call',
       'A Bash call asks to run outside the sandbox (dangerouslyDisableSandbox: true) to reach the network.',
       ['SANDBOX_WIDENED'],

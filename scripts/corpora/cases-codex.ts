@@ -10,6 +10,7 @@ import {
   rolloutName,
   zstdStored,
   type CallSpec,
+  type Json,
   type Policy,
 } from './codex-builder.js';
 import type { Case, Expectation, Files } from './case-kit.js';
@@ -203,6 +204,26 @@ export function codexCases(): Case[] {
           return [{ code: 'SANDBOX_WIDENED', file: mainFile, line: at, severity: 'error' }];
         },
         { onlyAt: ['SANDBOX_WIDENED'], allow: ['SANDBOX_CHANGED'] },
+      ),
+    );
+  }
+  {
+    // The user turned network access on for turn 2 (/approvals): wider, the user's own choice, not unrestricted.
+    const base = WORKSPACE(CODEX_CWD).sandbox as Record<string, Json>;
+    const networked: Policy = { approval: 'on-request', sandbox: { ...base, network_access: true } };
+    const r = mainRollout(networked);
+    cases.push(
+      single(
+        'sandbox-user-widened',
+        'The user turned network access on for turn 2 (a turn_context with workspace-write and network): wider ' +
+          "than the session started with, but the user's own recorded choice and not unrestricted (a warning).",
+        ['SANDBOX_WIDENED'],
+        r,
+        T0,
+        (ls) => [
+          { code: 'SANDBOX_WIDENED', file: mainFile, line: lineOf(ls, /"network_access":true/), severity: 'warning' },
+        ],
+        { maxSeverity: 'warning', allow: ['SANDBOX_CHANGED'] },
       ),
     );
   }

@@ -62,6 +62,41 @@ export function timeCases(): Case[] {
     });
   }
 
+  {
+    // Grok compacts mid-turn when the context fills between tool calls: the call's last update is still in the
+    // writer's buffer, so it lands on disk after the checkpoint although it was emitted before (and is compacted).
+    const s = mainSessionUntilFork();
+    finishMainSession(s);
+    s.prompt('Run clippy and summarise what it finds.').tools('', [
+      {
+        id: 'call_p4_clippy',
+        name: 'run_command',
+        title: 'cargo clippy',
+        kind: 'execute',
+        args: { command: 'cargo clippy' },
+        output: 'warning: this could be `a.saturating_add(b)`',
+      },
+    ]);
+    s.compact(
+      '7e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
+      'Earlier: add() fixed, overflow test added, suite run. Now: clippy suggests saturating_add in src/lib.rs.',
+    );
+    s.say('Clippy suggests one change: use saturating_add in src/lib.rs.').endTurn('end_turn');
+    const f = s.render();
+    cases.push({
+      name: 'time-compaction-mid-turn',
+      description:
+        "A compaction between a tool call and the model's next response: the call's completed update, still in " +
+        "Grok's persistence buffer, is written after the checkpoint line. It was emitted before the checkpoint, so " +
+        'the timeline marks it compacted, and pairing does not expect the call in the compacted history.',
+      must: ['TIME_FILE_ORDER'],
+      maxSeverity: 'note',
+      files: caseTree(f),
+      timeline: { session: `sessions/${GROUP}/${IDS.main}`, args: [], events: oracleTimeline(s) },
+    });
+  }
+
+  const counterOf = (l: string): number => Number((JSON.parse(l) as Meta).params._meta?.eventId?.split('-').pop());
   const shift = (l: string, fn: (v: Meta) => void): string => {
     const v = JSON.parse(l) as Meta;
     fn(v);
@@ -71,11 +106,14 @@ export function timeCases(): Case[] {
   cases.push(
     mutate(
       'time-backwards',
-      'The system clock was set back two hours in the middle of prompt 1: later lines carry earlier times.',
+      'The system clock was set back two hours after the first turn: every later line carries an earlier time.',
       ['TIME_BACKWARDS'],
       (f) => {
-        const ls = lines(text(f.get('updates.jsonl'))).map((l, i) =>
-          i >= 22 && i < 29
+        const orig = lines(text(f.get('updates.jsonl')));
+        // After a turn_completed (which writes the pending line first), file order and emission order agree.
+        const k = orig.findIndex((l) => l.includes('"turn_completed"')) + 1;
+        const ls = orig.map((l, i) =>
+          i >= k
             ? shift(l, (v) => {
                 v.timestamp -= 7200;
                 if (v.params._meta?.agentTimestampMs !== undefined) v.params._meta.agentTimestampMs -= 7_200_000;
@@ -83,7 +121,9 @@ export function timeCases(): Case[] {
             : l,
         );
         f.set('updates.jsonl', joinLines(ls));
-        return [{ code: 'TIME_BACKWARDS', file: 'updates.jsonl', line: 23 }];
+        // Reported at the first shifted line in emission order (the lowest event-id counter).
+        const first = ls.reduce((best, l, i) => (i >= k && counterOf(l) < counterOf(ls[best]!) ? i : best), k);
+        return [{ code: 'TIME_BACKWARDS', file: 'updates.jsonl', line: first + 1 }];
       },
       { allow: ['XREF_TIME_ORDER'] },
     ),
@@ -96,12 +136,17 @@ export function timeCases(): Case[] {
       ['TIME_EVENT_ID_DUPLICATE'],
       (f) => {
         const ls = lines(text(f.get('updates.jsonl')));
-        const id = (JSON.parse(ls[23]!) as Meta).params._meta!.eventId!;
-        ls[24] = shift(ls[24]!, (v) => {
+        // Two consecutive ACP lines of prompt 1 (in emission order too): the second gets the first's id.
+        const acp = (l: string | undefined): boolean => l?.includes('"method":"session/update"') === true;
+        const i = ls.findIndex(
+          (l, k) => k > 20 && acp(l) && acp(ls[k + 1]) && counterOf(ls[k + 1]!) === counterOf(l) + 1,
+        );
+        const id = (JSON.parse(ls[i]!) as Meta).params._meta!.eventId!;
+        ls[i + 1] = shift(ls[i + 1]!, (v) => {
           v.params._meta!.eventId = id;
         });
         f.set('updates.jsonl', joinLines(ls));
-        return [{ code: 'TIME_EVENT_ID_DUPLICATE', file: 'updates.jsonl', line: 25 }];
+        return [{ code: 'TIME_EVENT_ID_DUPLICATE', file: 'updates.jsonl', line: i + 2 }];
       },
       { allow: ['TIME_EVENT_ID_REGRESSION'] },
     ),
@@ -126,5 +171,21 @@ export function timeCases(): Case[] {
       files: caseTree(f),
     });
   }
+  cases.push(
+    mutate(
+      'time-acp-reordered',
+      'Two ACP lines swapped on disk (a tool_call_update before the one emitted before it): Grok writes ACP lines in ' +
+        'eventId order among themselves, so this is a real reordering, not the pending-line delay.',
+      ['TIME_EVENT_ID_REGRESSION'],
+      (f) => {
+        const ls = lines(text(f.get('updates.jsonl')));
+        const i = ls.findIndex((l, k) => l.includes('"tool_call_update"') && ls[k + 1]?.includes('"tool_call_update"'));
+        [ls[i], ls[i + 1]] = [ls[i + 1]!, ls[i]!];
+        f.set('updates.jsonl', joinLines(ls));
+        return [{ code: 'TIME_EVENT_ID_REGRESSION', file: 'updates.jsonl', line: i + 2 }];
+      },
+      { allow: ['TIME_RESUME_BOUNDARY'], onlyAt: ['TIME_EVENT_ID_REGRESSION'] },
+    ),
+  );
   return cases;
 }

@@ -107,7 +107,8 @@ export function xrefCases(): Case[] {
         f.set('updates.jsonl', joinLines(ls.slice(0, -5)));
         return [{ code: 'XREF_MESSAGE_COUNT', file: 'summary.json', severity: 'error' }];
       },
-      { allow: ['XREF_CHAT_VS_UPDATES'] },
+      // The cut may take a call's final update with it, or the turn's end.
+      { allow: ['XREF_CHAT_VS_UPDATES', 'TOOL_NO_TERMINAL_STATUS', 'TOOL_INTERRUPTED_CALL'] },
     ),
   );
 
@@ -331,6 +332,39 @@ export function xrefCases(): Case[] {
           { code: 'XREF_SUBAGENT', file: 'updates.jsonl', line: lineOf(u, /"subagent_spawned"/) },
         ];
       },
+    ),
+  );
+
+  cases.push(
+    mutate(
+      'xref-subagent-meta-ids',
+      "The subagent's meta.json names another child_session_id than its folder (one character off); the " +
+        "subagent's own session is there under the folder's id. One error, on the meta's ids, which says where the " +
+        'session is; not a second finding that the child "does not exist".',
+      ['XREF_SUBAGENT'],
+      (f) => {
+        editJson(f, `subagents/${IDS.sub}/meta.json`, (m) => {
+          m.child_session_id = `${IDS.sub.slice(0, -1)}4`;
+        });
+        return [{ code: 'XREF_SUBAGENT', file: `subagents/${IDS.sub}/meta.json`, severity: 'error' }];
+      },
+      { onlyAt: ['XREF_SUBAGENT'] },
+    ),
+  );
+
+  cases.push(
+    mutate(
+      'xref-subagent-child-cwd',
+      "The subagent's meta.json records a child_cwd whose folder does not hold the child; its session is under the " +
+        "parent's cwd. The child is found there, and the meta's child_cwd is the one finding.",
+      ['XREF_SUBAGENT'],
+      (f) => {
+        editJson(f, `subagents/${IDS.sub}/meta.json`, (m) => {
+          m.child_cwd = '/home/dev/proj/worktrees/review';
+        });
+        return [{ code: 'XREF_SUBAGENT', file: `subagents/${IDS.sub}/meta.json`, severity: 'warning' }];
+      },
+      { onlyAt: ['XREF_SUBAGENT'], maxSeverity: 'warning' },
     ),
   );
 

@@ -41,7 +41,14 @@ export interface CleanTree {
 }
 
 export function mainSessionUntilFork(): GrokSession {
-  const s = new GrokSession({ id: IDS.main, cwd: CWD, startMs: T0, sandboxProfile: 'workspace', summaryExtra: {} });
+  const s = new GrokSession({
+    id: IDS.main,
+    cwd: CWD,
+    startMs: T0,
+    sandboxProfile: 'workspace',
+    summaryExtra: {},
+    promptHook: true,
+  });
   s.summary = {
     generated_title: 'Fix add() and its tests',
     git_root_dir: CWD,
@@ -253,7 +260,7 @@ export function finishMainSession(s: GrokSession): void {
 
 /** The explore subagent's own session: a top-level session dir, session_kind "subagent", hidden. */
 /** The subagent starts when its parent spawns it (12.6 s into the main session). */
-export const SUB_START = T0 + 12_600;
+export const SUB_START = T0 + 12_880;
 
 export function subagentSession(): GrokSession {
   const s = new GrokSession({ id: IDS.sub, cwd: CWD, startMs: SUB_START, sandboxProfile: 'workspace' });

@@ -16,6 +16,8 @@ export interface SessionOptions {
   summaryExtra?: Record<string, Json>;
   /** First eventId counter value (a resumed process re-seeds above the last one). */
   eventCounter?: number;
+  /** A UserPromptSubmit hook is configured: each prompt is followed by its hook_execution line (xAI). */
+  promptHook?: boolean;
 }
 
 export interface ToolSpec {
@@ -76,28 +78,44 @@ export class GrokSession {
     return { eventId: `${this.id}-${this.counter++}`, agentTimestampMs: this.t, ...extra };
   }
 
+  /**
+   * An ACP notification, as Grok's persistence actor writes it (formats/grok-build.md §2.3): held as the single
+   * pending ACP line and written when the next ACP notification arrives, before the turn_completed append, or when
+   * the session is flushed; xAI lines in between are written at once, so they precede it on disk.
+   */
   acp(update: Record<string, Json>, metaExtra?: Record<string, Json>, sessionId = this.id): this {
     const emit = this.emitSeq++;
-    this.write(
-      line({
-        timestamp: Math.floor(this.t / 1000),
-        method: 'session/update',
-        params: { sessionId, update, _meta: this.meta(metaExtra) },
-      }),
-      emit,
-      String(update.sessionUpdate),
-    );
+    const text = line({
+      timestamp: Math.floor(this.t / 1000),
+      method: 'session/update',
+      params: { sessionId, update, _meta: this.meta(metaExtra) },
+    });
+    this.flushPending();
+    this.pending = { text, emit, tag: String(update.sessionUpdate), t: this.t };
     return this;
   }
 
+  /** An xAI update: written at once (the durable turn_completed append first writes the pending ACP line). */
   xai(update: Record<string, Json>, withMeta = true): this {
     const params: Record<string, Json> = { sessionId: this.id, update };
     if (withMeta) params._meta = this.meta();
+    if (update.sessionUpdate === 'turn_completed') this.flushPending();
     this.write(
       line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }),
       this.emitSeq++,
       String(update.sessionUpdate),
     );
+    return this;
+  }
+
+  /** The pending ACP line, not yet on disk. */
+  private pending: { text: string; emit: number; tag: string; t: number } | undefined;
+
+  /** Write the pending ACP line (the next ACP notification arrived, or a flush). */
+  flushPending(): this {
+    const p = this.pending;
+    this.pending = undefined;
+    if (p) this.write(p.text, p.emit, p.tag, p.t);
     return this;
   }
 
@@ -112,16 +130,17 @@ export class GrokSession {
   /** Line of the opening user chunk of each prompt on the live branch. */
   private promptStart: number[] = [];
 
-  private write(text: string, emit: number, tag: string): void {
+  private write(text: string, emit: number, tag: string, t = this.t): void {
     this.updates.push(text);
     this.emitted.push({ line: this.updates.length, emit, tag, rewound: false });
     if (tag === 'user_message_chunk' && this.promptStart.length === this.promptIndex)
       this.promptStart.push(this.updates.length);
-    this.lastActiveMs = this.t;
+    this.lastActiveMs = Math.max(this.lastActiveMs, t);
   }
 
   /** Apply a rewind to the oracle: every live line from the start of prompt `target` up to now is dead. */
   markRewound(target: number): void {
+    this.flushPending();
     const from = this.promptStart[target];
     if (from === undefined) return;
     for (const e of this.emitted) if (e.line >= from) e.rewound = true;
@@ -129,25 +148,14 @@ export class GrokSession {
   }
 
   /**
-   * Streamed text whose merged line is written late: an xAI update emitted after it is written at once, and the
-   * text line follows it on disk (the persistence buffer flushes on the next ACP update).
+   * Streamed text and an xAI update emitted right after it: the xAI line is written at once, the text line (the
+   * pending ACP line) when the next ACP notification arrives, so it follows the xAI line on disk.
    */
   sayBuffered(text: string, meanwhile: Record<string, Json>): this {
     this.tick(700);
-    const meta = this.meta({ promptId: this.promptId() });
-    const emit = this.emitSeq++;
-    const chunk = line({
-      timestamp: Math.floor(this.t / 1000),
-      method: 'session/update',
-      params: {
-        sessionId: this.id,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
-        _meta: meta,
-      },
-    });
+    this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
     this.tick(300);
     this.xai(meanwhile);
-    this.write(chunk, emit, 'agent_message_chunk');
     const last = this.chat.at(-1) as { type?: string; content?: string } | undefined;
     if (last?.type === 'assistant' && last.content === '') last.content = text;
     else this.chat.push({ type: 'assistant', content: text, model_id: this.model, reasoning_effort: 'high' });
@@ -166,7 +174,22 @@ export class GrokSession {
       { promptId: this.promptId() },
     );
     this.chat.push({ type: 'user', content: [{ type: 'text', text }], prompt_index: this.promptIndex });
+    if (this.opts.promptHook) {
+      this.tick(40);
+      this.xai({
+        sessionUpdate: 'hook_execution',
+        event_name: 'UserPromptSubmit',
+        prompt_id: this.promptId(),
+        runs: [{ name: 'prompt-guard', status: { status: 'success' } }],
+      });
+    }
     return this;
+  }
+
+  /** The end of one model response (U2 writes it as an xAI line, at once). */
+  private responseCompleted(): void {
+    this.tick(50);
+    this.xai({ sessionUpdate: 'response_completed' });
   }
 
   promptId(index = this.promptIndex): string {
@@ -189,6 +212,7 @@ export class GrokSession {
   say(text: string): this {
     this.tick(1200);
     this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
+    this.responseCompleted();
     this.chat.push({ type: 'assistant', content: text, model_id: this.model, reasoning_effort: 'high' });
     return this;
   }
@@ -209,19 +233,10 @@ export class GrokSession {
       model_id: this.model,
       reasoning_effort: 'high',
     });
+    // The model streams its calls (each a pending tool_call), the response completes, then the calls run in turn.
+    for (const c of calls) this.declareCall(c);
+    this.responseCompleted();
     for (const c of calls) {
-      this.tick(300);
-      this.acp(
-        {
-          sessionUpdate: 'tool_call',
-          toolCallId: c.id,
-          title: c.title,
-          kind: c.kind,
-          status: 'pending',
-          rawInput: c.args,
-        },
-        { promptId: this.promptId() },
-      );
       this.tick(200);
       this.acp(
         { sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' },
@@ -243,6 +258,22 @@ export class GrokSession {
     return this;
   }
 
+  /** A tool call the model streamed: its pending tool_call line. */
+  private declareCall(c: ToolSpec): void {
+    this.tick(300);
+    this.acp(
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: c.id,
+        title: c.title,
+        kind: c.kind,
+        status: 'pending',
+        rawInput: c.args,
+      },
+      { promptId: this.promptId() },
+    );
+  }
+
   /**
    * A model response whose tool calls start but never finish: the process dies while they run. The chat has the
    * assistant item (appended when the response completed); the log has the calls pending / in progress.
@@ -262,19 +293,9 @@ export class GrokSession {
       model_id: this.model,
       reasoning_effort: 'high',
     });
+    for (const c of calls) this.declareCall(c);
+    this.responseCompleted();
     for (const c of calls) {
-      this.tick(300);
-      this.acp(
-        {
-          sessionUpdate: 'tool_call',
-          toolCallId: c.id,
-          title: c.title,
-          kind: c.kind,
-          status: 'pending',
-          rawInput: c.args,
-        },
-        { promptId: this.promptId() },
-      );
       this.tick(200);
       this.acp(
         { sessionUpdate: 'tool_call_update', toolCallId: c.id, status: 'in_progress' },
@@ -416,6 +437,7 @@ export class GrokSession {
 
   /** Render every file of the session directory. */
   render(): Map<string, string | Buffer> {
+    this.flushPending();
     const out = new Map(this.files);
     out.set('updates.jsonl', this.updates.join(''));
     out.set('chat_history.jsonl', this.chat.map(line).join(''));
@@ -458,10 +480,11 @@ export interface OracleEvent {
  * order, rewound and compacted flags, and the children's events right after the line that spawned them.
  */
 export function oracleTimeline(s: GrokSession, children: Record<string, GrokSession> = {}, depth = 0): OracleEvent[] {
-  const checkpoint = Math.max(0, ...s.emitted.filter((e) => e.tag === 'compaction_checkpoint').map((e) => e.line));
+  // Compacted: emitted before the last compaction checkpoint (the model sees only its summary).
+  const checkpoint = Math.max(-1, ...s.emitted.filter((e) => e.tag === 'compaction_checkpoint').map((e) => e.emit));
   const out: OracleEvent[] = [];
   for (const e of [...s.emitted].sort((a, b) => a.emit - b.emit)) {
-    out.push({ depth, line: e.line, tag: e.tag, rewound: e.rewound, compacted: e.line < checkpoint });
+    out.push({ depth, line: e.line, tag: e.tag, rewound: e.rewound, compacted: e.emit < checkpoint });
     if (e.tag === 'subagent_spawned') {
       const spawned = JSON.parse(s.updates[e.line - 1]!) as { params: { update: { subagent_id: string } } };
       const child = children[spawned.params.update.subagent_id];

@@ -15,8 +15,10 @@ export const SANDBOX_CODES = {
       'deny list), or one that is incomparable with it; or, inside one session, a turn runs under a policy that ' +
       'grants ' +
       'more than the one the session started with, or one call runs beyond the policy in force. It is reported where ' +
-      'it first appears, with what it gains. Legitimate causes: the user switched modes or approved an escalation; ' +
-      'check what ran under the wider policy.',
+      'it first appears, with what it gains. Graded by who widened and how far: inheritance wider than the origin is ' +
+      "an error; a switch inside a session that the agent recorded as the user's own choice is a warning that says " +
+      'so, unless it reaches the unrestricted level (no sandbox, nothing asks before running), which is an error; ' +
+      'one call beyond the policy is an error. Check what ran under the wider policy.',
   },
   SANDBOX_DROPPED: {
     severity: 'error',

@@ -51,13 +51,16 @@ export const sessionPolicy = defineCheck({
         const fresh = gains.filter((g) => !f.reported.has(g));
         if (fresh.length) {
           for (const g of fresh) f.reported.add(g);
-          ctx.emit(
-            'SANDBOX_WIDENED',
-            at(e, p),
-            `runs under ${p.label}, wider than ${f.start.label} the session started with (line ${f.startLine}): ` +
-              `${fresh.join('; ')}`,
-            { key: p.label },
-          );
+          // Graded by who widened and how far: a switch the agent recorded as the user's own choice is a warning,
+          // one to the unrestricted level is an error whoever made it, and anything else is an error.
+          const wider = `${p.label}, wider than ${f.start.label} the session started with (line ${f.startLine})`;
+          const why = p.unrestricted
+            ? `switched to ${wider}: the unrestricted level${p.userChoice ? ', by the user' : ''}`
+            : p.userChoice
+              ? `the user switched to ${wider} (the agent recorded it as the user's own choice)`
+              : `runs under ${wider}`;
+          const severity = p.userChoice && !p.unrestricted ? 'warning' : 'error';
+          ctx.emit('SANDBOX_WIDENED', at(e, p), `${why}: ${fresh.join('; ')}`, { key: p.label, severity });
         } else if (!gains.length) {
           const losses = f.current.grants.filter((g) => !p.grants.includes(g));
           ctx.emit(

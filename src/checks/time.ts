@@ -2,7 +2,7 @@
 import type { SessionEvent } from '../model/events.js';
 import { isoTime } from '../model/safe-values.js';
 import { TimeAnalyzer } from '../timeline/analyze.js';
-import { EmissionOrderer } from '../timeline/order.js';
+import { EmissionOrderer, type Displacement } from '../timeline/order.js';
 import { defineCheck } from './define.js';
 
 const at = (e: SessionEvent) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset });
@@ -47,10 +47,12 @@ export const time = defineCheck({
     },
     TIME_FILE_ORDER: {
       severity: 'note',
-      title: 'A line was written after lines emitted later',
+      title: 'Lines were written after lines emitted later',
       help:
         'Some agents buffer lines and write them after lines emitted later: on disk such a line follows lines that ' +
-        'came after it. Its event id gives its real place; the timeline shows events in emission order.',
+        'came after it. Its event id gives its real place; the timeline shows events in emission order (flag L). ' +
+        'Reported once per log, with how many lines and the first one: the record of how file order differs from ' +
+        'emission order, not damage.',
     },
   },
   create(ctx) {
@@ -88,34 +90,43 @@ export const time = defineCheck({
         }
       });
     let analyzer = newAnalyzer();
+    /** The lines of the current log written late: how many, and the first. */
+    let late: { n: number; first: Displacement } | undefined;
     const orderer = new EmissionOrderer(
       rules,
       (e) => analyzer.push(e),
-      (d) =>
-        ctx.emit(
-          'TIME_FILE_ORDER',
-          at(d.event),
-          `${d.event.tag} (eventId counter ${d.event.counter}) was written after line ${d.before.line} (counter ` +
-            `${d.before.counter}), which was emitted after it: ${rules.lateCause}`,
-          { key: String(d.event.counter) },
-        ),
+      (d) => {
+        if (late) late.n++;
+        else late = { n: 1, first: d };
+      },
     );
+    const endOfLog = (): void => {
+      orderer.flush();
+      analyzer.end();
+      if (!late) return;
+      const { n, first: d } = late;
+      ctx.emit(
+        'TIME_FILE_ORDER',
+        at(d.event),
+        `${n} line(s) were written after lines emitted later (the first: ${d.event.tag}, eventId counter ` +
+          `${d.event.counter}, after line ${d.before.line}, counter ${d.before.counter}): ${rules.lateCause}; ` +
+          'the timeline shows emission order',
+        { key: 'aggregate' },
+      );
+      late = undefined;
+    };
     // Each log file is its own clock (a session may send its sub-agents' logs after its own).
     let file: string | undefined;
     return {
       event(e) {
         if (file !== undefined && e.file !== file) {
-          orderer.flush();
-          analyzer.end();
+          endOfLog();
           analyzer = newAnalyzer();
         }
         file = e.file;
         orderer.push(e);
       },
-      end() {
-        orderer.flush();
-        analyzer.end();
-      },
+      end: endOfLog,
     };
   },
 });

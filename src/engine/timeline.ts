@@ -78,6 +78,9 @@ export function buildTimeline(
   const fp = firstPass(t, opts.limits);
   const artifacts = t.format.classify(t.source.inventory);
   const texts = new Map<number, string>();
+  // Files whose last compaction checkpoint the orderer has emitted.
+  const checkpointed = new Set<string>();
+  const isLastCheckpoint = (e: SessionEvent): boolean => fp.lastCheckpointSeq.get(e.file) === e.seq;
   const toEvent = (e: SessionEvent): TimelineEvent => {
     const ev: TimelineEvent = {
       session: id,
@@ -94,7 +97,8 @@ export function buildTimeline(
       summary: e.summary,
       text: texts.get(e.seq) ?? e.summary,
       rewound: isDead(fp.dead, e.seq),
-      compacted: e.seq < (fp.lastCheckpointSeq.get(e.file) ?? -1),
+      // Before the file's last checkpoint in emission order (a late-written line can follow it on disk).
+      compacted: fp.lastCheckpointSeq.has(e.file) && !checkpointed.has(e.file) && !isLastCheckpoint(e),
       displaced: false,
     };
     if (parent !== undefined) ev.parent = parent;
@@ -114,6 +118,7 @@ export function buildTimeline(
     t.format.timeline,
     (e) => {
       const ev = toEvent(e);
+      if (isLastCheckpoint(e)) checkpointed.add(e.file);
       ev.displaced = displaced.has(e.seq);
       texts.delete(e.seq);
       emit(ev);

@@ -57,10 +57,17 @@ export interface InspectTraits {
   runningSubagents: string;
   /** What a resume replays, in sentences. */
   replay(r: ReplayCounts): string[];
+  /**
+   * What the agent's load and resume do to damaged files (they are rewritten or appended to), for the warning to
+   * bundle the evidence first.
+   */
+  damagedOnResume: string;
 }
 
 export interface ReplayCounts {
   chatItems: number;
+  /** Lines of the conversation the agent's loader skips (damaged; any record we recovered from them is lost too). */
+  skippedLines: number;
   danglingCalls: number;
   logLines: number;
   liveTurns: number;

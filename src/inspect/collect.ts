@@ -7,6 +7,7 @@ import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
 import type { SessionObserver } from '../model/session.js';
 import type { PairingDialect } from '../pairing/dialect.js';
 import { PairingCollector } from '../pairing/collect.js';
+import type { DamageCode } from '../model/records.js';
 
 export interface TurnInfo {
   seq: number;
@@ -15,6 +16,26 @@ export interface TurnInfo {
   promptIndex?: number;
   text: string;
   timeMs?: number;
+}
+
+/** Damage after which a line's records are not what the agent will load (it skips the line, or parts are lost). */
+export const LOSSY_DAMAGE: ReadonlySet<DamageCode> = new Set<DamageCode>([
+  'JSONL_TORN_TAIL',
+  'JSONL_BAD_LINE',
+  'JSONL_MERGED_LINE',
+  'JSONL_INVALID_UTF8',
+  'JSONL_NUL_BYTES',
+  'JSONL_BOM',
+  'JSONL_OVERSIZED_LINE',
+]);
+
+/** A conversation line the agent's loader will skip: unparseable, or a record we recovered from a damaged line. */
+export interface LostLine {
+  file: string;
+  line: number;
+  /** What we recovered from it (absent: nothing could be read). */
+  item?: { type: string; text?: string };
+  code?: DamageCode;
 }
 
 export interface InspectData {
@@ -28,8 +49,15 @@ export interface InspectData {
   liveTurns: number;
   rewinds: number;
   compactions: number;
+  /** Conversation items the agent will load (recovered ones excluded: the agent skips their lines). */
   chatItems: number;
+  /** Conversation lines the agent's loader will skip, in file order. */
+  lostLines: LostLine[];
+  /** Every file with damage that loses or changes records, with its first damaged line. */
+  damagedFiles: Map<string, number>;
   lastChatPrompt?: { file: string; line: number; text: string };
+  /** The last prompt on disk, when it is on a damaged line (the model will not see it). */
+  lostPrompt?: { file: string; line: number; text: string };
   /** The last access policy the log recorded (agents that record one per turn). */
   lastPolicy?: string;
   unfinishedSpawns: Array<{ id: string; file: string; line: number; summary: string }>;
@@ -43,6 +71,8 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
     rewinds: 0,
     compactions: 0,
     chatItems: 0,
+    lostLines: [],
+    damagedFiles: new Map(),
     unfinishedSpawns: [],
     pairing: new PairingCollector(dialect, { keepDetail: true }),
   };
@@ -50,6 +80,9 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
   const spawned = new Map<string, { file: string; line: number; summary: string }>();
   const turns: Array<{ turn: TurnInfo; end?: InspectData['lastTurnEnd'] }> = [];
   let dead: ReadonlyArray<readonly [number, number]> = [];
+  /** Lossy damage per file, line by line: kept to tell which belong to the conversation at the end. */
+  const damaged: Array<{ file: string; line: number; code: DamageCode }> = [];
+  const chatFiles = new Set<string>();
   const run: SessionObserver = {
     doc({ kind, value }) {
       if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
@@ -81,10 +114,28 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
     },
     chat(c) {
       data.pairing.chat(c);
+      chatFiles.add(c.file);
+      const prompt =
+        c.type === 'user' &&
+        (c.promptIndex !== undefined || c.syntheticReason === undefined) &&
+        !dialect.preamble?.test(c.text ?? '');
+      if (c.recovered !== undefined) {
+        const item: LostLine['item'] = { type: c.type };
+        if (c.text !== undefined) item.text = c.text;
+        data.lostLines.push({ file: c.file, line: c.line, item });
+        if (prompt) data.lostPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
+        return;
+      }
       data.chatItems++;
-      const prompt = c.type === 'user' && (c.promptIndex !== undefined || c.syntheticReason === undefined);
-      if (prompt && !dialect.preamble?.test(c.text ?? ''))
+      if (prompt) {
         data.lastChatPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
+        delete data.lostPrompt;
+      }
+    },
+    damage({ file, damage }) {
+      if (!LOSSY_DAMAGE.has(damage.code)) return;
+      if (!data.damagedFiles.has(file)) data.damagedFiles.set(file, damage.line);
+      if (damage.count === undefined) damaged.push({ file, line: damage.line, code: damage.code });
     },
     fileEnd(f) {
       // The authoritative log is the first file whose end says what its replay keeps.
@@ -95,6 +146,14 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
       dead = f.dead ?? [];
     },
     end() {
+      // Lines of the conversation that yielded nothing (recovered items are already counted, line by line).
+      const seen = new Set(data.lostLines.map((l) => `${l.file}:${l.line}`));
+      for (const d of damaged) {
+        if (!chatFiles.has(d.file) || seen.has(`${d.file}:${d.line}`)) continue;
+        seen.add(`${d.file}:${d.line}`);
+        data.lostLines.push({ file: d.file, line: d.line, code: d.code });
+      }
+      data.lostLines.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
       data.unfinishedSpawns = [...spawned].map(([id, s]) => ({ id, ...s }));
       // The last turn on the live branch: a rewind may have cut the latest ones.
       const live = [...turns].reverse().find((t) => !dead.some(([a, b]) => t.turn.seq >= a && t.turn.seq < b));

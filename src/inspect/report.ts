@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import { isoTime } from '../model/safe-values.js';
 import { classifyPairs, type PairRow } from '../pairing/classify.js';
-import type { InspectData } from './collect.js';
+import type { InspectData, LostLine } from './collect.js';
+import { shellQuote } from '../formats/shared/shell.js';
 import type { FormatModule } from '../formats/types.js';
 
 export interface InspectReport {
@@ -32,11 +33,16 @@ export interface InspectReport {
     end?: { stopReason?: string; file: string; line: number; at?: string };
   };
   lastChatPrompt?: { file: string; line: number; text: string };
+  /** The last prompt on disk when it is on a damaged line: the agent skips that line, so the model never saw it. */
+  lostPrompt?: { file: string; line: number; text: string };
+  /** Conversation lines the agent's loader skips (damaged), with what we could recover from them. */
+  skipped: LostLine[];
   /** Calls with no result whose turn never completed (or that are unanswered), newest last. */
   inFlight: PairRow[];
   subagentsRunning: Array<{ id: string; why: string; file: string; line?: number }>;
   replay: {
     chatItems: number;
+    skippedLines: number;
     danglingCalls: number;
     logLines: number;
     liveTurns: number;
@@ -50,6 +56,25 @@ export interface InspectReport {
 }
 
 const iso = isoTime;
+
+const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+const ITEM_NOUNS: Record<string, string> = {
+  user: 'a user item',
+  assistant: 'an assistant item',
+  tool_result: 'a tool result',
+  reasoning: 'a reasoning item',
+  system: 'a system item',
+  unknown: 'an item',
+};
+
+/** What a skipped line held, in words. */
+function lostWhat(l: LostLine): string {
+  if (!l.item) return `(unreadable: ${l.code ?? 'damaged'})`;
+  const t = l.item.text ? ` ${JSON.stringify(clip(l.item.text))}` : '';
+  const noun = ITEM_NOUNS[l.item.type] ?? `a ${l.item.type} item`;
+  return `(${noun}${t}, recovered here but skipped by the agent)`;
+}
 
 /** The inspect report, and the sentences that say what a resume replays (the text rendering shows them). */
 export interface InspectView {
@@ -110,8 +135,10 @@ export function buildInspect(
           why: `spawned (${u.summary}) with no subagent_finished`,
         })),
     ],
+    skipped: d.lostLines,
     replay: {
       chatItems: d.chatItems,
+      skippedLines: d.lostLines.length,
       danglingCalls: inFlight.filter((r) => r.call).length,
       logLines: d.logLines,
       liveTurns: d.liveTurns,
@@ -140,6 +167,28 @@ export function buildInspect(
     report.lastTurn = t;
   }
   if (d.lastChatPrompt) report.lastChatPrompt = { ...d.lastChatPrompt };
+  if (d.lostPrompt) report.lostPrompt = { ...d.lostPrompt };
+
+  // First: a resume changes damaged evidence, so keep it as it is now.
+  if (d.damagedFiles.size) {
+    const files = [...d.damagedFiles].map(([f, line]) => `${basename(f)} (line ${line})`);
+    report.warnings.push(
+      `Bundle before resuming: ${files.length} file(s) have damaged lines, ${files.join(', ')}. ` +
+        `${fm.inspect.damagedOnResume}, so the evidence changes. Keep it as it is now: ` +
+        `session-audit bundle ${shellQuote(path)} -o ${shellQuote(`${id}-before-resume.zip`)}`,
+    );
+  }
+  if (d.lostLines.length) {
+    const shown = d.lostLines.slice(0, 5).map((l) => `${basename(l.file)}:${l.line} ${lostWhat(l)}`);
+    report.warnings.push(
+      `The model will not see ${d.lostLines.length} damaged line(s) of its history: ${shown.join('; ')}` +
+        `${d.lostLines.length > shown.length ? `; and ${d.lostLines.length - shown.length} more` : ''}.` +
+        (d.lostPrompt
+          ? ` The last prompt on disk (${basename(d.lostPrompt.file)}:${d.lostPrompt.line}) is one of them: the ` +
+            'model has not seen it.'
+          : ''),
+    );
+  }
 
   const mutating = inFlight.filter((r) => r.mutating);
   if (mutating.length) {

@@ -52,6 +52,10 @@ export interface PolicyState {
   pointer: string;
   /** One call beyond the policy in force, not a new policy. */
   oneCall?: boolean;
+  /** The agent recorded this policy as the user's own choice (a mode switch, the approvals the user set). */
+  userChoice?: boolean;
+  /** The unrestricted level: no sandbox, or nothing asks before running (always graded as an error when widened to). */
+  unrestricted?: boolean;
 }
 
 export const TERMINAL_TOOL_STATUSES = ['completed', 'failed'] as const;
@@ -153,6 +157,11 @@ export interface ChatItem {
   sameResponse?: boolean;
   /** A result the harness wrote in place of a real one (a cancellation or rejection text of the agent's own). */
   synthetic?: boolean;
+  /**
+   * The item came out of a damaged line (the reader recovered it): the agent's own reader, which parses whole lines,
+   * skips that line, so the model never sees the item.
+   */
+  recovered?: 'merged' | 'nul' | 'bom';
 }
 
 /**

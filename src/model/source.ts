@@ -57,4 +57,15 @@ export interface SessionSource {
    * undefined when it does not exist. Names are single path components: nothing outside the root is reachable.
    */
   readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
+  /**
+   * Stream a JSONL file `up` directories above the session's directory (`name` a single path component),
+   * read-only and never part of the session's evidence: the context a format needs to resolve links out of a file
+   * audited alone (a Claude sub-agent's transcript links into its session's transcript). Undefined when absent.
+   */
+  streamContext(
+    up: number,
+    name: string,
+    options: JsonlOptions,
+    onRecord: (r: JsonlRecord) => void,
+  ): ReadOutcome<JsonlStats> | undefined;
 }

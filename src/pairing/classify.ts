@@ -4,7 +4,14 @@
  * worded in the agent's dialect.
  */
 import { isDead } from '../model/events.js';
-import type { ChatCall, ChatResult, LogCall, PairingCollector, Where } from './collect.js';
+import {
+  emittedAfter,
+  type ChatCall,
+  type ChatResult,
+  type LogCall,
+  type PairingCollector,
+  type Where,
+} from './collect.js';
 import type { PairingDialect } from './dialect.js';
 
 export type PairStatus =
@@ -304,7 +311,7 @@ export function classifyPairs(
         });
       }
     }
-    if (c.hasChat && !opts.rebuilt && log.seq > c.lastCheckpointSeq) {
+    if (c.hasChat && !opts.rebuilt && (c.lastCheckpoint === undefined || emittedAfter(log, c.lastCheckpoint))) {
       findings.push({
         code: 'XREF_CHAT_VS_UPDATES',
         at: log,

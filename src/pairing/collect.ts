@@ -38,9 +38,25 @@ export interface ChatResult extends Where {
   declaredBefore: boolean;
 }
 
-export interface LogCall extends Where {
-  id: string;
+/** Where an event sits in the order the agent emitted it: its file position, and its event-id counter if any. */
+export interface Emission {
   seq: number;
+  counter?: number;
+  eventPrefix?: string;
+}
+
+/**
+ * `a` was emitted after `b`: by event-id counter when both carry one minted by the same session (an agent's writer
+ * can put a line on disk after lines emitted later), else by file order.
+ */
+export function emittedAfter(a: Emission, b: Emission): boolean {
+  if (a.counter !== undefined && b.counter !== undefined && a.eventPrefix === b.eventPrefix)
+    return a.counter > b.counter;
+  return a.seq > b.seq;
+}
+
+export interface LogCall extends Where, Emission {
+  id: string;
   title: string | undefined;
   kind: string | undefined;
   /** seq of the chunk that opened the call's turn (-1 before the first counted turn). */
@@ -76,6 +92,9 @@ export class LogCallTable {
   private readonly line: number[] = [];
   private readonly offset: number[] = [];
   private readonly seq: number[] = [];
+  /** Event-id counter (NaN: none) and prefix of the tool_call line. */
+  private readonly counter: number[] = [];
+  private readonly prefix: Array<string | undefined> = [];
   private readonly turn: number[] = [];
   private readonly prompt: number[] = [];
   private readonly kind: Array<string | undefined> = [];
@@ -110,6 +129,8 @@ export class LogCallTable {
     this.line.push(e.line);
     this.offset.push(e.byteOffset);
     this.seq.push(e.seq);
+    this.counter.push(e.counter ?? Number.NaN);
+    this.prefix.push(e.eventPrefix === undefined ? undefined : this.interner.get(e.eventPrefix));
     this.turn.push(turnKey);
     // The prompt a call belongs to: its prompt index, else its counted turn on the branch.
     this.prompt.push(e.promptIndex ?? e.turn ?? -1);
@@ -158,12 +179,15 @@ export class LogCallTable {
 
   private view(i: number): LogCall {
     const s = this.termStatus[i]!;
+    const counter = this.counter[i]!;
     return {
       file: this.file,
       line: this.line[i]!,
       byteOffset: this.offset[i]!,
       id: this.ids[i]!,
       seq: this.seq[i]!,
+      counter: Number.isNaN(counter) ? undefined : counter,
+      eventPrefix: this.prefix[i],
       title: this.titles.get(i),
       kind: this.kind[i],
       turnKey: this.turn[i]!,
@@ -212,7 +236,8 @@ export class PairingCollector {
   readonly strayUpdates: Array<Where & { id: string; seq: number }> = [];
   readonly turnEnds = new Map<number, TurnEnd>();
   readonly turnStarts: number[] = [];
-  lastCheckpointSeq = -1;
+  /** The log's last compaction checkpoint. */
+  lastCheckpoint: Emission | undefined;
   dead: DeadRanges = [];
   hasLog = false;
   hasChat = false;
@@ -256,7 +281,8 @@ export class PairingCollector {
         byteOffset: e.byteOffset,
         stopReason: e.stopReason,
       });
-    if (e.kind === 'compaction_checkpoint') this.lastCheckpointSeq = e.seq;
+    if (e.kind === 'compaction_checkpoint')
+      this.lastCheckpoint = { seq: e.seq, counter: e.counter, eventPrefix: e.eventPrefix };
     if (e.toolCallId === undefined) return;
     const call = e as SessionEvent & { toolCallId: string };
     if (e.kind === 'tool_call') {

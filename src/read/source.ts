@@ -172,6 +172,23 @@ export function fsSource(found: FoundSession): SessionSource {
         return fail(undefined, e);
       }
     },
+    streamContext(up, name, options, onRecord) {
+      if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return undefined;
+      let dir = found.abs;
+      for (let i = 0; i < up; i++) dir = dirname(dir);
+      const abs = join(dir, name);
+      const entry = lstatEntry(abs, name);
+      if (entry.readError === 'ENOENT') return undefined;
+      if (entry.type !== 'file')
+        return { ok: false, error: `${name} is a ${entry.type}, not a regular file (not opened)` };
+      const scanner = new JsonlScanner(onRecord, () => {}, options);
+      try {
+        streamFile(abs, (chunk) => scanner.push(chunk), { reuse: true });
+        return { ok: true, value: scanner.end() };
+      } catch (e) {
+        return fail(undefined, e);
+      }
+    },
     readGroupFile(name, maxBytes) {
       if (!found.groupAbs) return undefined;
       const abs = join(found.groupAbs, name);

@@ -54,6 +54,13 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
       `  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ` +
         `${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`,
     );
+  if (r.lostPrompt)
+    out.push(
+      c.yellow(
+        `  a later prompt on a damaged line (skipped on load, never seen): ${e(r.lostPrompt.file)}:` +
+          `${r.lostPrompt.line} ${e(JSON.stringify(r.lostPrompt.text.slice(0, 100)))}`,
+      ),
+    );
 
   out.push('', c.bold(`Tool calls in flight (${r.inFlight.length})`));
   if (!r.inFlight.length) out.push('  none');
@@ -76,11 +83,12 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   out.push('', c.bold('What a resume replays'));
   for (const line of view.replay) out.push(para(line));
 
-  out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
+  // The warnings come before the command: read them first.
   if (r.warnings.length) {
     out.push('', c.bold(c.yellow('Before resuming')));
     for (const wn of r.warnings) out.push(para(`! ${wn}`));
   }
+  out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
   const f = r.findings;
   const top = f.list.filter((x) => x.severity !== 'note').slice(0, 12);
   out.push(

@@ -34,7 +34,7 @@ export class TimeAnalyzer {
   /** A resume boundary is reported once, with the evidence of the few lines around it merged. */
   private pending?: { fact: Extract<TimeFact, { code: 'TIME_RESUME_BOUNDARY' }>; age: number };
 
-  private readonly writtenLate: (e: SessionEvent) => boolean;
+  private readonly writtenLate: (late: SessionEvent, earlier: SessionEvent) => boolean;
   private readonly announcesLoad: (e: SessionEvent) => boolean;
 
   constructor(
@@ -82,7 +82,8 @@ export class TimeAnalyzer {
       }
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
       // Every counter remembered is at most the highest one, so a new highest needs no look-up.
-      const late = this.writtenLate(e);
+      // Below the highest counter, but the agent's writer can have put this line after that one: not a regression.
+      const late = max !== undefined && e.counter < max.counter && this.writtenLate(e, max.e);
       const first =
         max && e.counter < max.counter && !late
           ? undefined

@@ -19,7 +19,7 @@ export class EmissionOrderer {
   private buf: SessionEvent[] = [];
   private head = 0;
 
-  private readonly writtenLate: (e: SessionEvent) => boolean;
+  private readonly writtenLate: (late: SessionEvent, earlier: SessionEvent) => boolean;
 
   constructor(
     rules: TimelineRules,
@@ -39,12 +39,13 @@ export class EmissionOrderer {
     }
     const buf = this.buf;
     let i = buf.length;
-    if (this.writtenLate(e)) {
-      while (i > this.head) {
-        const prev = buf[i - 1]!;
-        if (prev.eventPrefix !== e.eventPrefix || prev.counter === undefined || prev.counter <= c) break;
-        i--;
-      }
+    // Move the line back past the lines of its prefix emitted after it, as far as the agent's writer can have
+    // delayed it (e.g. a pending line passes only lines of another stream, never one of its own).
+    while (i > this.head) {
+      const prev = buf[i - 1]!;
+      if (prev.eventPrefix !== e.eventPrefix || prev.counter === undefined || prev.counter <= c) break;
+      if (!this.writtenLate(e, prev)) break;
+      i--;
     }
     if (i < buf.length) {
       this.onDisplaced({ event: e, before: buf[i]! });

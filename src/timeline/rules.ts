@@ -7,9 +7,13 @@
 import type { SessionEvent } from '../model/events.js';
 
 export interface TimelineRules {
-  /** The event may have been written after events emitted later (it is placed back by its counter). */
-  writtenLate?(e: SessionEvent): boolean;
-  /** How such a line came to be late, for messages (e.g. "a buffered text chunk flushed late"). */
+  /**
+   * `late`, written to the file after `earlier`, may have been emitted before it: the agent's writer can put `late`
+   * on disk after `earlier` although `late` came first (it is placed back by its event-id counter). Absent: the
+   * agent writes every line as it happens, so file order is emission order.
+   */
+  writtenLate?(late: SessionEvent, earlier: SessionEvent): boolean;
+  /** Why the agent's lines can be late, for messages (e.g. "the writer holds each line until the next arrives"). */
   lateCause: string;
   /** The same, as a noun phrase (e.g. "a late-written text chunk"). */
   lateLine: string;
@@ -21,7 +25,7 @@ export interface TimelineRules {
 
 /** An agent that writes every line as it happens and announces nothing on load. */
 export const IN_ORDER: TimelineRules = {
-  lateCause: 'a line written late',
+  lateCause: "the agent's writer put them on disk late",
   lateLine: 'a line written late',
   loadReason: 'an event sent when a session is loaded, after prompt turns had run',
 };

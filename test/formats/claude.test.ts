@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { CLAUDE_IDS, PROJECT, claudeCases, claudeCleanTree } from '../../scripts/corpora/cases-claude.js';
+import { claudeCaptureCases } from '../../scripts/corpora/cases-captures.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import { TranscriptLine } from '../../src/formats/claude/models.js';
@@ -183,7 +184,16 @@ describe.skipIf(!present)('real Claude Code transcripts (../shared/external/clau
     ]);
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.sessions.map((s) => [s.id, s.format])).toEqual([['agent-a881341', 'claude']]);
-    expect(report.findings).toEqual([]);
+    // Its links all resolve within the file; that its session's transcript is not beside it is a note.
+    expect(report.findings.map((f) => [f.code, f.severity])).toEqual([['CLAUDE_TRANSCRIPT_MISSING', 'note']]);
+  });
+
+  test("a compaction sub-agent's file alone: one finding for the missing transcript, not one per line", async () => {
+    const file = join(EXTERNAL, ORPHAN, 'subagents', 'agent-acompact-fffbd0.jsonl');
+    const report = JSON.parse((await cli(['audit', file, '--format', 'json', '--fail-on', 'never'])).stdout);
+    const findings = (report as AuditReport).findings;
+    expect(findings.map((f) => [f.code, f.severity])).toEqual([['CLAUDE_TRANSCRIPT_MISSING', 'warning']]);
+    expect(findings[0]!.message).toMatch(/3 parentUuid link\(s\) into it cannot be resolved/);
   });
 });
 
@@ -265,7 +275,7 @@ test('the checked-in Claude Code corpora are exactly what the generator writes',
     'Claude Code',
     'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
     claudeCleanTree().files,
-    claudeCases(),
+    [...claudeCases(), ...claudeCaptureCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'claude');

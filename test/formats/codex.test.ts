@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { codexCases, codexCleanTree } from '../../scripts/corpora/cases-codex.js';
+import { codexCaptureCases } from '../../scripts/corpora/cases-captures.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import { RolloutLine } from '../../src/formats/codex/models.js';
@@ -238,7 +239,7 @@ test('the checked-in Codex corpora are exactly what the generator writes', () =>
     'Codex CLI',
     'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)',
     codexCleanTree(),
-    codexCases(),
+    [...codexCases(), ...codexCaptureCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'codex');

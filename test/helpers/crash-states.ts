@@ -399,16 +399,26 @@ export function crashStates(): CrashState[] {
   });
   // A later compaction whose marker landed at the end of the log but whose checkpoint file never did.
   const lastLine = lastRecord(mainFile('updates.jsonl')).line;
-  const marker = mainFile('updates.jsonl')
-    .toString('utf8')
-    .split('\n')
-    .find((l) => l.includes('"sessionUpdate":"compaction_checkpoint"'))!
-    .replaceAll('5d0c9a8e-3b7f-4c21-9e6a-1f2b3c4d5e6f', orphanId)
-    .replace('"prompt_index_at_compaction":2', '"prompt_index_at_compaction":3')
-    .replace('"timestamp":1787131836', '"timestamp":1787131890')
-    .replace('"created_at":"2026-08-19T09:30:36.800000Z"', '"created_at":"2026-08-19T09:31:30.000000Z"')
-    .replace(`${MAIN_ID}-31"`, `${MAIN_ID}-51"`)
-    .replace('"agentTimestampMs":1787131836800', '"agentTimestampMs":1787131890000');
+  const log = mainFile('updates.jsonl').toString('utf8').split('\n').filter(Boolean);
+  type Line = { timestamp: number; params: { _meta: { eventId: string; agentTimestampMs: number }; update: Obj } };
+  type Obj = Record<string, unknown>;
+  const last = JSON.parse(log.at(-1)!) as Line;
+  const counterOf = (l: string): number =>
+    Number((JSON.parse(l) as Partial<Line>).params?._meta?.eventId?.split('-').pop() ?? 0);
+  const maxCounter = Math.max(...log.map(counterOf));
+  const m = JSON.parse(log.find((l) => l.includes('"sessionUpdate":"compaction_checkpoint"'))!) as Line;
+  // Written last, emitted last: the next counter, a few seconds after the last line.
+  const at = (last.params._meta?.agentTimestampMs ?? last.timestamp * 1000) + 8_600;
+  m.timestamp = Math.floor(at / 1000);
+  m.params._meta.eventId = `${MAIN_ID}-${maxCounter + 1}`;
+  m.params._meta.agentTimestampMs = at;
+  Object.assign(m.params.update, {
+    checkpoint_id: orphanId,
+    checkpoint_file: `compaction_checkpoints/${orphanId}.json`,
+    prompt_index_at_compaction: 3,
+    created_at: new Date(at).toISOString().replace('Z', '000Z'),
+  });
+  const marker = JSON.stringify(m);
   out.push({
     name: 'checkpoint/new-marker-without-file',
     model: 'checkpoint-marker',

@@ -53,7 +53,12 @@ export const claude = {
   },
   checks: [claudeTranscript],
   schemas: CLAUDE_SCHEMAS,
-  inspect: logSessionInspect(PAIRING, 'claude --resume'),
+  inspect: logSessionInspect(
+    PAIRING,
+    'claude --resume',
+    'Claude Code skips the lines it cannot parse, and `claude --resume` appends to the same transcript, after any ' +
+      'torn last line (the two merge, or the resume refuses to start)',
+  ),
   changePolicy: (rel) =>
     /^[0-9a-f-]{36}\.jsonl$/.test(rel) || /^[0-9a-f-]{36}\/subagents\/[^/]+\.jsonl$/.test(rel)
       ? 'append-only'

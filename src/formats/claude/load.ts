@@ -2,8 +2,9 @@
  * The Claude Code loader: sub-agent metadata documents first, then the session's transcript, then each sub-agent
  * transcript, streamed (records, events, conversation items, damage), then the session's identity.
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { SessionSource } from '../../model/source.js';
+import type { FoundSession } from '../../model/found.js';
 import type { Damage, JsonlRecord } from '../../model/records.js';
 import { byteOrder } from '../../model/order.js';
 import type { ChatItem, SessionEvent } from '../../model/events.js';
@@ -75,6 +76,43 @@ export function streamTranscripts(
   return first ? { end: first, normalizer: n } : { normalizer: n };
 }
 
+/**
+ * A sub-agent transcript audited alone (`<project>/<session>/subagents/agent-<id>.jsonl`): its records link into
+ * the session's transcript `<project>/<session>.jsonl`, two folders up. The loader hands the checks that
+ * transcript's uuids as a doc of this kind (value SessionContext); the transcript itself is not audited.
+ */
+export const SESSION_CONTEXT_KIND = 'claude-session-context';
+
+export interface SessionContext {
+  /** The session transcript, relative to the sub-agent's folder. */
+  transcript: string;
+  /** Its uuids; absent when it is not there or cannot be read. */
+  uuids?: ReadonlySet<string>;
+  error?: string;
+}
+
+/** The session transcript's name when the session is one sub-agent file audited alone. */
+function loneSubagentOf(found: FoundSession): string | undefined {
+  const m = found.members;
+  if (basename(found.abs) !== 'subagents' || m?.length !== 1 || !/^agent-.+\.jsonl$/.test(m[0]!)) return undefined;
+  return `${basename(dirname(found.abs))}.jsonl`;
+}
+
+function sessionContext(source: SessionSource, limits: LoadLimits, sink: LoadSink): void {
+  const name = loneSubagentOf(source.found);
+  if (name === undefined) return;
+  const member = source.found.members![0]!;
+  const uuids = new Set<string>();
+  const r = source.streamContext(2, name, { maxLineBytes: limits.maxLineBytes }, (rec) => {
+    const v = rec.value as { uuid?: unknown };
+    if (typeof v === 'object' && v !== null && typeof v.uuid === 'string') uuids.add(v.uuid);
+  });
+  const value: SessionContext = { transcript: `../../${name}` };
+  if (r?.ok) value.uuids = uuids;
+  else if (r) value.error = r.error;
+  sink.doc({ file: member, kind: SESSION_CONTEXT_KIND, size: 0, value });
+}
+
 export function loadClaude(
   source: SessionSource,
   artifacts: ReadonlyMap<string, Artifact>,
@@ -98,6 +136,7 @@ export function loadClaude(
       });
     else sink.doc(parseDoc(a.path, a.kind, r.value.bytes, size));
   }
+  sessionContext(source, limits, sink);
   const { normalizer } = streamTranscripts(source, artifacts, limits, {
     record: (file, kind, record) => sink.record({ file, kind, record }),
     event: (e) => sink.event(e),

@@ -23,11 +23,14 @@ const MODES: Record<string, string[]> = {
   bypassPermissions: [READ, PRE, ASK, EDIT, AUTO, ALL],
 };
 
+/** A permission mode as recorded: the user's own choice (Shift+Tab, /permissions, --permission-mode). */
 export function modePolicy(mode: string, pointer: string): PolicyState {
   return {
     label: `permission mode ${JSON.stringify(mode)}`,
     grants: [...(MODES[mode] ?? [READ, `permission mode ${JSON.stringify(mode)}`])].sort(),
     pointer,
+    userChoice: true,
+    ...(mode === 'bypassPermissions' ? { unrestricted: true } : {}),
   };
 }
 

@@ -53,7 +53,12 @@ export const codex = {
   },
   checks: [codexRollout],
   schemas: CODEX_SCHEMAS,
-  inspect: logSessionInspect(PAIRING, 'codex resume'),
+  inspect: logSessionInspect(
+    PAIRING,
+    'codex resume',
+    'Codex skips the lines it cannot parse, and a resume opens the rollout append-only, after any torn last line ' +
+      '(the two merge)',
+  ),
   changePolicy: (rel) => (/(^|\/)rollout-[^/]*\.jsonl$/.test(rel) ? 'append-only' : 'rewritable'),
   codeNotes: {
     JSONL_BAD_LINE:

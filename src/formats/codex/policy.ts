@@ -102,9 +102,13 @@ export function turnPolicy(payload: Obj): PolicyState | undefined {
     );
     for (const g of sandbox.grants) grants.add(g);
   }
+  const unrestricted = approval === 'never' || sandbox?.name === 'danger-full-access' || pp?.type === 'disabled';
+  // A turn_context records the approval and sandbox policy the user set for the turn (config, /approvals).
   return {
     label: parts.join(', '),
     grants: [...grants].sort(),
     pointer: pp ? '/payload/permission_profile' : sp ? '/payload/sandbox_policy' : '/payload/approval_policy',
+    userChoice: true,
+    ...(unrestricted ? { unrestricted: true } : {}),
   };
 }

@@ -16,8 +16,13 @@ export const GROK_INSPECT: InspectTraits = {
     `On resume, Grok's repair answers the ${n} dangling call(s) with "Tool execution was cancelled by the user ` +
     '(tool … was not executed)": the model will believe they did not run, whatever actually happened.',
   runningSubagents: '; Grok marks them cancelled on the next load',
+  damagedOnResume:
+    "Grok's load skips the lines it cannot parse, copies the raw chat_history.jsonl to chat_history.jsonl.corrupt " +
+    '(only the first time) and rewrites it without them; the resume then appends to the logs, after any torn last ' +
+    'line (the two merge)',
   replay: (r) => [
     `The model's history: ${r.chatItems} item(s) of chat_history.jsonl` +
+      (r.skippedLines ? ` (${r.skippedLines} damaged line(s) are skipped on load: the model will not see them)` : '') +
       (r.danglingCalls
         ? `, with ${r.danglingCalls} dangling call(s) that Grok's repair will answer as cancelled`
         : '') +

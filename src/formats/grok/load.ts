@@ -74,8 +74,11 @@ export function loadGrok(
       if (a.kind === 'subagent-meta') identity.meta(a.path, d.value);
       if (a.kind === 'subagent-meta' && typeof d.value === 'object' && d.value !== null) {
         const m = d.value as Record<string, unknown>;
-        if (typeof m.child_session_id === 'string')
-          subagentIds.set(m.child_session_id, typeof m.child_cwd === 'string' ? m.child_cwd : undefined);
+        const childCwd = typeof m.child_cwd === 'string' ? m.child_cwd : undefined;
+        if (typeof m.child_session_id === 'string') subagentIds.set(m.child_session_id, childCwd);
+        // The folder's name is the child's id too: probe it even when the meta's ids disagree with it.
+        const dir = a.path.split('/')[1]!;
+        if (!subagentIds.has(dir)) subagentIds.set(dir, childCwd);
       }
       sink.doc(d);
     }
@@ -155,15 +158,26 @@ function probeSubagentChildren(
   const group = source.found.groupName;
   if (group === undefined || !looksLikeGroup(group, hasCwdFile)) return;
   for (const [child, childCwd] of [...children].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const target = childCwd ?? cwd;
-    if (target === undefined) continue;
-    const g = encodeCwdDirname(target);
-    const file = `../../${g}/${child}/summary.json`;
-    const r = source.readSibling(g, child, 'summary.json', MAX_DOC_BYTES);
-    if (r === undefined)
-      sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: 'does not exist' } });
-    else if (!r.ok)
-      sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: r.error } });
-    else sink.doc(parseDoc(file, 'subagent-child', r.value, r.value.length));
+    // Where the meta's child_cwd says, else (or when it is not there) under the parent's own cwd.
+    const groups = [...new Set([childCwd, cwd].filter((c): c is string => c !== undefined).map(encodeCwdDirname))];
+    if (!groups.length) continue;
+    const fileIn = (g: string): string => `../../${g}/${child}/summary.json`;
+    let found = false;
+    for (const g of groups) {
+      const r = source.readSibling(g, child, 'summary.json', MAX_DOC_BYTES);
+      if (r === undefined) continue;
+      const file = fileIn(g);
+      if (!r.ok) sink.doc({ file, kind: 'subagent-child', size: 0, problem: { kind: 'unreadable', detail: r.error } });
+      else sink.doc(parseDoc(file, 'subagent-child', r.value, r.value.length));
+      found = true;
+      break;
+    }
+    if (!found)
+      sink.doc({
+        file: fileIn(groups[0]!),
+        kind: 'subagent-child',
+        size: 0,
+        problem: { kind: 'unreadable', detail: 'does not exist' },
+      });
   }
 }

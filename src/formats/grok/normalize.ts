@@ -332,6 +332,7 @@ export function normalizeChat(file: string, r: JsonlRecord): ChatItem {
 function chatItem(file: string, r: JsonlRecord): ChatItem {
   const v = r.value;
   const item: ChatItem = { file, line: r.line, byteOffset: r.byteOffset, type: 'unknown' };
+  if (r.recovered !== undefined) item.recovered = r.recovered;
   if (!isObj(v)) return item;
   if (typeof v.type === 'string') {
     item.type = CHAT_TYPES.has(v.type as ChatItemType) ? (v.type as ChatItemType) : 'unknown';

@@ -4,7 +4,7 @@ import type { InspectTraits } from '../types.js';
 import { shellQuote } from './shell.js';
 
 /** `resume(id)`: the agent's resume command for a session id (unquoted; the id is quoted here). */
-export function logSessionInspect(pairing: PairingDialect, resume: string): InspectTraits {
+export function logSessionInspect(pairing: PairingDialect, resume: string, damagedOnResume: string): InspectTraits {
   return {
     resumeCommand: (id, identity) => {
       const cd = identity?.cwd !== undefined ? `cd ${shellQuote(identity.cwd)} && ` : '';
@@ -15,9 +15,13 @@ export function logSessionInspect(pairing: PairingDialect, resume: string): Insp
       (lastPolicy !== undefined ? `; the session last ran under ${lastPolicy}` : ''),
     danglingOnResume: (n) => `On resume, ${n} dangling call(s) have no result: ${pairing.unanswered}.`,
     runningSubagents: '',
+    damagedOnResume,
     replay: (r) => [
       `The transcript: ${r.logLines} line(s), ${r.chatItems} conversation item(s)` +
         (r.danglingCalls ? `, with ${r.danglingCalls} call(s) that have no result` : '') +
+        (r.skippedLines
+          ? ` (${r.skippedLines} damaged line(s) are skipped on load: the model will not see them)`
+          : '') +
         `, ${r.liveTurns} prompt turn(s) on the live branch` +
         (r.rewinds ? ` after ${r.rewinds} rewind(s)` : '') +
         (r.compactions ? `, ${r.compactions} compaction(s)` : '') +

@@ -59,7 +59,10 @@ export function streamNormalizedLog(
       h.record?.(record);
       const step = n.push(record);
       h.event(step.event, record);
-      for (const c of step.chats) h.chat?.(c);
+      for (const c of step.chats) {
+        if (record.recovered !== undefined) c.recovered = record.recovered;
+        h.chat?.(c);
+      }
     },
     (damage) => {
       counted(damage);

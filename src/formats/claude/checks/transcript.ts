@@ -4,6 +4,7 @@
  * them, summaries whose leaf resolves nowhere, and sub-agent transcripts whose session transcript is gone.
  */
 import { defineCheck } from '../../../checks/define.js';
+import { SESSION_CONTEXT_KIND, type SessionContext } from '../load.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,7 +57,8 @@ export const claudeTranscript = defineCheck({
         'A session folder `<session>/subagents/` holds sub-agent transcripts but `<session>.jsonl`, the ' +
         "session's own transcript, is not next to it: deleted (cleanup, a partial copy), or never captured. The " +
         "sub-agents' records are audited; their links into the session (parentUuid of copied context, the Task " +
-        'calls that spawned them) cannot be resolved.',
+        'calls that spawned them) cannot be resolved. A sub-agent transcript audited alone resolves its links in ' +
+        '`../../<session>.jsonl`; when that is not there, this one finding replaces a CLAUDE_PARENT_MISSING per link.',
     },
   },
   create(ctx) {
@@ -69,7 +71,12 @@ export const claudeTranscript = defineCheck({
     const boundaries = new Set<string>();
     const summaries: Ref[] = [];
     const hasTranscript = [...session.artifacts.values()].some((a) => a.kind === 'transcript');
+    /** Set when the session is one sub-agent transcript audited alone: its session's transcript, two folders up. */
+    let context: (SessionContext & { file: string }) | undefined;
     return {
+      doc({ file, kind, value }) {
+        if (kind === SESSION_CONTEXT_KIND) context = { ...(value as SessionContext), file };
+      },
       record({ file, kind, record }) {
         if (kind !== 'transcript' && kind !== 'subagent') return;
         const v = record.value;
@@ -97,9 +104,9 @@ export const claudeTranscript = defineCheck({
       end() {
         let unresolvedInSubagents = 0;
         for (const ref of pending) {
-          if (uuids.has(ref.target)) continue;
-          const sub = session.artifacts.get(ref.file)?.kind === 'subagent';
-          if (sub && !hasTranscript) {
+          if (uuids.has(ref.target) || context?.uuids?.has(ref.target)) continue;
+          const sub = context !== undefined || session.artifacts.get(ref.file)?.kind === 'subagent';
+          if (sub && (context ? context.uuids === undefined : !hasTranscript)) {
             unresolvedInSubagents++;
             continue;
           }
@@ -130,6 +137,18 @@ export const claudeTranscript = defineCheck({
             `leafUuid ${JSON.stringify(s.target)} is not a record of this session: a summary of another session of ` +
               `the project (Claude Code writes those here too), or of lost lines`,
             { key: s.target },
+          );
+        }
+        if (context && context.uuids === undefined) {
+          ctx.emit(
+            'CLAUDE_TRANSCRIPT_MISSING',
+            { file: context.file },
+            `a sub-agent transcript audited alone: its session's transcript ${context.transcript} ` +
+              (context.error ? `cannot be read (${context.error})` : 'is not there') +
+              (unresolvedInSubagents
+                ? `, so ${unresolvedInSubagents} parentUuid link(s) into it cannot be resolved`
+                : '; no link of this file needs it'),
+            unresolvedInSubagents ? {} : { severity: 'note' },
           );
         }
         const subagents = [...session.artifacts.values()].filter((a) => a.kind === 'subagent');

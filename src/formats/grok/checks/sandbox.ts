@@ -4,6 +4,7 @@
  * earlier capture (`audit --against`). Custom profiles are resolved through the --sandbox-config files.
  */
 import type { LineageFacts } from '../../../lineage/facts.js';
+import type { EdgeKind } from '../../../lineage/graph.js';
 import { canonicalName, compare, isBuiltin, type ProfileBook } from '../sandbox/profiles.js';
 import { loadProfileBook } from '../sandbox/config.js';
 import { defineRootCheck, type RootCheckContext, type TreeInputs } from '../../../checks/define-root.js';
@@ -47,6 +48,16 @@ function prepare(inputs: TreeInputs): Prepared {
 
 const LOC = { file: 'summary.json', pointer: '/sandbox_profile' };
 
+/** The session a child's profile is compared with, named by how the child came from it. */
+const ORIGIN: Record<EdgeKind, (id: string) => string> = {
+  fork: (id) => `the session it was forked from (${id})`,
+  subagent: (id) => `the parent session that spawned it as a subagent (${id})`,
+  subagent_fork: (id) => `the parent session it was forked from as a subagent (${id})`,
+  subagent_resume: (id) => `the subagent session it resumed (${id})`,
+  worktree: (id) => `the session it was started from in a worktree (${id})`,
+  restored: (id) => `the remote session it was restored from (${id})`,
+};
+
 export const sandbox = defineRootCheck({
   id: 'sandbox',
   prepare,
@@ -58,7 +69,7 @@ export const sandbox = defineRootCheck({
       if (!e.parent || e.child.format !== 'grok') continue;
       const from = e.parent.sandboxProfile;
       const to = e.child.sandboxProfile;
-      const edge = `${e.kind} of ${e.parent.id}`;
+      const origin = ORIGIN[e.kind](e.parent.id);
       // A child whose summary.json cannot be read has an unknown profile, not a dropped one (that is reported
       // as the unreadable summary itself; subagent init writes it in place, so a crash can leave it torn).
       if (from !== undefined && to === undefined && e.child.hasSummary) {
@@ -67,14 +78,14 @@ export const sandbox = defineRootCheck({
           e.child,
           'SANDBOX_DROPPED',
           LOC,
-          `${edge}, which ran under ${JSON.stringify(from)}, records no sandbox profile: a resume would run under ` +
+          `records no sandbox profile, while ${origin} ran under ${JSON.stringify(from)}: a resume would run under ` +
             `--sandbox / GROK_SANDBOX / config / off instead`,
           { key: e.parentId },
         );
         continue;
       }
       if (from === undefined || to === undefined) continue;
-      judge(ctx, profiles, e.child, to, from, `${edge}`, e.parentId, false);
+      judge(ctx, profiles, e.child, to, from, origin, e.parentId, false);
     }
     for (const n of graph.nodes) {
       if (n.format !== 'grok') continue;
@@ -156,7 +167,7 @@ function judge(
       on,
       'SANDBOX_CHANGED',
       LOC,
-      `runs under ${JSON.stringify(to)}, ${origin} under ${JSON.stringify(from)}; ` +
+      `runs under ${JSON.stringify(to)}, while ${origin} ran under ${JSON.stringify(from)}; ` +
         `${!a ? JSON.stringify(to) : JSON.stringify(from)} is a custom profile without a definition, so whether it ` +
         `is wider cannot be told (supply --sandbox-config)`,
       { key, ...changedSeverity },
@@ -169,7 +180,8 @@ function judge(
       on,
       'SANDBOX_WIDENED',
       LOC,
-      `runs under ${JSON.stringify(to)}, wider than ${JSON.stringify(from)} of ${origin}: ${c.gains.join('; ')}` +
+      `runs under ${JSON.stringify(to)}, wider than ${origin}, which ran under ${JSON.stringify(from)}: ` +
+        c.gains.join('; ') +
         (c.narrower ? ` (and narrower elsewhere: ${c.losses.join('; ')}; incomparable counts as wider)` : ''),
       { key },
     );
@@ -178,8 +190,8 @@ function judge(
       on,
       'SANDBOX_CHANGED',
       LOC,
-      `runs under ${JSON.stringify(to)}, ${c.narrower ? 'narrower than' : 'different from'} ` +
-        `${JSON.stringify(from)} of ${origin}${c.losses.length ? `: ${c.losses.join('; ')}` : ''}` +
+      `runs under ${JSON.stringify(to)}, ${c.narrower ? 'narrower than' : 'different from'} ${origin}, which ran ` +
+        `under ${JSON.stringify(from)}${c.losses.length ? `: ${c.losses.join('; ')}` : ''}` +
         (overTime ? '; a recorded profile never changes in a live session: summary.json was rewritten' : ''),
       { key, ...changedSeverity },
     );

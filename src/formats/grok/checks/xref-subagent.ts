@@ -2,6 +2,7 @@
 import { isFork, summaryView, type SummaryView } from '../summary-view.js';
 import type { SessionEvent } from '../../../model/events.js';
 import { defineCheck } from '../../../checks/define.js';
+import { encodeCwdDirname } from '../paths.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const CHILD_KINDS = new Set(['subagent', 'subagent_fork', 'subagent_resume']);
@@ -67,11 +68,12 @@ export const xrefSubagent = defineCheck({
           const sid = v.subagent_id;
           const cid = v.child_session_id;
           if (sid !== dir || cid !== dir) {
+            const there = children.get(dir)?.exists ? `; the subagent's own session is there under ${dir}` : '';
             ctx.emit(
               'XREF_SUBAGENT',
               { file, pointer: sid !== dir ? '/subagent_id' : '/child_session_id' },
               `meta.json in subagents/${dir}/ says subagent_id ${JSON.stringify(sid)} and child_session_id ` +
-                `${JSON.stringify(cid)}: all three must be the same id`,
+                `${JSON.stringify(cid)}: all three must be the same id${there}`,
               { key: `${dir}/ids`, severity: 'error' },
             );
           }
@@ -146,12 +148,39 @@ export const xrefSubagent = defineCheck({
               key: `${id}/nospawned`,
             });
         }
+        /** Where a subagent is recorded: its meta.json, else the line that spawned it. */
+        const recorded = (id: string) => {
+          const m = metas.get(id)?.file;
+          const e = spawned.get(id);
+          return m !== undefined ? { file: m } : e !== undefined ? at(e) : { file: 'updates.jsonl' };
+        };
+        /** Metas whose folder names another id than child_session_id, by that id: their folder's id. */
+        const misnamed = new Map<string, string>();
+        for (const [dir, { v }] of metas)
+          if (typeof v.child_session_id === 'string' && v.child_session_id !== dir)
+            misnamed.set(v.child_session_id, dir);
         for (const [id, c] of [...children].sort()) {
           const meta = metas.get(id)?.v;
+          // A child_session_id that disagrees with its folder: the ids finding above says so; the folder's id is the
+          // one to look for.
+          const folder = misnamed.get(id);
+          if (!c.exists && folder !== undefined && children.get(folder)?.exists) continue;
+          if (c.exists && meta && typeof meta.child_cwd === 'string') {
+            const group = c.file.split('/')[2];
+            const want = encodeCwdDirname(meta.child_cwd);
+            if (group !== want)
+              ctx.emit(
+                'XREF_SUBAGENT',
+                { file: metas.get(id)!.file, pointer: '/child_cwd' },
+                `child_cwd is ${JSON.stringify(meta.child_cwd)}, but the subagent's own session is not under ` +
+                  `${want}/: it is at ${c.file.replace(/\/summary\.json$/, '/')} (the parent's cwd)`,
+                { key: `${id}/cwd` },
+              );
+          }
           if (!c.exists) {
             ctx.emit(
               'XREF_SUBAGENT',
-              { file: metas.get(id)?.file ?? 'updates.jsonl' },
+              recorded(id),
               `the subagent's own session ${c.file.replace(/\/summary\.json$/, '/')} ` +
                 `${c.detail === 'does not exist' ? 'does not exist' : `is unusable: ${c.detail}`} (never created ` +
                 `because the spawn failed, or deleted by TTL cleanup)`,
@@ -162,7 +191,7 @@ export const xrefSubagent = defineCheck({
           if (c.detail) {
             ctx.emit(
               'XREF_SUBAGENT',
-              { file: metas.get(id)?.file ?? 'updates.jsonl' },
+              recorded(id),
               `the subagent's own session ${c.file.replace(/\/summary\.json$/, '/')} is there but ${c.detail}`,
               { key: `${id}/child` },
             );
