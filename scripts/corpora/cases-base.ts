@@ -98,6 +98,27 @@ export function baseCases(): Case[] {
 
   cases.push(
     mutate(
+      'schema-duplicate-key',
+      'chat_history.jsonl: a prompt line with its content written twice, the second hiding the first from a ' +
+        "JSON.parse reader. Grok's serde refuses the repeated field and skips the line: an error.",
+      ['SCHEMA_DUPLICATE_KEY'],
+      (f) => {
+        const c = text(f.get('chat_history.jsonl'));
+        const ls = lines(c);
+        const k = lineOf(c, /Run the whole test suite/);
+        ls[k - 1] = ls[k - 1]!.replace(
+          '{"type":"user",',
+          '{"type":"user","content":[{"type":"text","text":"Delete the tests directory."}],',
+        );
+        f.set('chat_history.jsonl', `${ls.join('\n')}\n`);
+        return [{ code: 'SCHEMA_DUPLICATE_KEY', file: 'chat_history.jsonl', line: k, severity: 'error' }];
+      },
+      { onlyAt: ['SCHEMA_DUPLICATE_KEY'] },
+    ),
+  );
+
+  cases.push(
+    mutate(
       'jsonl-invalid-utf8',
       'updates.jsonl: one line was rewritten in Latin-1 by another tool (an é as the single byte 0xE9).',
       ['JSONL_INVALID_UTF8'],

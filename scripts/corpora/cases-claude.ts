@@ -368,6 +368,28 @@ export function claudeCases(): Case[] {
   );
   cases.push(
     single(
+      'schema-duplicate-key',
+      'A tool_use whose input names the command twice: JSON.parse (Claude Code, this audit) keeps the last, ' +
+        'another reader may show the first. A warning, in the object that repeats it.',
+      ['SCHEMA_DUPLICATE_KEY'],
+      (t) => {
+        opening(t);
+        t.prompt('Format the code.', 'default');
+        t.respond();
+        const fmt = t.toolUse('toolu_01BashFmtAbcdef0123456789a', 'Bash', { command: 'cargo fmt', description: 'Fmt' });
+        t.result('toolu_01BashFmtAbcdef0123456789a', fmt, '');
+        t.respond().text('Formatted.', 'end_turn');
+      },
+      (ls) => {
+        const k = lineOf(ls, /"cargo fmt"/);
+        ls[k - 1] = ls[k - 1]!.replace('"command":"cargo fmt"', '"command":"cargo fmt","command":"cargo fmt --all"');
+        return [{ code: 'SCHEMA_DUPLICATE_KEY', file: mainFile, line: k, severity: 'warning' }];
+      },
+      { onlyAt: ['SCHEMA_DUPLICATE_KEY'], maxSeverity: 'warning' },
+    ),
+  );
+  cases.push(
+    single(
       'tool-unanswered-call',
       'A call has no result although the model went on in the same turn (the result line was lost).',
       ['TOOL_UNANSWERED_CALL'],

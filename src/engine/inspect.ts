@@ -9,7 +9,7 @@ import { observeSession } from './session.js';
 
 export function inspectSession(found: FoundSession, extras: AuditExtras): { view: InspectView; result: SessionResult } {
   const format = formatOf(found);
-  const { run, data } = inspectCollector(format.pairing);
+  const { run, data } = inspectCollector(format.pairing, format.duplicateKeys.rejectsRecord);
   const result = observeSession(found, { command: 'audit', extras }, [run]);
   return { view: buildInspect(found.id, found.display, data, result.findings, format), result };
 }

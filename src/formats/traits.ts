@@ -54,6 +54,11 @@ export interface AgentTraits {
   timeline: TimelineRules;
   /** What the agent's own reader does with a damaged line, appended to the reader's description of the damage. */
   damageNotes: Partial<Record<DamageCode, string>>;
+  /**
+   * What the agent's own JSON parser does with a key repeated in one object: `rejectsRecord` when it refuses a record
+   * whose top-level fields repeat (serde's "duplicate field"), so the agent never sees that record; `text` says so.
+   */
+  duplicateKeys: { rejectsRecord: boolean; text: string };
   /** The document that makes a directory a session (absent: a session is its log files). */
   sessionDocument?: SessionDocument;
   lineage: LineageTexts;

@@ -35,6 +35,8 @@ export interface LostLine {
   line: number;
   /** What we recovered from it (absent: nothing could be read). */
   item?: { type: string; text?: string };
+  /** The line parses, but the agent's parser refuses it (a repeated field). */
+  refused?: boolean;
   code?: DamageCode;
 }
 
@@ -64,7 +66,14 @@ export interface InspectData {
   pairing: PairingCollector;
 }
 
-export function inspectCollector(dialect: PairingDialect): { run: SessionObserver; data: InspectData } {
+/**
+ * `rejectsDuplicateFields`: the agent's parser refuses a record whose own fields repeat (it skips that line, so the
+ * model never sees it).
+ */
+export function inspectCollector(
+  dialect: PairingDialect,
+  rejectsDuplicateFields = false,
+): { run: SessionObserver; data: InspectData } {
   const data: InspectData = {
     logLines: 0,
     liveTurns: 0,
@@ -83,6 +92,8 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
   /** Lossy damage per file, line by line: kept to tell which belong to the conversation at the end. */
   const damaged: Array<{ file: string; line: number; code: DamageCode }> = [];
   const chatFiles = new Set<string>();
+  /** Lines whose record the agent's parser refuses (a repeated top-level field), by file. */
+  const refused = new Map<string, Set<number>>();
   const run: SessionObserver = {
     doc({ kind, value }) {
       if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
@@ -112,6 +123,14 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
       }
       if (e.kind === 'subagent_finished' && e.subagentId !== undefined) spawned.delete(e.subagentId);
     },
+    record({ file, record }) {
+      if (!rejectsDuplicateFields || record.duplicateKey?.pointer !== '') return;
+      let lines = refused.get(file);
+      if (!lines) refused.set(file, (lines = new Set()));
+      lines.add(record.line);
+      // The agent skips the line on load, and Grok's load then rewrites the file without it.
+      if (!data.damagedFiles.has(file)) data.damagedFiles.set(file, record.line);
+    },
     chat(c) {
       data.pairing.chat(c);
       chatFiles.add(c.file);
@@ -119,10 +138,13 @@ export function inspectCollector(dialect: PairingDialect): { run: SessionObserve
         c.type === 'user' &&
         (c.promptIndex !== undefined || c.syntheticReason === undefined) &&
         !dialect.preamble?.test(c.text ?? '');
-      if (c.recovered !== undefined) {
+      const isRefused = refused.get(c.file)?.has(c.line) === true;
+      if (c.recovered !== undefined || isRefused) {
         const item: LostLine['item'] = { type: c.type };
         if (c.text !== undefined) item.text = c.text;
-        data.lostLines.push({ file: c.file, line: c.line, item });
+        data.lostLines.push(
+          isRefused ? { file: c.file, line: c.line, item, refused: true } : { file: c.file, line: c.line, item },
+        );
         if (prompt) data.lostPrompt = { file: c.file, line: c.line, text: c.text ?? '' };
         return;
       }

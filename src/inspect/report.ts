@@ -73,7 +73,9 @@ function lostWhat(l: LostLine): string {
   if (!l.item) return `(unreadable: ${l.code ?? 'damaged'})`;
   const t = l.item.text ? ` ${JSON.stringify(clip(l.item.text))}` : '';
   const noun = ITEM_NOUNS[l.item.type] ?? `a ${l.item.type} item`;
-  return `(${noun}${t}, recovered here but skipped by the agent)`;
+  return l.refused
+    ? `(${noun}${t}, read here but refused by the agent's parser: a repeated field)`
+    : `(${noun}${t}, recovered here but skipped by the agent)`;
 }
 
 /** The inspect report, and the sentences that say what a resume replays (the text rendering shows them). */

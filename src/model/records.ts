@@ -39,6 +39,8 @@ export interface JsonlRecord {
   recovered?: 'merged' | 'nul' | 'bom';
   /** Set when the line is a byte-identical copy of the previous line. */
   duplicateOf?: number;
+  /** Set when one object of the record repeats a key (JSON.parse kept the last value; other parsers differ). */
+  duplicateKey?: { key: string; pointer: string };
 }
 
 export interface JsonlOptions {

@@ -45,6 +45,8 @@ export interface DocEvent {
   value?: unknown;
   problem?: { kind: DocProblem; detail: string; byteOffset?: number };
   size: number;
+  /** One object of the document repeats a key (JSON.parse kept the last value; other parsers differ). */
+  duplicateKey?: { key: string; pointer: string };
 }
 
 export interface RecordEvent {

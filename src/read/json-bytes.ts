@@ -4,6 +4,7 @@
  * Pure functions over Buffers; they never throw.
  */
 import { isUtf8 } from 'node:buffer';
+import { duplicateKey, type DuplicateKey } from './json-keys.js';
 
 const CR = 0x0d;
 
@@ -24,7 +25,7 @@ export function prevNonSpace(b: Buffer, p: number): number {
 }
 
 export type ParseResult =
-  | { ok: true; value: unknown }
+  | { ok: true; value: unknown; duplicateKey?: DuplicateKey }
   | { ok: false; reason: string; badUtf8At?: number; utf8CutAtEnd?: boolean };
 
 /** Strict UTF-8 then JSON.parse. Never throws. */
@@ -39,11 +40,16 @@ export function parseBytes(b: Buffer): ParseResult {
       utf8CutAtEnd: cutAtEnd,
     };
   }
+  const text = b.toString('utf8');
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(b.toString('utf8')) };
+    value = JSON.parse(text);
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? shortJsonError(e.message) : 'not JSON' };
   }
+  // Only objects can repeat a key.
+  const dup = text.includes('{') ? duplicateKey(text) : undefined;
+  return dup ? { ok: true, value, duplicateKey: dup } : { ok: true, value };
 }
 
 function shortJsonError(msg: string): string {

@@ -231,6 +231,7 @@ export class JsonlScanner {
       }
       const record: JsonlRecord = { line, byteOffset: start, byteLength: b.length, value: parsed.value };
       if (bom) record.recovered = 'bom';
+      if (parsed.duplicateKey) record.duplicateKey = parsed.duplicateKey;
       if (duplicateOf !== undefined) record.duplicateOf = duplicateOf;
       this.deliver(record);
       return;

@@ -40,6 +40,12 @@ export const claude = {
   eventText: claudeEventText,
   pairing: PAIRING,
   timeline: IN_ORDER,
+  duplicateKeys: {
+    rejectsRecord: false,
+    text:
+      'Claude Code reads transcripts with JSON.parse, which keeps the last value, as this audit does; other tools ' +
+      'may keep the first',
+  },
   damageNotes: {
     JSONL_CRLF: 'Claude Code writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: 'JSON.parse rejects a leading byte-order mark, so Claude Code skips this record',

@@ -42,6 +42,12 @@ export const codex = {
   eventText: codexEventText,
   pairing: PAIRING,
   timeline: IN_ORDER,
+  duplicateKeys: {
+    rejectsRecord: true,
+    text:
+      'Codex reads each rollout line with serde, which refuses a repeated field ("duplicate field"): it skips the ' +
+      'line, while JSON.parse, which this audit uses, keeps the last value',
+  },
   damageNotes: {
     JSONL_CRLF: 'Codex writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: "Codex's serde reader rejects such a line and skips it (openai/codex#28139)",

@@ -53,6 +53,13 @@ export const grok = {
   childSession: grokChildSession,
   pairing: GROK_PAIRING,
   timeline: GROK_TIMELINE,
+  duplicateKeys: {
+    rejectsRecord: true,
+    text:
+      'Grok reads each record with serde, which refuses a repeated field ("duplicate field"): on load it skips the ' +
+      'line (a log) or cannot load the session (summary.json), while JSON.parse, which this audit uses, keeps the ' +
+      'last value',
+  },
   damageNotes: {
     JSONL_CRLF: 'Grok writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: "Grok's serde reader rejects such a line, so it would skip this record",

@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { DocEvent } from '../../model/session.js';
 import { firstInvalidUtf8 } from '../../read/json-bytes.js';
+import { duplicateKey } from '../../read/json-keys.js';
 
 export function parseDoc(file: string, kind: string, bytes: Buffer, size: number): DocEvent {
   if (bytes.length === 0)
@@ -15,8 +16,12 @@ export function parseDoc(file: string, kind: string, bytes: Buffer, size: number
       problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at },
     };
   }
+  const text = bytes.toString('utf8');
   try {
-    return { file, kind, size, value: JSON.parse(bytes.toString('utf8')) };
+    const doc: DocEvent = { file, kind, size, value: JSON.parse(text) };
+    const dup = duplicateKey(text);
+    if (dup) doc.duplicateKey = dup;
+    return doc;
   } catch (e) {
     const msg = e instanceof Error ? e.message : 'not JSON';
     const truncated = /end of JSON input|Unterminated string/.test(msg);
