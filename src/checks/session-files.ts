@@ -54,6 +54,14 @@ export const sessionFiles = defineCheck({
         'device, which is never opened so that the audit cannot hang). Its content is not audited and not hashed; ' +
         'the audit goes on with the rest.',
     },
+    SESSION_NOT_SEARCHED: {
+      severity: 'warning',
+      title: 'A directory deeper than discovery searches',
+      help:
+        'Discovery searches a tree to a fixed depth (12 levels below each argument), so that a huge or looping tree ' +
+        'cannot make it run forever. A directory at that depth that has subdirectories is reported here: sessions ' +
+        'below it are not audited. Give it (or the directory that holds the sessions) as an argument.',
+    },
     SESSION_UNEXPECTED_FILE: {
       severity: 'note',
       title: 'A file the agent does not write',
@@ -89,11 +97,16 @@ export const sessionFiles = defineCheck({
       },
       end() {
         const found = session.found;
+        if (found.notSearched !== undefined) {
+          ctx.emit('SESSION_NOT_SEARCHED', { file: '' }, found.notSearched);
+          return;
+        }
         if (found.unreachable !== undefined) {
           ctx.emit(
             'SESSION_UNREADABLE',
             { file: '' },
-            `a directory in the tree could not be opened: ${found.unreachable}; its evidence is not audited`,
+            `a directory in the tree could not be opened: ${found.unreachable}; whatever it holds (a session, a ` +
+              'group of sessions) is not audited',
             { severity: 'error' },
           );
           return;

@@ -18,6 +18,11 @@ export interface FoundSession {
   symlinkTarget?: string;
   /** Set when the directory cannot be opened by name (e.g. its name is not valid UTF-8): reported, not audited. */
   unreachable?: string;
+  /**
+   * Set for a directory discovery did not search (deeper than its limit): reported, not audited. Not a session,
+   * but a place sessions may be in.
+   */
+  notSearched?: string;
   /** The format that recognised the session, or the one `--format-hint` forced. */
   format?: string;
   /**
@@ -77,4 +82,5 @@ export interface Detectors {
 }
 
 /** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */
-export const opaque = (f: FoundSession): boolean => f.symlinkTarget !== undefined || f.unreachable !== undefined;
+export const opaque = (f: FoundSession): boolean =>
+  f.symlinkTarget !== undefined || f.unreachable !== undefined || f.notSearched !== undefined;

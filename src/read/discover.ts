@@ -15,7 +15,7 @@ import { byteOrder } from '../model/order.js';
 
 import { UsageError } from '../errors.js';
 
-export const MAX_DISCOVERY_DEPTH = 6;
+export const MAX_DISCOVERY_DEPTH = 12;
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Bytes read from a candidate file to recognise its format. */
 export const HEAD_BYTES = 32 * 1024;
@@ -106,6 +106,11 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
     const { names, error } = listDir(abs);
     if (error) {
       if (depth === 0) throw new UsageError(`${arg}: cannot list the directory (${error})`);
+      // Whatever it holds (a session, a group of them) is evidence this audit cannot see: said, never skipped.
+      found.push({
+        ...opaqueEntry(abs, display, parent?.abs ?? dirname(abs)),
+        unreachable: `listing it failed (${error})`,
+      });
       return;
     }
     const probe = dirProbe(abs, names);
@@ -142,7 +147,20 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       for (const m of hit.members) claimed.add(m);
       found.push(fileSession(abs, display, hit));
     }
-    if (depth >= MAX_DISCOVERY_DEPTH) return;
+    if (depth >= MAX_DISCOVERY_DEPTH) {
+      const deeper = names.filter(
+        (n) => !n.startsWith('.') && !SKIP_DIRS.has(n) && !claimed.has(n) && probe.type(n) === 'dir',
+      );
+      if (deeper.length)
+        found.push({
+          ...opaqueEntry(abs, display, parent?.abs ?? dirname(abs)),
+          notSearched:
+            `it is ${depth} levels below ${arg}, the deepest discovery searches, and its ${deeper.length} ` +
+            `subdirector${deeper.length === 1 ? 'y' : 'ies'} (${deeper.slice(0, 3).join(', ')}` +
+            `${deeper.length > 3 ? ', …' : ''}) were not searched for sessions: give it as an argument to audit them`,
+        });
+      return;
+    }
     for (const name of names) {
       if (name.startsWith('.') || SKIP_DIRS.has(name) || claimed.has(name)) continue;
       const childAbs = join(abs, name);
@@ -187,6 +205,14 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       }
     }
   };
+  const opaqueEntry = (abs: string, display: string, groupAbs: string): FoundSession => ({
+    abs,
+    display,
+    id: basename(abs),
+    groupName: basename(groupAbs),
+    groupAbs,
+    format: detectors.opaqueDir(),
+  });
   visit(rootAbs, arg, 0);
   return found.sort((a, b) => byteOrder(a.display, b.display));
 }

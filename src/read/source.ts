@@ -164,6 +164,7 @@ export function fsSource(found: FoundSession): SessionSource {
       const abs = join(dir, file);
       const entry = lstatEntry(abs, file);
       if (entry.readError === 'ENOENT') return { ok: false, error: `the session directory exists but has no ${file}` };
+      if (entry.readError !== undefined) return { ok: false, error: `${file} cannot be read (${entry.readError})` };
       if (entry.type !== 'file')
         return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
       try {

@@ -33,6 +33,7 @@ import { CORPORA } from '../helpers/corpora.js';
 import { CHECKPOINT, CHILD_ID, CLEAN_GROUP, copyCleanRoot, GROUP, MAIN_ID } from '../helpers/crash-states.js';
 import { HOSTILE, rawControls, writeHostileRoot } from '../helpers/hostile.js';
 import { arm, tripped, tripwiresWork } from '../helpers/tripwire.js';
+import { denial } from '../helpers/denial.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-hostile-'));
 afterAll(() => {
@@ -347,18 +348,6 @@ describe.skipIf(!BUILT)(
   },
 );
 
-/** Who can be denied a read: this user if not root; as root (CI, this machine), the unprivileged `nobody`. */
-function denial(): { uid?: number; gid?: number; why: string } | undefined {
-  if (process.getuid?.() !== 0) return { why: 'chmod 000 as this (non-root) user' };
-  const probe = spawnSync(process.execPath, ['-e', '0'], { uid: 65534, gid: 65534 });
-  if (probe.status === 0)
-    return {
-      uid: 65534,
-      gid: 65534,
-      why: 'running as root, where chmod 000 does not stop reads: the CLI runs as nobody (uid 65534)',
-    };
-  return undefined;
-}
 const deny = denial();
 
 describe.skipIf(!BUILT || !deny)(

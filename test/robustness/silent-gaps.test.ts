@@ -1,0 +1,96 @@
+/**
+ * Nothing vanishes in silence (issue 18 §7): a session deeper than discovery searches, a session directory or a
+ * whole group that cannot be listed, each is a finding in every command that walks a tree, never a shorter list.
+ */
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { AuditReport } from '../../src/model/report.js';
+import { MAX_DISCOVERY_DEPTH } from '../../src/read/discover.js';
+import { cli } from '../helpers/cli.js';
+import { BUILT, runBuilt } from '../helpers/cli-child.js';
+import { CLEAN_GROUP, CHILD_ID, GROUP, MAIN_ID } from '../helpers/crash-states.js';
+import { asDenied, denial } from '../helpers/denial.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sa-gaps-'));
+afterAll(() => {
+  spawnSync('chmod', ['-R', 'u+rwx', scratch]);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The clean main session, `levels` directories below a fresh root (its group counts as one of them). */
+function deepSession(name: string, levels: number): { root: string; group: string } {
+  const root = join(scratch, name);
+  const dirs = Array.from({ length: levels - 1 }, (_, i) => `d${i}`);
+  const group = join(root, ...dirs, GROUP);
+  mkdirSync(group, { recursive: true });
+  cpSync(join(CLEAN_GROUP, MAIN_ID), join(group, MAIN_ID), { recursive: true });
+  return { root, group };
+}
+
+const audit = async (root: string): Promise<AuditReport> =>
+  JSON.parse((await cli(['audit', root, '--format', 'json', '--fail-on', 'never'])).stdout) as AuditReport;
+
+describe('depth', () => {
+  test('a session ten levels deep is found', async () => {
+    const { root } = deepSession('ten', 10);
+    const report = await audit(root);
+    expect(report.sessions.map((s) => s.id)).toEqual([MAIN_ID]);
+    expect(report.findings.filter((f) => f.code === 'SESSION_NOT_SEARCHED')).toEqual([]);
+  });
+
+  test('below the deepest level searched, the directory not searched is a warning that names it', async () => {
+    const { root } = deepSession('deep', MAX_DISCOVERY_DEPTH + 3);
+    const report = await audit(root);
+    expect(report.sessions.some((s) => s.id === MAIN_ID)).toBe(false);
+    const gap = report.findings.filter((f) => f.code === 'SESSION_NOT_SEARCHED');
+    expect(gap).toHaveLength(1);
+    expect(gap[0]!.severity).toBe('warning');
+    expect(gap[0]!.sessionPath).toBe(join(root, ...Array.from({ length: MAX_DISCOVERY_DEPTH }, (_, i) => `d${i}`)));
+    expect(gap[0]!.message).toMatch(/were not searched for sessions: give it as an argument/);
+  });
+});
+
+const deny = denial();
+
+describe.skipIf(!BUILT || !deny)(
+  `unreadable sessions and groups (${deny?.why ?? 'no way to deny a read here: skipped'})`,
+  () => {
+    const tree = (name: string): { root: string; group: string } => {
+      const root = join(scratch, name);
+      cpSync(join(CLEAN_GROUP, '..', '..'), root, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX', scratch]);
+      chmodSync(scratch, 0o755);
+      return { root, group: join(root, 'sessions', GROUP) };
+    };
+
+    test('a session that cannot be listed is an error, and the audit fails', () => {
+      const { root, group } = tree('session-000');
+      chmodSync(join(group, CHILD_ID), 0o000);
+      const r = runBuilt(['audit', root, '--format', 'json'], asDenied(deny!));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      const gap = report.findings.filter((f) => f.code === 'SESSION_UNREADABLE');
+      expect(gap.map((f) => [f.session, f.severity])).toEqual([[CHILD_ID, 'error']]);
+      expect(gap[0]!.message).toMatch(/EACCES/);
+      // The parents that link to it say they cannot read it, not that it does not exist.
+      for (const f of report.findings.filter((x) => x.code === 'XREF_SUBAGENT'))
+        expect(f.message).toMatch(/cannot be read \(EACCES\)/);
+    });
+
+    test('a whole group that cannot be listed is an error, not "no session found"', () => {
+      const { root, group } = tree('group-000');
+      chmodSync(group, 0o000);
+      const r = runBuilt(['audit', root, '--format', 'json'], asDenied(deny!));
+      expect(r.code, r.stderr).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.findings.map((f) => [f.code, f.sessionPath])).toEqual([['SESSION_UNREADABLE', group]]);
+      const v = runBuilt(['validate', root, '--format', 'json'], asDenied(deny!));
+      expect(v.code, v.stderr).toBe(1);
+      expect((JSON.parse(v.stdout) as AuditReport).findings.map((f) => f.code)).toEqual(['SESSION_UNREADABLE']);
+    });
+  },
+);
