@@ -28,6 +28,11 @@ export interface AuditOptions {
   maxPerCodePerFile?: number;
   /** Only these checks (a test's own); default: the generic checks and the session's format's. */
   checks?: readonly Check[];
+  /**
+   * Only the checks with these ids (a command that needs a few findings, not an audit: `lineage` needs the resume
+   * boundaries and the policy changes). Plain data, so it reaches worker threads.
+   */
+  only?: readonly string[];
   /** Longest JSONL line parsed (default 64 MiB). */
   maxLineBytes?: number;
   /** Evidence from outside the session directory (what CI captured around a run). */
@@ -37,7 +42,8 @@ export interface AuditOptions {
 /** The checks a run applies to a session of this format, in order: the generic ones, then the format's own. */
 export function checksFor(options: AuditOptions, format: FormatModule): readonly Check[] {
   const all = options.checks ?? [...CHECKS, ...format.checks];
-  return options.command === 'validate' ? all.filter((c) => c.validate) : all;
+  const picked = options.only ? all.filter((c) => options.only!.includes(c.id)) : all;
+  return options.command === 'validate' ? picked.filter((c) => c.validate) : picked;
 }
 
 /** The root checks that apply to a tree: the generic ones, then each format's. */
