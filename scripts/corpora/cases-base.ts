@@ -402,7 +402,25 @@ export function baseCases(): Case[] {
     ),
   );
 
+  cases.push(deepCase());
+
   return cases;
+}
+
+/** The main session archived 15 directories down: discovery stops at its deepest level and says where. */
+function deepCase(): Case {
+  const chain = Array.from({ length: 15 }, (_, i) => `d${i}`);
+  const tree = new Map([...mainFiles()].map(([p, c]) => [`${chain.join('/')}/${IDS.main}/${p}`, c]));
+  return {
+    name: 'session-not-searched',
+    description:
+      'A session kept 16 directories below the root (an archive of archives): discovery searches 12 levels, so ' +
+      'the directory where it stopped is named, never skipped in silence.',
+    must: ['SESSION_NOT_SEARCHED'],
+    onlyAt: ['SESSION_NOT_SEARCHED'],
+    at: [{ code: 'SESSION_NOT_SEARCHED', file: '', session: chain.slice(0, 12).join('/') }],
+    files: tree,
+  };
 }
 
 /** A session written by an old binary: format-0 chat lines and updates lines without the envelope. */

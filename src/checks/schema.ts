@@ -30,11 +30,11 @@ export const schema = defineCheck({
       severity: 'warning',
       title: 'A record or document repeats a key in one object',
       help:
-        'JSON leaves a repeated key undefined: JSON.parse keeps the last value, serde refuses a repeated struct field, ' +
-        'other parsers keep the first. The same bytes then mean different things to different readers, which no ' +
-        "agent's writer produces and which can hide a value from a reviewer's tool. An error when the agent's own " +
-        'parser refuses the record (it never sees it, this audit does), else a warning. The message names the key ' +
-        'and the object (JSON Pointer).',
+        'JSON leaves a repeated key undefined: JSON.parse keeps the last value, serde refuses a repeated ' +
+        'struct field, other parsers keep the first. The same bytes then mean different things to different ' +
+        "readers, which no agent's writer produces and which can hide a value from a reviewer's tool. An " +
+        "error when the agent's own parser refuses the record (it never sees it, this audit does), else a " +
+        'warning. The message names the key and the object (JSON Pointer).',
     },
     SCHEMA_LEGACY_RECORD: {
       severity: 'note',
@@ -44,7 +44,7 @@ export const schema = defineCheck({
   },
   create(ctx) {
     const { duplicateKeys } = ctx.agent;
-    /** `whole`: the repeat is in the record's (or document's) own fields, which the agent's parser reads as a struct. */
+    /** `whole`: the repeat is in the record's (or document's) own fields, read by the agent as a struct. */
     const duplicated = (
       at: { file: string; line?: number; byteOffset?: number; pointer: string },
       dup: { key: string; pointer: string },
