@@ -104,6 +104,7 @@ function hostileInput(): HtmlInput {
     path: EVIL,
     suppressed: 3,
     absent: [{ fingerprint: EVIL, code: EVIL, sessionPath: EVIL, file: EVIL, line: 4 }],
+    matchedBy: 'fingerprint',
   };
   const timeline = [
     event(0, {

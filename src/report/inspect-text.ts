@@ -1,8 +1,8 @@
 /** The inspect report for a terminal: sections a reviewer reads top to bottom; all session content escaped. */
-import { Chalk } from 'chalk';
 import type { InspectReport, InspectView } from '../inspect/report.js';
 import { escapeText } from './escape.js';
-import { formatLocation } from './table.js';
+import { formatLocation } from './human.js';
+import { colors } from './ansi.js';
 import { wrapText } from './wrap.js';
 
 const STATE: Record<InspectReport['state'], string> = {
@@ -15,7 +15,7 @@ const STATE: Record<InspectReport['state'], string> = {
 
 export function renderInspect(view: InspectView, opts: { color: boolean; width: number }): string {
   const r = view.report;
-  const c = new Chalk({ level: opts.color ? 1 : 0 });
+  const c = colors(opts.color);
   const w = Math.max(60, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
   const para = (s: string, indent = '  '): string =>
@@ -35,7 +35,7 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     ['updated', s.updatedAt],
   ];
   for (const [k, v] of facts) if (v !== undefined) out.push(`  ${k.padEnd(8)} ${e(v)}`);
-  out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.red.bold(STATE[r.state]) : STATE[r.state]}`);
+  out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.redBold(STATE[r.state]) : STATE[r.state]}`);
   if (r.lastTurn) {
     const t = r.lastTurn;
     out.push(
