@@ -32,7 +32,8 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): Parsed {
     let v: string | number | boolean = raw;
     if (o.type === 'number') {
       const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(n)) throw new UsageError(`${shown} ${JSON.stringify(raw)}: expected a number ${seeHelp(spec)}`);
+      if (!Number.isFinite(n))
+        throw new UsageError(`${shown} ${JSON.stringify(raw)}: expected a number ${seeHelp(spec)}`);
       v = n;
     }
     if (o.deprecated) deprecated.push({ used: shown, use: o.deprecated.use });
@@ -116,9 +117,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): Parsed {
     else if (pos.required) throw new UsageError(`${spec.name}: give the ${pos.name} ${seeHelp(spec)}`);
   }
   if (p < positionals.length)
-    throw new UsageError(
-      `${spec.name}: unexpected argument ${JSON.stringify(positionals[p])} ${seeHelp(spec)}`,
-    );
+    throw new UsageError(`${spec.name}: unexpected argument ${JSON.stringify(positionals[p])} ${seeHelp(spec)}`);
   return { positionals: named, options, deprecated };
 }
 

@@ -36,7 +36,8 @@ export function effectiveConfiguration(
   findings: readonly Finding[],
 ): Configuration {
   const hidden = new Map<string, number>();
-  for (const r of results) for (const [code, n] of Object.entries(r.ignored ?? {})) hidden.set(code, (hidden.get(code) ?? 0) + n);
+  for (const r of results)
+    for (const [code, n] of Object.entries(r.ignored ?? {})) hidden.set(code, (hidden.get(code) ?? 0) + n);
   const perCode = new Map<string, number>();
   for (const f of findings) perCode.set(f.code, (perCode.get(f.code) ?? 0) + 1);
   const c: Configuration = {

@@ -39,11 +39,16 @@ export function usageLine(spec: CommandSpec): string {
 export function commandHelp(spec: CommandSpec, facts: HelpFacts, columns: number): string {
   const width = Math.max(60, Math.min(columns, 110));
   const out: string[] = [`Usage: ${usageLine(spec)}`, ''];
-  out.push(...wrapLines(spec.summary[0]!.toUpperCase() + spec.summary.slice(1) + '.', width));
+  out.push(...wrapLines(`${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`, width));
   if (spec.description) out.push('', ...wrapLines(text(spec.description, facts), width));
   if (spec.positionals.length) {
     out.push('', 'Arguments:');
-    out.push(...twoColumns(spec.positionals.map((p) => [p.name, text(p.describe, facts)]), width));
+    out.push(
+      ...twoColumns(
+        spec.positionals.map((p) => [p.name, text(p.describe, facts)]),
+        width,
+      ),
+    );
   }
   const options = spec.options.filter((o) => !o.deprecated);
   out.push('', 'Options:');
@@ -67,7 +72,12 @@ export function commandHelp(spec: CommandSpec, facts: HelpFacts, columns: number
     }
   }
   out.push('', 'Exit codes:');
-  out.push(...twoColumns(spec.exitCodes.map(([c, m]) => [String(c), m]), width));
+  out.push(
+    ...twoColumns(
+      spec.exitCodes.map(([c, m]) => [String(c), m]),
+      width,
+    ),
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -95,6 +95,7 @@ export function useColor(flag: boolean | undefined, io: Io, toFile: boolean): bo
 /** `--limit N`: table rows shown; 0 is all. */
 export function parseLimit(v: number | undefined, dflt = 1000): number {
   if (v === undefined) return dflt;
-  if (!Number.isInteger(v) || v < 0) throw new UsageError(`--limit ${String(v)}: expected a whole number (0: no limit)`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new UsageError(`--limit ${String(v)}: expected a whole number (0: no limit)`);
   return v === 0 ? Number.POSITIVE_INFINITY : v;
 }

@@ -31,6 +31,8 @@ export async function renderReport(c: RenderContext): Promise<string> {
     width: c.width,
     checksFor: (format) => checkIdsFor(c.options, format),
     ...(c.sarif ? { sarif: c.sarif } : {}),
-    ...(htmlInput ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint) } : {}),
+    ...(htmlInput
+      ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint, c.failOn) }
+      : {}),
   });
 }

@@ -258,15 +258,15 @@ export function runRootChecks(
           return;
         }
         const f = makeFinding({
-            code,
-            info: meta,
-            check: check.id,
-            session: r.session,
-            location,
-            message,
-            ...(opts?.severity ? { severity: opts.severity } : {}),
-            ...(opts?.key !== undefined ? { key: opts.key } : {}),
-            ...(options.severity ? { overrides: options.severity } : {}),
+          code,
+          info: meta,
+          check: check.id,
+          session: r.session,
+          location,
+          message,
+          ...(opts?.severity ? { severity: opts.severity } : {}),
+          ...(opts?.key !== undefined ? { key: opts.key } : {}),
+          ...(options.severity ? { overrides: options.severity } : {}),
         });
         r.findings.push(f);
         const mine = added.get(r) ?? [];

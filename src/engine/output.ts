@@ -84,7 +84,10 @@ function targetProblem(path: string, inputs: ReadonlyMap<string, string>): strin
   const input = inputs.get(id(st));
   if (input !== undefined) return `is the input ${input} (evidence is never modified)`;
   if (st.nlink > 1)
-    return `has ${st.nlink - 1} other hard link${st.nlink === 2 ? '' : 's'}, which may be evidence: refusing to replace it`;
+    return (
+      `has ${st.nlink - 1} other hard link${st.nlink === 2 ? '' : 's'}, which may be evidence: ` +
+      'refusing to replace it'
+    );
   return undefined;
 }
 
@@ -177,11 +180,7 @@ function fileOutput(t: OutputTarget): Output {
   };
   let fd: number;
   try {
-    fd = openSync(
-      tmp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
-      0o666,
-    );
+    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
   } catch (e) {
     return fail('cannot create a file in its directory', e);
   }

@@ -26,7 +26,8 @@ export const FindingSchema = z.object({
   fingerprint: z
     .string()
     .describe(
-      'Stable identity of the finding, for baselines: survives lines inserted above it (see configuration.fingerprintVersion).',
+      'Stable identity of the finding, for baselines: survives lines inserted above it ' +
+        '(see configuration.fingerprintVersion).',
     ),
 });
 
@@ -136,7 +137,10 @@ export const ConfigurationSchema = z
     skipped: z
       .string()
       .optional()
-      .describe('A ./.session-audit.json that was not read because it lies inside an input (evidence never configures its own audit).'),
+      .describe(
+        'A ./.session-audit.json that was not read because it lies inside an input ' +
+          '(evidence never configures its own audit).',
+      ),
     failOn: z.enum([...SEVERITIES, 'never']),
     failOnFrom: Source,
     ignore: z

@@ -39,10 +39,7 @@ export interface SessionSource {
    * line it points at; the HTML report shows it): from `offset`, at most `max` bytes, up to the first newline when
    * `line` is set. Does not change the inventory.
    */
-  readSpans(
-    rel: string,
-    spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
-  ): ReadOutcome<Buffer[]>;
+  readSpans(rel: string, spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>): ReadOutcome<Buffer[]>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**

@@ -239,7 +239,10 @@ export function readHead(path: string, maxBytes: number): Buffer {
  * most `max` bytes, up to (not including) the first newline when `line` is set. A span past the end gives the bytes
  * there are (maybe none). Throws ReadError like the other readers.
  */
-export function readSpans(path: string, spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>): Buffer[] {
+export function readSpans(
+  path: string,
+  spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
+): Buffer[] {
   const fd = openRegular(path);
   try {
     return spans.map(({ offset, max, line }) => {

@@ -2,7 +2,7 @@
  * What every human-readable report says the same way: the order findings are shown in (severity first, then place;
  * the JSON keeps its own documented order), the counts, the baseline, and what the configuration hid or changed.
  */
-import { SEVERITY_RANK, type Finding, type Location, type Severity } from '../model/finding.js';
+import { SEVERITY_RANK, type FailOn, type Finding, type Location, type Severity } from '../model/finding.js';
 import type { AuditReport, SessionReport } from '../model/report.js';
 import { byteOrder } from '../model/order.js';
 
@@ -94,4 +94,42 @@ export function configurationLines(report: AuditReport): string[] {
       );
   }
   return out;
+}
+
+export interface Verdict {
+  /** 🔴 errors, 🟡 warnings only, 🔵 notes only, ✅ nothing found and nothing hidden, ❌ internal error; else none. */
+  icon: string;
+  /** What was found, by severity (and what was hidden): never "all clear" over findings, shown or hidden. */
+  headline: string;
+  /** The gate, on its own: what the exit code says. */
+  gate: { state: 'failed' | 'passed' | 'none'; text: string };
+}
+
+export function verdict(report: AuditReport, failOn: FailOn): Verdict {
+  const c = report.summary.findings;
+  const hidden = hiddenCount(report);
+  const found = c.error + c.warning + c.note;
+  let icon = found === 0 ? (hidden ? '' : '✅') : c.error ? '🔴' : c.warning ? '🟡' : '🔵';
+  let headline =
+    found === 0
+      ? hidden
+        ? `no findings shown, ${plural(hidden, 'finding')} hidden (see below)`
+        : 'no findings'
+      : `${counts(c)}${hidden ? `, ${hidden} hidden` : ''}`;
+  if (report.toolErrors.length) {
+    icon = '❌';
+    headline = `internal error: the audit is incomplete; ${headline}`;
+  }
+  let gate: Verdict['gate'];
+  if (report.toolErrors.length) gate = { state: 'failed', text: 'internal error (exit 3)' };
+  else if (failOn === 'never')
+    gate = { state: 'none', text: 'the findings do not fail the run (`--fail-on never`, exit 0)' };
+  else {
+    const limit = SEVERITY_RANK[failOn];
+    const failing = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= limit).length;
+    gate = failing
+      ? { state: 'failed', text: `${plural(failing, 'finding')} at or above \`${failOn}\` (exit 1)` }
+      : { state: 'passed', text: `no finding at or above \`${failOn}\` (exit 0)` };
+  }
+  return { icon, headline, gate };
 }

@@ -92,8 +92,7 @@ export function layoutTable(columns: readonly Column[], rows: readonly Cell[][],
     }
     if (total() <= width) return { columns: kept.map((i) => columns[i]!), kept, widths, dropped, fits: true };
     const droppable = kept.filter((i) => columns[i]!.drop !== undefined);
-    if (droppable.length === 0)
-      return { columns: kept.map((i) => columns[i]!), kept, widths, dropped, fits: false };
+    if (droppable.length === 0) return { columns: kept.map((i) => columns[i]!), kept, widths, dropped, fits: false };
     const victim = droppable.reduce((a, b) => (columns[b]!.drop! > columns[a]!.drop! ? b : a));
     dropped.push(columns[victim]!.head);
     kept = kept.filter((i) => i !== victim);
@@ -138,7 +137,9 @@ export class TableWriter {
 
   header(): string {
     const { columns, widths } = this.layout;
-    const head = columns.map((c, k) => this.headPaint(pad(c.head, widths[k]!, c.align === 'right'))).join(' '.repeat(GAP));
+    const head = columns
+      .map((c, k) => this.headPaint(pad(c.head, widths[k]!, c.align === 'right')))
+      .join(' '.repeat(GAP));
     const rule = widths.map((w) => this.rulePaint('─'.repeat(w))).join(' '.repeat(GAP));
     return `${head.trimEnd()}\n${rule}\n`;
   }
@@ -158,7 +159,9 @@ export class TableWriter {
         const padded = pad(text, widths[k]!, columns[k]!.align === 'right');
         if (!b.paint || text === '') return padded;
         const n = padded.length - text.length;
-        return columns[k]!.align === 'right' ? padded.slice(0, n) + b.paint(text) : b.paint(text) + padded.slice(text.length);
+        return columns[k]!.align === 'right'
+          ? padded.slice(0, n) + b.paint(text)
+          : b.paint(text) + padded.slice(text.length);
       });
       out += `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
     }

@@ -5,11 +5,11 @@
  * per-session table. Every string from the evidence is escaped so it cannot become markup, a link, an image or a
  * mention. Bounded: it stays under GitHub's 65,536-character comment limit however many findings there are.
  */
-import { SEVERITY_RANK, type Finding, type Severity } from '../model/finding.js';
+import type { Finding, Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import type { FailOn } from '../model/finding.js';
 import { escapeText } from './escape.js';
-import { bySeverityThenPlace, configurationLines, counts, hiddenCount, plural, total, worstFirst } from './human.js';
+import { bySeverityThenPlace, configurationLines, hiddenCount, total, verdict, worstFirst } from './human.js';
 
 const WORST = 50;
 const SESSIONS = 100;
@@ -36,33 +36,11 @@ const location = (f: Finding): string => {
   return `${l.file === '' ? '.' : l.file}${line}${offset}${l.pointer ? ` ${l.pointer}` : ''}`;
 };
 
-/** The headline: what was found, by severity; never a check mark over findings, shown or hidden. */
-function headline(report: AuditReport): string {
-  const c = report.summary.findings;
-  const hidden = hiddenCount(report);
-  if (report.toolErrors.length) return '❌ internal error: the audit is incomplete';
-  const found = c.error + c.warning + c.note;
-  if (found === 0)
-    return hidden ? `no findings shown, ${plural(hidden, 'finding')} hidden (see below)` : '✅ no findings';
-  const icon = c.error ? '🔴' : c.warning ? '🟡' : '🔵';
-  return `${icon} ${counts(c)}${hidden ? `, ${hidden} hidden` : ''}`;
-}
-
-/** The gate, on its own line: the exit code's reason. */
-function gateLine(report: AuditReport, failOn: FailOn): string {
-  if (report.toolErrors.length) return '**Gate: failed**: internal error (exit 3).';
-  if (failOn === 'never') return '**Gate: none** (`--fail-on never`): these findings do not fail the run.';
-  const limit = SEVERITY_RANK[failOn];
-  const failing = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= limit).length;
-  return failing
-    ? `**Gate: failed**: ${plural(failing, 'finding')} at or above \`${failOn}\` (exit 1).`
-    : `**Gate: passed**: no finding at or above \`${failOn}\` (exit 0).`;
-}
-
 export function renderMarkdown(report: AuditReport, failOn: FailOn): string {
   const s = report.summary;
-  const out: string[] = [`## session-audit ${report.command}: ${headline(report)}`, ''];
-  out.push(gateLine(report, failOn), '');
+  const v = verdict(report, failOn);
+  const out: string[] = [`## session-audit ${report.command}: ${v.icon ? `${v.icon} ` : ''}${v.headline}`, ''];
+  out.push(`**Gate: ${v.gate.state}**: ${v.gate.text}.`, '');
   out.push(
     `${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.files} files (${(s.bytes / 1048576).toFixed(1)} ` +
       `MiB): **${s.findings.error}** errors, **${s.findings.warning}** warnings, **${s.findings.note}** notes.`,
@@ -83,7 +61,13 @@ export function renderMarkdown(report: AuditReport, failOn: FailOn): string {
   }
   const codes = Object.entries(s.byCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (codes.length) {
-    out.push('### By code', '', '| code | count |', '|---|---:|', ...codes.slice(0, 40).map(([c, n]) => `| \`${c}\` | ${n} |`));
+    out.push(
+      '### By code',
+      '',
+      '| code | count |',
+      '|---|---:|',
+      ...codes.slice(0, 40).map(([c, n]) => `| \`${c}\` | ${n} |`),
+    );
     if (codes.length > 40) out.push(`| … ${codes.length - 40} more codes | |`);
     out.push('');
   }
@@ -100,7 +84,8 @@ export function renderMarkdown(report: AuditReport, failOn: FailOn): string {
     const clean = report.sessions.length - withFindings.length;
     if (clean)
       out.push(
-        `| ${clean} session${clean === 1 ? '' : 's'} with no findings${hiddenCount(report) ? ' shown' : ''} | | 0 | 0 | 0 |`,
+        `| ${clean} session${clean === 1 ? '' : 's'} with no findings${hiddenCount(report) ? ' shown' : ''} ` +
+          '| | 0 | 0 | 0 |',
       );
     out.push('');
   }

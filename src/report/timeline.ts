@@ -88,7 +88,13 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
   const start = (): void => {
     // Sized by the first rows, with room for what later rows need: seven-digit lines, the longer kinds.
     const l = layoutTable(columns.slice(0, 5), sample.map(cells), Number.POSITIVE_INFINITY);
-    const widths = [fullTime ? 23 : 12, Math.max(4, l.widths[1]!), Math.max(17, l.widths[2]!), Math.max(7, l.widths[3]!), 5];
+    const widths = [
+      fullTime ? 23 : 12,
+      Math.max(4, l.widths[1]!),
+      Math.max(17, l.widths[2]!),
+      Math.max(7, l.widths[3]!),
+      5,
+    ];
     const used = widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
     whatW = Math.max(16, width - used);
     writer = new TableWriter(
@@ -105,7 +111,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       const date = e.time.slice(0, 10);
       if (date !== lastDate) {
         lastDate = date;
-        out(c.dim(`── ${date} ──`) + '\n');
+        out(`${c.dim(`── ${date} ──`)}\n`);
       }
     }
     const row = cells(e);
@@ -258,7 +264,11 @@ export function timelineWriter(format: TimelineFormat, out: Out, o: TimelineWrit
 }
 
 /** A whole timeline at once (bags, tests). */
-export function renderTimeline(format: TimelineFormat, events: Iterable<TimelineEvent>, o: TimelineWriterOptions): string {
+export function renderTimeline(
+  format: TimelineFormat,
+  events: Iterable<TimelineEvent>,
+  o: TimelineWriterOptions,
+): string {
   const parts: string[] = [];
   const w = timelineWriter(format, (s) => parts.push(s), o);
   for (const e of events) w.event(e);

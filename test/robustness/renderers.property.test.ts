@@ -100,7 +100,8 @@ const reportArb: fc.Arbitrary<AuditReport> = fc
       findings: fs,
       toolErrors,
     };
-    if (baseline) report.baseline = { path: baseline.path, suppressed: 1, absent: baseline.absent, matchedBy: 'fingerprint' };
+    if (baseline)
+      report.baseline = { path: baseline.path, suppressed: 1, absent: baseline.absent, matchedBy: 'fingerprint' };
     return report;
   });
 

@@ -61,7 +61,8 @@ export function sarifPlaces(inputs: readonly string[], root: string | undefined)
     const outside = inputOutside(places);
     if (outside !== undefined)
       throw new UsageError(
-        `--sarif-root ${root}: the input ${outside} is not under it (code scanning can only place files below its root)`,
+        `--sarif-root ${root}: the input ${outside} is not under it ` +
+          '(code scanning can only place files below its root)',
       );
   }
   return places;
@@ -97,7 +98,10 @@ export function auditModule(command: 'audit' | 'validate'): CommandModule {
         (config.ignore ?? []).map((c) => [c, true] as [string, true]),
         [...parseIgnore(opt.list(args, 'ignore'))].map((c) => [c, true] as [string, true]),
       );
-      const severityFrom = mergeSources(Object.entries(config.severity ?? {}), parseSeverity(opt.list(args, 'severity')));
+      const severityFrom = mergeSources(
+        Object.entries(config.severity ?? {}),
+        parseSeverity(opt.list(args, 'severity')),
+      );
       const ignore = new Set(ignoreFrom.keys());
       const severity = new Map([...severityFrom].map(([k, v]) => [k, v.value]));
       const maxLineBytes = parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? config.maxLineBytes;

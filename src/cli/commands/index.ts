@@ -76,7 +76,8 @@ const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
           name: 'earlier-capture',
           type: 'string',
           value: 'DIR',
-          describe: 'an earlier capture of the same sessions (a copied session or root): compare recorded sandbox profiles',
+          describe:
+            'an earlier capture of the same sessions (a copied session or root): compare recorded sandbox profiles',
         } satisfies OptionSpec,
         {
           name: 'against',
@@ -170,7 +171,7 @@ const timeline: CommandSpec = {
   ],
   examples: [
     ['session-audit timeline <session>', 'the first 1000 events as a table fitted to the terminal'],
-    ['session-audit timeline <session> --format jsonl > events.jsonl', 'every event with its full text, streamed'],
+    ['session-audit timeline <session> --format jsonl > timeline.jsonl', 'every event with its full text, streamed'],
     ['session-audit timeline <session> --prompt 3 --include-subagents', 'one prompt turn, subagents nested'],
     ['session-audit timeline <session> --format timesketch -o t.jsonl', 'for import into Timesketch'],
   ],
@@ -195,14 +196,7 @@ const lineage: CommandSpec = {
   name: 'lineage',
   summary: 'the fork / subagent / worktree graph of a sessions root, with sandbox profiles and widened edges',
   positionals: [{ name: 'paths', required: true, variadic: true, describe: 'sessions roots (or grok homes)' }],
-  options: [
-    formatOption(LINEAGE_FORMATS, 'table'),
-    OUTPUT,
-    SANDBOX_CONFIG,
-    GROK_HOME,
-    COLOR,
-    FORMAT_HINT,
-  ],
+  options: [formatOption(LINEAGE_FORMATS, 'table'), OUTPUT, SANDBOX_CONFIG, GROK_HOME, COLOR, FORMAT_HINT],
   examples: [
     ['session-audit lineage ~/.grok/sessions', 'the tree, with ▲WIDENED and ▼DROPPED edges marked'],
     ['session-audit lineage ~/.grok/sessions --format dot | dot -Tsvg > lineage.svg', 'a Graphviz drawing'],
@@ -323,7 +317,12 @@ const verify: CommandSpec = {
     { name: 'bag', required: true, describe: 'a bag directory or archive (read in place, never extracted)' },
   ],
   options: [
-    { name: 'key', type: 'string', value: 'PEM', describe: 'an Ed25519 public key the custody signature must verify with' },
+    {
+      name: 'key',
+      type: 'string',
+      value: 'PEM',
+      describe: 'an Ed25519 public key the custody signature must verify with',
+    },
     {
       name: 'against',
       type: 'string',

@@ -43,7 +43,11 @@ export function pairsTable(rows: readonly PairRow[], width: number, color: boole
   const shown = rows.slice(0, limit);
   const parts = shown.map((r) => {
     const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
-    const answered = r.result ? where(r.result) : r.logTerminal ? `${r.logTerminal.status} at ${where(r.logTerminal)}` : '';
+    const answered = r.result
+      ? where(r.result)
+      : r.logTerminal
+        ? `${r.logTerminal.status} at ${where(r.logTerminal)}`
+        : '';
     return {
       id: escapeText(r.id),
       tool: escapeText(r.name + (r.mutating ? ' *' : '')),
