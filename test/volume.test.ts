@@ -39,11 +39,15 @@ describe.skipIf(!BUILT)(`a session of ${LINES} lines under a ${HEAP_MB} MB heap`
     expect(r.code).toBe(0);
   };
 
-  test.each(['jsonl', 'csv', 'timesketch'])('timeline --format %s: every event', async (format) => {
-    const out = join(tmp, `t.${format}`);
-    peak(`timeline ${format}`, run(['timeline', session, '--format', format, '-o', out]));
-    expect(await countLines(out)).toBe(LINES + (format === 'csv' ? 1 : 0));
-  }, 300_000);
+  test.each(['jsonl', 'csv', 'timesketch'])(
+    'timeline --format %s: every event',
+    async (format) => {
+      const out = join(tmp, `t.${format}`);
+      peak(`timeline ${format}`, run(['timeline', session, '--format', format, '-o', out]));
+      expect(await countLines(out)).toBe(LINES + (format === 'csv' ? 1 : 0));
+    },
+    300_000,
+  );
 
   test('timeline --format json: one array of every event', async () => {
     const out = join(tmp, 't.json');
@@ -80,7 +84,11 @@ describe.skipIf(!BUILT)(`a session of ${LINES} lines under a ${HEAP_MB} MB heap`
     ['pairs', []],
     ['inspect', ['--format', 'json', '--fail-on', 'never']],
     ['lineage', []],
-  ] as Array<[string, string[]]>)('%s completes', (command, rest) => {
-    peak(command, run([command, session, ...rest]));
-  }, 300_000);
+  ] as Array<[string, string[]]>)(
+    '%s completes',
+    (command, rest) => {
+      peak(command, run([command, session, ...rest]));
+    },
+    300_000,
+  );
 });

@@ -102,7 +102,8 @@ export const pairsModule: CommandModule = {
           out.write(`${i === 0 ? '{\n  "sessions": [\n' : ',\n'}    ${body}`);
           return;
         }
-        out.write(`${colors(color).bold(escapeText(s.path))}  ${s.rows.length} tool call(s)\n`);
+        // The path whole, on its own line (it can be copied), then the count.
+        out.write(`${colors(color).bold(escapeText(s.path))}\n${s.rows.length} tool call(s)\n`);
         if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit));
         out.write('\n');
       });
