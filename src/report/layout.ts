@@ -8,7 +8,7 @@
  * one at a time with fixed widths (`TableWriter`), so a table of a million rows never sits in memory.
  */
 import { clipMiddle, displayWidth, pad } from './width.js';
-import { wrapLines } from './wrap.js';
+import { wrapLines, wrapText } from './wrap.js';
 import type { Paint } from './ansi.js';
 
 export interface Column {
@@ -187,8 +187,8 @@ export function renderGrid(
 export function droppedNote(layout: Layout, width: number, fuller: string): string {
   if (layout.dropped.length === 0) return '';
   const n = layout.dropped.length;
-  return (
+  const note =
     `(${layout.dropped.join(', ')} not shown at ${width} columns: ${n === 1 ? 'it needs' : 'they need'} a wider ` +
-    `terminal or COLUMNS; ${fuller} has everything)\n`
-  );
+    `terminal or COLUMNS; ${fuller} has everything)`;
+  return `${wrapText(note, width)}\n`;
 }

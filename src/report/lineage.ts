@@ -9,6 +9,7 @@ import { escapeText } from './escape.js';
 import { type Cell, type Column, droppedNote, renderGrid } from './layout.js';
 import type { LineageFormat } from './lineage-formats.js';
 import { paints } from './table.js';
+import { wrapText } from './wrap.js';
 
 export { LINEAGE_FORMATS, type LineageFormat } from './lineage-formats.js';
 
@@ -63,7 +64,10 @@ export function renderLineageTable(views: readonly LineageView[], o: LineageTabl
     out.push(text + droppedNote(layout, width, '--format json'));
   }
   out.push(
-    '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
+    wrapText(
+      '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
+      width,
+    ),
   );
   return `${out.join('\n')}\n`;
 }

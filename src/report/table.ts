@@ -150,7 +150,7 @@ function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Col
   shown.forEach((s, i) => {
     const path = escapeText(s.path);
     if (displayWidth(path) <= pathRoom) text += w.row(cells[i]!);
-    else text += `${w.row([...cells[i]!.slice(0, 3), ''])}  ${path}\n`;
+    else text += `${w.row([...cells[i]!.slice(0, 3), ''])}${path}\n`;
   });
   if (sessions.length > SUMMARY_ROWS)
     text += `… and ${sessions.length - SUMMARY_ROWS} more sessions with findings (the JSON report has them all)\n`;

@@ -1,14 +1,17 @@
 /** `bundle <path..> -o <out>`: a BagIt 1.0 evidence bag (zip, tar, tar.gz or directory) with a custody statement. */
 import { escapeText } from '../../report/escape.js';
 import { UsageError } from '../../errors.js';
-import { parseFormatHint } from '../options.js';
+import { parseFormatHint, useColor } from '../options.js';
+import { colors } from '../../report/ansi.js';
 import { opt, type CommandModule } from '../spec.js';
 
 export const bundleModule: CommandModule = {
   async run(args, io) {
     const out = opt.str(args, 'output');
     if (out === undefined)
-      throw new UsageError('bundle: give the bag to write with -o BAG (.zip, .tar.gz, .tgz, .tar, or a new directory)');
+      throw new UsageError(
+        'bundle: give the bag to write with -o BAG (.zip, .tar.gz, .tgz, .tar, or a new directory)',
+      );
     const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
     const signKey = opt.str(args, 'sign-key');
     const keyId = opt.str(args, 'key-id');
@@ -26,9 +29,12 @@ export const bundleModule: CommandModule = {
       ...(keyId !== undefined ? { keyId } : {}),
       ...(baggingDate !== undefined ? { baggingDate } : {}),
     });
+    const c = colors(useColor(opt.bool(args, 'color'), io, false));
     const lines = [
-      `Bundled ${r.sessions} session${r.sessions === 1 ? '' : 's'}, ${r.files} payload ` +
-        `file${r.files === 1 ? '' : 's'} (${r.bytes} bytes) into ${escapeText(r.out)} (${r.format}).`,
+      c.bold(
+        `Bundled ${r.sessions} session${r.sessions === 1 ? '' : 's'}, ${r.files} payload ` +
+          `file${r.files === 1 ? '' : 's'} (${r.bytes} bytes) into ${escapeText(r.out)} (${r.format}).`,
+      ),
       `manifest-sha256.txt sha256: ${r.manifestSha256}`,
     ];
     if (r.redactions) {
