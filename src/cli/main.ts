@@ -7,9 +7,14 @@ import { OutputClosed, reportError, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { parseArgs, wantsHelp } from './args.js';
 import { COMMANDS } from './commands/index.js';
-import { commandHelp, programHelp } from './help.js';
 import type { Io } from './io.js';
 import type { CommandSpec, HelpFacts } from './spec.js';
+
+/** Help is rendered by a module of its own, loaded only to show it. */
+async function help(spec?: CommandSpec, columns = 80): Promise<string> {
+  const { commandHelp, programHelp } = await import('./help.js');
+  return spec ? commandHelp(spec, await helpFacts(), columns) : programHelp(COMMANDS, TOOL_VERSION, columns);
+}
 
 async function helpFacts(): Promise<HelpFacts> {
   const { FORMAT_NAMES, sessionNouns } = await import('../formats/registry.js');
@@ -32,22 +37,18 @@ async function run(argv: readonly string[], io: Io): Promise<void> {
     return;
   }
   if (first === '--help' || first === '-h') {
-    io.stdout(programHelp(COMMANDS, TOOL_VERSION, io.columns));
+    io.stdout(await help(undefined, io.columns));
     return;
   }
   if (first === 'help') {
     const topic = rest[0];
-    io.stdout(
-      topic === undefined
-        ? programHelp(COMMANDS, TOOL_VERSION, io.columns)
-        : commandHelp(commandNamed(topic), await helpFacts(), io.columns),
-    );
+    io.stdout(await help(topic === undefined ? undefined : commandNamed(topic), io.columns));
     return;
   }
   if (first.startsWith('-')) throw new UsageError(`give a command before options: ${names()} (see --help)`);
   const spec = commandNamed(first);
   if (wantsHelp(rest)) {
-    io.stdout(commandHelp(spec, await helpFacts(), io.columns));
+    io.stdout(await help(spec, io.columns));
     return;
   }
   const args = parseArgs(spec, rest);

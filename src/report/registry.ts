@@ -8,8 +8,9 @@ import type { HtmlInput } from './html-input.js';
 import type { SarifPlaces } from './sarif-places.js';
 import { renderJson } from './json.js';
 
-export const REPORT_FORMATS = ['table', 'json', 'sarif', 'junit', 'markdown', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import type { ReportFormat } from './report-formats.js';
+
+export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export interface RenderInput {
   report: AuditReport;

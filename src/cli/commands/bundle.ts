@@ -9,9 +9,7 @@ export const bundleModule: CommandModule = {
   async run(args, io) {
     const out = opt.str(args, 'output');
     if (out === undefined)
-      throw new UsageError(
-        'bundle: give the bag to write with -o BAG (.zip, .tar.gz, .tgz, .tar, or a new directory)',
-      );
+      throw new UsageError('bundle: give the bag to write with -o BAG (.zip, .tar.gz, .tgz, .tar, or a new directory)');
     const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
     const signKey = opt.str(args, 'sign-key');
     const keyId = opt.str(args, 'key-id');

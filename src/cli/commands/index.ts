@@ -4,7 +4,7 @@
  */
 import { EVENT_KINDS } from '../../model/events.js';
 import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
-import { REPORT_FORMATS } from '../../report/registry.js';
+import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { TIMELINE_FORMATS } from '../../report/timeline-formats.js';
 import {
   BASELINE,
