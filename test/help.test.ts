@@ -55,7 +55,11 @@ describe('every command explains itself', () => {
   });
 
   test('--color and --no-color are accepted by every command', async () => {
-    for (const c of COMMANDS) expect(c.options.map((o) => o.name), c.name).toContain('color');
+    for (const c of COMMANDS)
+      expect(
+        c.options.map((o) => o.name),
+        c.name,
+      ).toContain('color');
     const checks = await cli(['checks', 'JSONL_TORN_TAIL', '--color']);
     expect(checks.stdout).toContain('\u001b[1mJSONL_TORN_TAIL');
     expect((await cli(['checks', 'JSONL_TORN_TAIL', '--no-color'], { isTTY: true })).stdout).not.toContain('\u001b');
@@ -83,9 +87,7 @@ describe('one meaning per option name', () => {
     const clean = join(CORPORA, 'grok', 'clean');
     const old = await cli(['audit', clean, '--against', clean, '--format', 'json']);
     const now = await cli(['audit', clean, '--earlier-capture', clean, '--format', 'json']);
-    expect(old.stderr).toBe(
-      'session-audit: --against is deprecated for audit: use --earlier-capture (same meaning)\n',
-    );
+    expect(old.stderr).toBe('session-audit: --against is deprecated for audit: use --earlier-capture (same meaning)\n');
     expect(now.stderr).toBe('');
     expect(old.stdout).toBe(now.stdout);
     expect(old.code).toBe(now.code);

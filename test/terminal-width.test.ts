@@ -104,17 +104,21 @@ describe.skipIf(!BUILT || !HAS_SCRIPT)('tables in a terminal', () => {
   for (const c of CASES) {
     if (c.name.includes('long call ids') && !existsSync(CLAUDE)) continue;
     describe(c.name, () => {
-      test.each([80, 100, 200])('%i columns: fits, nothing broken, the same as COLUMNS in a pipe', (cols) => {
-        const out = inTerminal(c.args, cols);
-        expect(out.length).toBeGreaterThan(50);
-        const paths = new Set(c.paths());
-        const lines = out.split('\n');
-        for (const line of lines)
-          if (!paths.has(line)) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
-        for (const p of paths) expect(lines, p).toContain(p);
-        for (const t of c.tokens()) expect(out, t).toContain(t);
-        expect(inPipe(c.args, cols)).toBe(out);
-      }, 120_000);
+      test.each([80, 100, 200])(
+        '%i columns: fits, nothing broken, the same as COLUMNS in a pipe',
+        (cols) => {
+          const out = inTerminal(c.args, cols);
+          expect(out.length).toBeGreaterThan(50);
+          const paths = new Set(c.paths());
+          const lines = out.split('\n');
+          for (const line of lines)
+            if (!paths.has(line)) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+          for (const p of paths) expect(lines, p).toContain(p);
+          for (const t of c.tokens()) expect(out, t).toContain(t);
+          expect(inPipe(c.args, cols)).toBe(out);
+        },
+        120_000,
+      );
     });
   }
 
@@ -133,6 +137,8 @@ describe.skipIf(!BUILT || !HAS_SCRIPT)('tables in a terminal', () => {
 
   test('audit at 200 columns puts each finding on one line', () => {
     const out = inTerminal(['audit', INTERRUPTED, '--no-color'], 200);
-    expect(out).toMatch(/^warning +TOOL_INTERRUPTED_CALL +chat_history\.jsonl:14 @1967 +call call_p4_read .*completed\)\.$/m);
+    expect(out).toMatch(
+      /^warning +TOOL_INTERRUPTED_CALL +chat_history\.jsonl:14 @1967 +call call_p4_read .*completed\)\.$/m,
+    );
   });
 });

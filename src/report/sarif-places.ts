@@ -14,11 +14,13 @@ export interface SarifPlaces {
   inputs: readonly string[];
   /** `--sarif-root`, as given. */
   root?: string;
+  /** Leave the bases' absolute locations out (an example report that must not depend on where it was made). */
+  portable?: boolean;
 }
 
 export interface SarifBases {
   /** `run.originalUriBaseIds`. */
-  originalUriBaseIds: Record<string, { uri: string; description: { text: string } }>;
+  originalUriBaseIds: Record<string, { uri?: string; description: { text: string } }>;
   /**
    * The artifact location of a path (as the report shows it: relative to the working directory, or absolute); a
    * directory's URI ends in `/`.
@@ -74,7 +76,10 @@ export function sarifBases(places: SarifPlaces): SarifBases {
   const byDepth = [...bases].sort((a, b) => b.dir.length - a.dir.length);
   return {
     originalUriBaseIds: Object.fromEntries(
-      bases.map((b) => [b.id, { uri: dirUri(b.dir), description: { text: b.what } }]),
+      bases.map((b) => [
+        b.id,
+        places.portable ? { description: { text: b.what } } : { uri: dirUri(b.dir), description: { text: b.what } },
+      ]),
     ),
     locate(path, isDir = false) {
       const p = abs(path);

@@ -147,10 +147,10 @@ function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Col
     c.grey,
   );
   let text = `Sessions with findings (${sessions.length}), worst first:\n${w.header()}`;
+  // Beside the counts when every path fits there; else every path on a line of its own, under its counts.
+  const beside = widest <= pathRoom;
   shown.forEach((s, i) => {
-    const path = escapeText(s.path);
-    if (displayWidth(path) <= pathRoom) text += w.row(cells[i]!);
-    else text += `${w.row([...cells[i]!.slice(0, 3), ''])}${path}\n`;
+    text += beside ? w.row(cells[i]!) : `${w.row([...cells[i]!.slice(0, 3), ''])}${escapeText(s.path)}\n`;
   });
   if (sessions.length > SUMMARY_ROWS)
     text += `… and ${sessions.length - SUMMARY_ROWS} more sessions with findings (the JSON report has them all)\n`;
