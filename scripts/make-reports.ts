@@ -51,7 +51,10 @@ for (const format of readdirSync(corpora).sort()) {
 const report = buildReport(results, 'audit');
 writeFileSync(join(out, 'corpora-audit.json'), renderJson(report));
 writeFileSync(join(out, 'corpora-audit.txt'), renderTable(report, { color: false, width: 120 }));
-writeFileSync(join(out, 'corpora-audit.sarif'), renderSarif(report));
+writeFileSync(
+  join(out, 'corpora-audit.sarif'),
+  renderSarif(report, { places: { cwd: root, inputs: audited, portable: true } }),
+);
 writeFileSync(join(out, 'corpora-audit.md'), renderMarkdown(report, 'error'));
 writeFileSync(
   join(out, 'corpora-audit.html'),

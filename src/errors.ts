@@ -3,6 +3,16 @@
 /** A problem with what the user asked for (a flag, a path, an unusable input): one line on stderr, exit 2. */
 export class UsageError extends Error {}
 
+/**
+ * The reader of standard output went away (`| head`, a closed pipe): the run ends quietly, with the exit code the
+ * command already set from its findings. Thrown by the output writer, caught by main().
+ */
+export class OutputClosed extends Error {
+  constructor() {
+    super('standard output was closed');
+  }
+}
+
 export const EXIT = { ok: 0, findings: 1, usage: 2, internal: 3 } as const;
 
 export function reportError(e: unknown, stderr: (s: string) => void): number {

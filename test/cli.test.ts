@@ -44,7 +44,8 @@ describe('usage errors: one line on stderr, exit 2', () => {
     ['unknown code in --ignore', ['audit', clean, '--ignore', 'NOPE'], /unknown finding code/],
     ['bad --severity', ['audit', clean, '--severity', 'JSONL_CRLF=fatal'], /CODE=error\|warning\|note/],
     ['bad --max-line-bytes', ['audit', clean, '--max-line-bytes', '-5'], /positive whole number/],
-    ['unknown option', ['audit', clean, '--frobnicate'], /Unknown argument/],
+    ['unknown option', ['audit', clean, '--frobnicate'], /unknown option --frobnicate for audit/],
+    ['an option the command does not use', ['validate', clean, '--shard', '1/2'], /unknown option --shard/],
     ['no command', [], /give a command/],
     ['unknown code for checks', ['checks', 'NOPE'], /unknown finding code/],
   ];

@@ -5,88 +5,18 @@
  * Chromium: $CHROMIUM, else chromium / chromium-browser / google-chrome on PATH. Without one the test is
  * skipped, except under CI, where it fails.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  appendFileSync,
-  constants,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtml } from '../src/report/html.js';
 import type { HtmlInput } from '../src/report/html-input.js';
+import { chromium, dumpDom, evaluateInPage, RUN } from './helpers/chromium.js';
 import { CORPORA } from './helpers/corpora.js';
 import { htmlInputFromCli } from './helpers/html-input.js';
 
-const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-
-function findChromium(): string | undefined {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of CANDIDATES) {
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-      if (!dir) continue;
-      try {
-        accessSync(join(dir, name), constants.X_OK);
-        return join(dir, name);
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-const CHROME = findChromium();
-const IN_CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
-const RUN = CHROME !== undefined || IN_CI;
-if (!RUN)
-  process.stderr.write(
-    `\nhtml-browser.test: SKIPPED: no Chromium found (${CANDIDATES.join(', ')} on PATH, or set ` +
-      `CHROMIUM=/path/to/chrome). Install one, e.g. apt-get install -y chromium.\n`,
-  );
-
 const SCREENSHOT = fileURLToPath(new URL('../reports/html-report.png', import.meta.url));
-const RUN_TIMEOUT_MS = 40_000;
-const BASE_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-extensions',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--mute-audio',
-];
-
-/** One Chromium run with its own profile directory; its stdout. */
-function chromium(tmp: string, args: string[]): string {
-  if (!CHROME)
-    throw new Error(`Chromium is required under CI but none was found (${CANDIDATES.join(', ')}; or set CHROMIUM)`);
-  const profile = mkdtempSync(join(tmp, 'profile-'));
-  const r = spawnSync(CHROME, [...BASE_FLAGS, `--user-data-dir=${profile}`, ...args], {
-    encoding: 'utf8',
-    timeout: RUN_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (r.error) throw new Error(`${CHROME}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${CHROME} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
-  return r.stdout;
-}
-
-const dumpDom = (tmp: string, file: string): string =>
-  chromium(tmp, ['--virtual-time-budget=5000', '--dump-dom', pathToFileURL(file).href]);
 
 const HOSTILE =
   `<script>document.documentElement.dataset.pwned='1'</script><img src=x ` +
@@ -156,8 +86,10 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(dom).not.toMatch(/<img/i);
     expect(dom).toContain("document.documentElement.dataset.pwned='2'"); // shown as text
     expect(count(dom, /<tr class="finding"/g)).toBe(input.report.findings.length);
-    expect(count(dom, /<tr class="event[ "]/g)).toBe(events);
-    expect(count(dom, /<tr class="pair[ "]/g)).toBeGreaterThan(0);
+    // Sessions are collapsed and drawn when opened: no timeline or pair row yet.
+    expect(count(dom, /<tr class="event[ "]/g)).toBe(0);
+    expect(count(dom, /<tr class="pair[ "]/g)).toBe(0);
+    expect(count(dom, /<details class="session"/g)).toBe(input.report.sessions.length);
     expect(dom).toMatch(/<svg id="lineage"/);
     expect(dom).toMatch(/<path class="edge widened"/);
     expect(dom).toContain(`${input.report.findings.length} of ${input.report.findings.length} findings shown`);
@@ -188,6 +120,10 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
       text: number;
       total: number;
       sessionRows: number;
+      eventRows: number;
+      pairRows: number;
+      hostileText: boolean;
+      pwned: boolean;
     };
     expect(r.ready).toBe('1');
     const rank = (s: string): number => ['error', 'warning', 'note'].indexOf(s);
@@ -199,6 +135,11 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(r.text).toBeGreaterThan(0);
     expect(r.text).toBeLessThan(r.total);
     expect(r.sessionRows).toBeGreaterThan(0);
+    // Every session opened: each draws its rows from its data, and hostile content stays text.
+    expect(r.eventRows).toBe(events);
+    expect(r.pairRows).toBe(input.sessions.reduce((n, s) => n + (s.pairs?.length ?? 0), 0));
+    expect(r.hostileText).toBe(true);
+    expect(r.pwned).toBe(false);
   }, 60_000);
 
   test('screenshot for reports/html-report.png', () => {
@@ -246,119 +187,13 @@ const INTERACT = `(async () => {
   const sessionRows = visible().length;
   const ready = d.documentElement.dataset.ready;
   const total = rows().length;
-  return JSON.stringify({ ready, sevAsc, sevDesc, code, codeRows, codeOthers, shown, text, total, sessionRows });
+  for (const s of d.querySelectorAll('details.session')) s.open = true;
+  await new Promise((r) => setTimeout(r, 100));
+  const eventRows = d.querySelectorAll('tr.event').length;
+  const pairRows = d.querySelectorAll('tr.pair').length;
+  const hostileText = Array.from(d.querySelectorAll('tr.event td.what')).some((x) =>
+    (x.textContent || '').includes("dataset.pwned='2'"));
+  const pwned = d.documentElement.dataset.pwned !== undefined || d.querySelectorAll('img').length > 0;
+  return JSON.stringify({ ready, sevAsc, sevDesc, code, codeRows, codeOthers, shown, text, total, sessionRows,
+    eventRows, pairRows, hostileText, pwned });
 })()`;
-
-/**
- * Opens `file` in headless Chromium and evaluates `expression` (a promise of a string) in it, over the DevTools
- * protocol on --remote-debugging-pipe (fd 3 in, fd 4 out; NUL-separated JSON). No dependencies.
- */
-async function evaluateInPage(tmp: string, file: string, expression: string): Promise<string> {
-  if (!CHROME) throw new Error('Chromium is required under CI but none was found');
-  const profile = mkdtempSync(join(tmp, 'profile-'));
-  const child = spawn(
-    CHROME,
-    [...BASE_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', pathToFileURL(file).href],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
-  );
-  const toChrome = child.stdio[3] as NodeJS.WritableStream;
-  const fromChrome = child.stdio[4] as NodeJS.ReadableStream;
-  toChrome.on('error', () => undefined); // EPIPE once Chromium is gone: the exit is reported instead
-  let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => {
-    stderr = (stderr + b.toString()).slice(-4000);
-  });
-  const pending = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
-  let buf = '';
-  fromChrome.on('data', (b: Buffer) => {
-    buf += b.toString('utf8');
-    let nul: number;
-    while ((nul = buf.indexOf('\0')) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nul)) as {
-        id?: number;
-        result?: Record<string, unknown>;
-        error?: { message: string };
-      };
-      buf = buf.slice(nul + 1);
-      const p = msg.id !== undefined ? pending.get(msg.id) : undefined;
-      if (!p) continue;
-      pending.delete(msg.id!);
-      if (msg.error) p.reject(new Error(msg.error.message));
-      else p.resolve(msg.result ?? {});
-    }
-  });
-  let next = 0;
-  const send = (
-    method: string,
-    params: Record<string, unknown> = {},
-    sessionId?: string,
-  ): Promise<Record<string, unknown>> =>
-    new Promise((resolve, reject) => {
-      const id = ++next;
-      pending.set(id, { resolve, reject });
-      toChrome.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
-    });
-  const exited = new Promise<never>((_, reject) =>
-    child.on('exit', (code, signal) => reject(new Error(`Chromium exited early (${code ?? signal}): ${stderr}`))),
-  );
-  exited.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Chromium did not answer within ${RUN_TIMEOUT_MS} ms: ${stderr}`)),
-      RUN_TIMEOUT_MS,
-    );
-  });
-  try {
-    const run = async (): Promise<string> => {
-      let target: { targetId: string; type: string; url: string } | undefined;
-      for (let i = 0; i < 100 && !target; i++) {
-        const { targetInfos } = (await send('Target.getTargets')) as {
-          targetInfos: Array<{ targetId: string; type: string; url: string }>;
-        };
-        target = targetInfos.find((t) => t.type === 'page' && t.url.startsWith('file:'));
-        if (!target) await new Promise((r) => setTimeout(r, 100));
-      }
-      if (!target) throw new Error('no page target');
-      const { sessionId } = (await send('Target.attachToTarget', { targetId: target.targetId, flatten: true })) as {
-        sessionId: string;
-      };
-      // Wait until the report has loaded and its script has run (the page may still be navigating from about:blank).
-      for (let i = 0; ; i++) {
-        const probe = (await send(
-          'Runtime.evaluate',
-          {
-            expression: `document.readyState === 'complete' && document.documentElement.dataset.ready === '1'`,
-            returnByValue: true,
-          },
-          sessionId,
-        ).catch(() => ({ result: {} }))) as { result: { value?: unknown } };
-        if (probe.result.value === true) break;
-        if (i >= 200) throw new Error('the report never set data-ready');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const res = (await send(
-        'Runtime.evaluate',
-        { expression, awaitPromise: true, returnByValue: true },
-        sessionId,
-      )) as { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
-      if (res.exceptionDetails)
-        throw new Error(`in page: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
-      return String(res.result.value);
-    };
-    return await Promise.race([run(), exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-    if (child.exitCode === null) {
-      const gone = new Promise((r) => child.once('exit', r));
-      try {
-        toChrome.write(`${JSON.stringify({ id: ++next, method: 'Browser.close' })}\0`);
-      } catch {
-        // already closed
-      }
-      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await gone;
-      clearTimeout(t);
-    }
-  }
-}

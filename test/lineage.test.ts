@@ -57,11 +57,11 @@ describe('lineage command', () => {
   const root = join(CORPORA, 'grok', 'lineage');
   const cfg = join(root, 'sandbox.toml');
   test('the table shows the whole tree with profiles and marks the widened and dropped edges', async () => {
-    const r = await cli(['lineage', root, '--sandbox-config', cfg]);
+    const r = await cli(['lineage', root, '--sandbox-config', cfg], { columns: 200 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/├─ 019b1000…c002\s+│ fork\s+│.*│ workspace ▲WIDENED/);
-    expect(r.stdout).toMatch(/├─ 019b1000…c003\s+│ fork\s+│.*│ \(none\) ▼DROPPED/);
-    expect(r.stdout).toMatch(/│ {2}└─ 019b1000…c009\s+│ subagent_resume/);
+    expect(r.stdout).toMatch(/├─ 019b1000…c002 +fork +\/home\/dev\/app +2026-09-01 08:20 +workspace ▲WIDENED/);
+    expect(r.stdout).toMatch(/├─ 019b1000…c003 +fork +.* \(none\) ▼DROPPED/);
+    expect(r.stdout).toMatch(/│ {2}└─ 019b1000…c009 +subagent_resume/);
     expect(r.stdout.match(/WIDENED/g)).toHaveLength(2); // the row and the legend
   });
   test('json edges carry what the sandbox did; dot and mermaid mark them', async () => {

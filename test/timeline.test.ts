@@ -115,7 +115,7 @@ describe('filters and formats', () => {
   });
 
   test('the table truncates long content, jsonl never does', async () => {
-    const table = (await cli(['timeline', main('clean'), '--kind', 'tool_update'], { columns: 100 })).stdout;
+    const table = (await cli(['timeline', main('clean'), '--kind', 'tool_update'], { columns: 80 })).stdout;
     expect(table).toMatch(/…/);
     const full = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--kind', 'tool_update'])).stdout);
     expect(full.some((e) => e.text.includes('pub fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\n'))).toBe(true);

@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: generates deterministic data, then measures in ONE run, on the same data, side by side:
  * the bare baseline (split + JSON.parse), `jq -c .` when jq is present, and session-audit validate / audit
- * (json, table); over roots of many small sessions, audit with --jobs 1 and 2. Prints a table and writes
+ * (json, table); over roots of many small sessions, audit with --jobs 1 and 2; the start-up of `--version` and
+ * `checks` against `node -e 0`. Prints a table and writes
  * reports/bench.json: MB/s, records/s, ratios to the baselines, peak RSS of every process, and the DESIGN §8
  * targets with whether each holds. It never fails on speed; it reports.
  *
  *   npm run bench                        # 100 MB and 1 GB sessions, 1,000 and 10,000-session roots
  *   npm run bench -- --quick             # 50 MB, 200 and 2,000 sessions (a minute)
  *   npm run bench -- --sizes 100 --roots 1000,10000 --repeat 3 --dir /var/tmp/sa-bench
+ *   npm run bench -- --startup-only      # start-up only (--version, checks vs node -e 0), merged into bench.json
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -39,8 +41,10 @@ const opt = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = args.includes('--quick');
-const sizes = (opt('--sizes') ?? (quick ? '50' : '100,1000')).split(',').map(Number);
-const rootSizes = (opt('--roots') ?? (quick ? '200,2000' : '1000,10000')).split(',').map(Number);
+/** Only the start-up measurement, merged into the committed reports/bench.json. */
+const startupOnly = args.includes('--startup-only');
+const sizes = startupOnly ? [] : (opt('--sizes') ?? (quick ? '50' : '100,1000')).split(',').map(Number);
+const rootSizes = startupOnly ? [] : (opt('--roots') ?? (quick ? '200,2000' : '1000,10000')).split(',').map(Number);
 const repeat = Number(opt('--repeat') ?? '3');
 const dataDir = opt('--dir') ?? join(tmpdir(), 'session-audit-bench');
 const root = packageRoot();
@@ -117,6 +121,49 @@ line(
   `session-audit bench: node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ` +
     `${Math.round(totalmem() / MB / 1024)} GiB; data in ${dataDir}`,
 );
+/**
+ * Start-up: what a CI gate pays per call. The built CLI through its bin (as users run it) against `node -e 0`, in
+ * interleaved rounds; the fastest and the median of each. Target: `--version` and `checks` under 150 ms.
+ */
+const STARTUP_ROUNDS = 15;
+const bin = join(root, 'bin', 'session-audit.js');
+const startupCases: Array<{ name: string; argv: string[] }> = [
+  { name: 'node -e 0', argv: ['-e', '0'] },
+  { name: 'session-audit --version', argv: [bin, '--version'] },
+  { name: 'session-audit checks', argv: [bin, 'checks'] },
+  { name: 'session-audit checks CODE', argv: [bin, 'checks', 'JSONL_TORN_TAIL'] },
+  { name: 'session-audit audit --help', argv: [bin, 'audit', '--help'] },
+];
+const startupTimes = new Map<string, number[]>(startupCases.map((c) => [c.name, []]));
+for (let k = 0; k < STARTUP_ROUNDS; k++)
+  for (const c of startupCases) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(node, c.argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0) process.stderr.write(`warning: ${c.name} exited ${r.status}\n`);
+    startupTimes.get(c.name)!.push(ms);
+  }
+const startup = startupCases.map((c) => {
+  const t = [...startupTimes.get(c.name)!].sort((a, b) => a - b);
+  return { name: c.name, fastestMs: round(t[0]!, 1), medianMs: round(t[Math.floor(t.length / 2)]!, 1) };
+});
+const nodeMs = startup[0]!.fastestMs;
+line(`\nstart-up (${STARTUP_ROUNDS} rounds; fastest and median, and the fastest above node -e 0):`);
+for (const s of startup)
+  line(
+    `  ${s.name.padEnd(28)} ${`${s.fastestMs.toFixed(0)} ms`.padStart(8)} ${`${s.medianMs.toFixed(0)} ms`.padStart(8)}` +
+      `${s.name === 'node -e 0' ? '' : `  +${(s.fastestMs - nodeMs).toFixed(0)} ms`}`,
+  );
+for (const name of ['session-audit --version', 'session-audit checks']) {
+  const s = startup.find((x) => x.name === name)!;
+  targets.push({
+    target: `start-up of \`${name}\``,
+    want: '< 150 ms',
+    measured: `${s.fastestMs.toFixed(0)} ms (node -e 0: ${nodeMs.toFixed(0)} ms)`,
+    met: s.fastestMs < 150,
+  });
+}
+
 for (const size of sizes) {
   const dir = join(dataDir, `session-${size}mb`);
   const marker = join(dir, '.complete');
@@ -280,9 +327,16 @@ const report = {
     timeBinary: hasTime,
   },
   options: { sizesMb: sizes, roots: rootSizes, repeat },
+  startup,
   results,
   targets,
 };
 mkdirSync(join(root, 'reports'), { recursive: true });
-writeFileSync(join(root, 'reports', 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+const out = join(root, 'reports', 'bench.json');
+if (startupOnly && existsSync(out)) {
+  // The throughput results stay those of the last full run; the start-up ones and their targets are replaced.
+  const prev = JSON.parse(readFileSync(out, 'utf8')) as typeof report;
+  const kept = prev.targets.filter((t) => !t.target.startsWith('start-up'));
+  writeFileSync(out, `${JSON.stringify({ ...prev, startup, targets: [...kept, ...targets] }, null, 2)}\n`);
+} else writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 line('\nwrote reports/bench.json');

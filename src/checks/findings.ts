@@ -1,15 +1,42 @@
 /**
  * The one place a finding is built: a code, a severity (the code's default, the check's evidence-based choice, or
  * the user's override), a message, a clean location, and a fingerprint that identifies it across runs.
+ *
+ * Fingerprints (version 2) survive lines inserted above a finding: they hash the code, the session, the file, the
+ * JSON pointer and the check's key (`identityOf`, when the finding is made), then a digest of the bytes the finding
+ * points at (the record's line, read back once the session is audited) and the finding's occurrence among those
+ * identical so far (`finishFingerprints`). No line number or byte offset goes in. Version 1 hashed the line
+ * number; an old baseline is matched by place instead (report/baseline.ts).
  */
 import { createHash } from 'node:crypto';
 import type { CodeInfo, Finding, Location, Severity } from '../model/finding.js';
 import { byteOrder } from '../model/order.js';
 
-export function fingerprint(code: string, session: string, loc: Location, key = ''): string {
-  const h = createHash('sha256');
-  h.update([code, session, loc.file, loc.line ?? '', loc.pointer ?? '', key].join('\u0000'));
-  return h.digest('hex').slice(0, 32);
+export const FINGERPRINT_VERSION = 2;
+
+const sha = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex');
+
+/** The part of a fingerprint known when the finding is made: what it is and where, without line or offset. */
+export function identityOf(code: string, session: string, loc: Location, key = ''): string {
+  return sha([code, session, loc.file, loc.pointer ?? '', key].join('\u0000')).slice(0, 32);
+}
+
+/** The digest of the bytes a finding points at, as `finishFingerprints` takes it. */
+export const bytesDigest = (bytes: Buffer): string => sha(bytes).slice(0, 32);
+
+/**
+ * Final fingerprints for one batch of findings (one session's, or what the root checks added to it), in report
+ * order: each identity (as `makeFinding` left it) joined with the digest of its bytes, when there are any, and its
+ * occurrence among findings with the same identity and digest.
+ */
+export function finishFingerprints(findings: readonly Finding[], digestOf: (f: Finding) => string | undefined): void {
+  const seen = new Map<string, number>();
+  for (const f of [...findings].sort(compareFindings)) {
+    const base = `${f.fingerprint}\u0000${digestOf(f) ?? ''}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    f.fingerprint = sha(`v2\u0000${base}\u0000${n}`).slice(0, 32);
+  }
 }
 
 /** A location with only the fields that are set, in a fixed order (deterministic JSON). */
@@ -47,7 +74,7 @@ export function makeFinding(i: FindingInput): Finding {
     session: i.session.id,
     sessionPath: i.session.path,
     location,
-    fingerprint: fingerprint(i.code, i.session.id, location, i.key),
+    fingerprint: identityOf(i.code, i.session.id, location, i.key),
   };
 }
 
@@ -63,7 +90,10 @@ export function standaloneFinding(
   key?: string,
 ): Finding {
   const base = { code, info: { severity }, check, session: { id: session, path: sessionPath }, location, message };
-  return makeFinding(key === undefined ? base : { ...base, key });
+  const f = makeFinding(key === undefined ? base : { ...base, key });
+  // A bag is verified as it is: its findings are told apart by place (nothing baselines them).
+  finishFingerprints([f], (x) => `${x.location.line ?? ''}@${x.location.byteOffset ?? ''}`);
+  return f;
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

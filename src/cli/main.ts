@@ -1,65 +1,72 @@
-/** Entry point: parse → call → render → write → exit code. Never calls process.exit(). */
-import yargs from 'yargs';
+/**
+ * Entry point: parse → load the one command asked for → run it (it renders, writes and sets the exit code).
+ * Never calls process.exit(). A reader that closed standard output ends the run quietly with the exit code the
+ * command set from its findings; a usage problem is one line and exit 2; anything else is a bug, exit 3.
+ */
+import { OutputClosed, reportError, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
-import { auditCommand } from './commands/audit.js';
-import { bundleCommand } from './commands/bundle.js';
-import { checksCommand } from './commands/checks.js';
-import { verifyCommand } from './commands/verify.js';
-import { mergeCommand } from './commands/merge.js';
-import { inspectCommand } from './commands/inspect.js';
-import { pairsCommand } from './commands/pairs.js';
-import { lineageCommand } from './commands/lineage.js';
-import { timelineCommand } from './commands/timeline.js';
-import { reportError, UsageError, EXIT } from '../errors.js';
+import { parseArgs, wantsHelp } from './args.js';
+import { COMMANDS } from './commands/index.js';
 import type { Io } from './io.js';
+import type { CommandSpec, HelpFacts } from './spec.js';
 
-export async function main(argv: string[], io: Io): Promise<void> {
-  const parser = yargs(argv)
-    .scriptName('session-audit')
-    .usage("$0 <command> [options]\n\nOffline forensic auditor for AI coding agents' session directories.")
-    .command(auditCommand('audit', io))
-    .command(auditCommand('validate', io))
-    .command(timelineCommand(io))
-    .command(pairsCommand(io))
-    .command(lineageCommand(io))
-    .command(inspectCommand(io))
-    .command(mergeCommand(io))
-    .command(bundleCommand(io))
-    .command(verifyCommand(io))
-    .command(checksCommand(io))
-    .demandCommand(
-      1,
-      'give a command: audit, validate, timeline, pairs, inspect, lineage, merge, bundle, verify or checks',
-    )
-    .strict()
-    .version(TOOL_VERSION)
-    .help()
-    .wrap(Math.min(110, io.columns))
-    .exitProcess(false)
-    .fail((msg, err) => {
-      throw err ?? new UsageError(`${msg} (see --help)`);
-    });
+/** Help is rendered by a module of its own, loaded only to show it. */
+async function help(spec?: CommandSpec, columns = 80): Promise<string> {
+  const { commandHelp, programHelp } = await import('./help.js');
+  return spec ? commandHelp(spec, await helpFacts(), columns) : programHelp(COMMANDS, TOOL_VERSION, columns);
+}
+
+async function helpFacts(): Promise<HelpFacts> {
+  const { FORMAT_NAMES, sessionNouns } = await import('../formats/registry.js');
+  return { formatNames: FORMAT_NAMES, sessionNouns: sessionNouns() };
+}
+
+const names = (): string => COMMANDS.map((c) => c.name).join(', ');
+
+function commandNamed(name: string): CommandSpec {
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(name)}: give one of ${names()} (see --help)`);
+  return spec;
+}
+
+async function run(argv: readonly string[], io: Io): Promise<void> {
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError(`give a command: ${names()} (see session-audit --help)`);
+  if (first === '--version') {
+    io.stdout(`${TOOL_VERSION}\n`);
+    return;
+  }
+  if (first === '--help' || first === '-h') {
+    io.stdout(await help(undefined, io.columns));
+    return;
+  }
+  if (first === 'help') {
+    const topic = rest[0];
+    io.stdout(await help(topic === undefined ? undefined : commandNamed(topic), io.columns));
+    return;
+  }
+  if (first.startsWith('-')) throw new UsageError(`give a command before options: ${names()} (see --help)`);
+  const spec = commandNamed(first);
+  if (wantsHelp(rest)) {
+    io.stdout(await help(spec, io.columns));
+    return;
+  }
+  const args = parseArgs(spec, rest);
+  for (const d of args.deprecated)
+    io.stderr(`session-audit: ${d.used} is deprecated for ${spec.name}: use ${d.use} (same meaning)\n`);
+  const command = await spec.load();
+  await command.run(args, io);
+}
+
+export async function main(argv: readonly string[], io: Io): Promise<void> {
   try {
-    // yargs hands help and version text to this callback instead of printing it.
-    await parser.parseAsync(argv, {}, (err, _argv, output) => {
-      if (output && !err) io.stdout(`${output}\n`);
-    });
+    await run(argv, io);
   } catch (e) {
+    // The command set its exit code before writing; a reader that went away changes nothing.
+    if (e instanceof OutputClosed) return;
     io.setExitCode(reportError(e, io.stderr));
   }
 }
 
-export function processIo(): Io {
-  return {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    setExitCode: (c) => {
-      process.exitCode = c;
-    },
-    isTTY: Boolean(process.stdout.isTTY),
-    progress: Boolean(process.stderr.isTTY) && !process.env.CI,
-    columns: process.stdout.columns || 120,
-  };
-}
-
-export { EXIT };
+export { processIo } from './io.js';
+export { EXIT } from '../errors.js';

@@ -1,81 +1,17 @@
-/** Options shared by the commands, and their validation into typed values. */
+/** The validation of option values into typed values (one-line usage errors). */
 import { statSync } from 'node:fs';
-import type { Argv } from 'yargs';
 import { SEVERITIES, type Severity } from '../model/finding.js';
 import { codeInfo } from '../checks/catalog.js';
 import { UsageError } from '../errors.js';
 import type { FailOn } from '../model/finding.js';
 import { FORMAT_NAMES } from '../formats/registry.js';
-
-/**
- * `--format-hint grok|codex|claude`: read the inputs as this agent's sessions only (a single file is read as one
- * whatever its first lines).
- */
-export function withFormatHint<T>(y: Argv<T>) {
-  return y.option('format-hint', {
-    type: 'string',
-    describe:
-      `read the paths as sessions of this agent only: ${FORMAT_NAMES.join(' | ')} (a single file is then ` +
-      `read as one, whatever its first lines)`,
-  });
-}
+import type { Io } from './io.js';
 
 export function parseFormatHint(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   if (!FORMAT_NAMES.includes(v))
     throw new UsageError(`--format-hint ${JSON.stringify(v)}: expected one of ${FORMAT_NAMES.join(', ')}`);
   return v;
-}
-
-export interface CommonArgs {
-  format?: string;
-  output?: string;
-  'fail-on'?: string;
-  ignore: string[];
-  severity: string[];
-  color?: boolean;
-  'max-line-bytes'?: number;
-  baseline?: string;
-  config?: string;
-  jobs?: number;
-}
-
-/** Report options. No yargs defaults where the config file may supply the value: flags > config > default. */
-export function withReportOptions<T>(y: Argv<T>, formats: readonly string[]) {
-  return y
-    .option('format', { alias: 'f', type: 'string', describe: `output format: ${formats.join(' | ')} (default table)` })
-    .option('output', { alias: 'o', type: 'string', describe: 'write the report to FILE instead of stdout' })
-    .option('fail-on', {
-      type: 'string',
-      describe: 'exit 1 when a finding is at or above: error | warning | note | never (default error)',
-    })
-    .option('ignore', {
-      type: 'string',
-      array: true,
-      default: [] as string[],
-      describe: 'drop findings with this CODE (repeatable)',
-    })
-    .option('severity', {
-      type: 'string',
-      array: true,
-      default: [] as string[],
-      describe: 'override a severity: CODE=error|warning|note (repeatable)',
-    })
-    .option('baseline', {
-      type: 'string',
-      describe: 'an earlier JSON report: suppress the findings it already holds (by fingerprint)',
-    })
-    .option('config', { type: 'string', describe: 'the config file (default: ./.session-audit.json when present)' })
-    .option('jobs', {
-      alias: 'j',
-      type: 'number',
-      describe: 'sessions audited in parallel, in worker threads (default 1)',
-    })
-    .option('color', { type: 'boolean', describe: 'force colour on or off (default: on for a terminal)' })
-    .option('max-line-bytes', {
-      type: 'number',
-      describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 64 MiB)',
-    });
 }
 
 export function parseJobs(v: number | undefined): number {
@@ -149,4 +85,17 @@ export function parseHome(v: string | undefined): string | undefined {
       `--grok-home ${v}: no such directory (give the grok home that holds the relocation journals, e.g. ~/.grok)`,
     );
   return v;
+}
+
+/** Colour: --color / --no-color, else on for a terminal (standard output, not a file) unless NO_COLOR is set. */
+export function useColor(flag: boolean | undefined, io: Io, toFile: boolean): boolean {
+  return flag ?? (!toFile && io.isTTY && !io.noColor);
+}
+
+/** `--limit N`: table rows shown; 0 is all. */
+export function parseLimit(v: number | undefined, dflt = 1000): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < 0)
+    throw new UsageError(`--limit ${String(v)}: expected a whole number (0: no limit)`);
+  return v === 0 ? Number.POSITIVE_INFINITY : v;
 }

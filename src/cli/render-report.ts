@@ -4,6 +4,7 @@ import type { LineageGraph } from '../lineage/graph.js';
 import type { FailOn } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import { render, type ReportFormat } from '../report/registry.js';
+import type { SarifPlaces } from '../report/sarif-places.js';
 
 export interface RenderContext {
   format: ReportFormat;
@@ -16,6 +17,8 @@ export interface RenderContext {
   width: number;
   /** --format-hint, so the HTML report finds the same sessions the audit read. */
   formatHint?: string;
+  /** SARIF: where the inputs are. */
+  sarif?: SarifPlaces;
 }
 
 export async function renderReport(c: RenderContext): Promise<string> {
@@ -27,6 +30,9 @@ export async function renderReport(c: RenderContext): Promise<string> {
     color: c.color,
     width: c.width,
     checksFor: (format) => checkIdsFor(c.options, format),
-    ...(htmlInput ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint) } : {}),
+    ...(c.sarif ? { sarif: c.sarif } : {}),
+    ...(htmlInput
+      ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint, c.failOn) }
+      : {}),
   });
 }

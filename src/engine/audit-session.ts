@@ -2,6 +2,7 @@
  * Auditing one session: load it through its format and run every selected check over the loader's events, then
  * the checks over a tree of sessions. No file access here: sessions arrive as SessionSources.
  */
+import { dirname } from 'node:path';
 import type { Check, CheckContext, CheckRun } from '../checks/define.js';
 import type { RootCheck, RootCheckContext } from '../checks/define-root.js';
 import { CHECKS, ROOT_CHECKS } from '../checks/registry.js';
@@ -14,7 +15,8 @@ import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import type { FileRecord, ToolError } from '../model/report.js';
 import type { AuditExtras, LoadSink, SessionInfo } from '../model/session.js';
 import type { SessionSource } from '../model/source.js';
-import { compareFindings, countBySeverity, fingerprint, makeFinding } from '../checks/findings.js';
+import { compareFindings, countBySeverity, finishFingerprints, identityOf, makeFinding } from '../checks/findings.js';
+import { fingerprintSession } from './fingerprints.js';
 import { SchemaOffload } from './parallel/schema-offload.js';
 import type { SessionResult } from './report.js';
 
@@ -87,6 +89,8 @@ export function auditSession(
   };
   const findings: Finding[] = [];
   const toolErrors: ToolError[] = [];
+  /** Findings left out by --ignore (or the config's ignore), by code: the report says what it hid. */
+  const ignored: Record<string, number> = {};
   const cap = options.maxPerCodePerFile ?? 200;
   const perKey = new Map<string, { n: number; last?: Finding }>();
 
@@ -99,7 +103,10 @@ export function auditSession(
       emit(code, location, message, opts) {
         const meta = check.codes[code];
         if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
-        if (options.ignore?.has(code)) return;
+        if (options.ignore?.has(code)) {
+          ignored[code] = (ignored[code] ?? 0) + 1;
+          return;
+        }
         const f = makeFinding({
           code,
           info: meta,
@@ -195,11 +202,14 @@ export function auditSession(
       message:
         `${slot.n - cap} more ${code} finding(s) in this file are not listed individually (the last one: ` +
         `${last.location.line !== undefined ? `line ${last.location.line}` : 'see location'})`,
-      fingerprint: fingerprint(code!, info.id, last.location, 'overflow'),
+      fingerprint: identityOf(code!, info.id, last.location, 'overflow'),
     });
   }
   findings.sort(compareFindings);
-  return { session: sessionReport(info, source, findings), findings, toolErrors };
+  fingerprintSession(opaque(found) ? undefined : source, findings);
+  const result: SessionResult = { session: sessionReport(info, source, findings), findings, toolErrors };
+  if (Object.keys(ignored).length) result.ignored = ignored;
+  return result;
 }
 
 function sessionReport(
@@ -215,7 +225,16 @@ function sessionReport(
     if (e.readError !== undefined) r.readError = e.readError;
     return r;
   });
-  return { id: info.id, path: info.path, format: info.format, files, findings: countBySeverity(findings) };
+  const report: SessionResult['session'] = {
+    id: info.id,
+    path: info.path,
+    format: info.format,
+    files,
+    findings: countBySeverity(findings),
+  };
+  // A session stored as files is shown by its main file; its locations are relative to the folder holding it.
+  if (info.found.members) report.dir = dirname(info.path);
+  return report;
 }
 
 /** Run the checks over a whole tree (lineage, sandbox inheritance) and add their findings to the sessions'. */
@@ -226,6 +245,7 @@ export function runRootChecks(
   options: AuditOptions,
 ): void {
   const byPath = new Map(results.map((r) => [r.session.path, r]));
+  const added = new Map<SessionResult, Finding[]>();
   for (const { check, prepared } of checks) {
     const ctx: RootCheckContext = {
       graph,
@@ -238,20 +258,26 @@ export function runRootChecks(
         const r = byPath.get(on.path);
         const meta = check.codes[code];
         if (!r || !meta) throw new Error(`root check ${check.id} emitted ${code} for ${on.path}`);
-        if (options.ignore?.has(code)) return;
-        r.findings.push(
-          makeFinding({
-            code,
-            info: meta,
-            check: check.id,
-            session: r.session,
-            location,
-            message,
-            ...(opts?.severity ? { severity: opts.severity } : {}),
-            ...(opts?.key !== undefined ? { key: opts.key } : {}),
-            ...(options.severity ? { overrides: options.severity } : {}),
-          }),
-        );
+        if (options.ignore?.has(code)) {
+          r.ignored ??= {};
+          r.ignored[code] = (r.ignored[code] ?? 0) + 1;
+          return;
+        }
+        const f = makeFinding({
+          code,
+          info: meta,
+          check: check.id,
+          session: r.session,
+          location,
+          message,
+          ...(opts?.severity ? { severity: opts.severity } : {}),
+          ...(opts?.key !== undefined ? { key: opts.key } : {}),
+          ...(options.severity ? { overrides: options.severity } : {}),
+        });
+        r.findings.push(f);
+        const mine = added.get(r) ?? [];
+        mine.push(f);
+        added.set(r, mine);
       },
     };
     try {
@@ -260,4 +286,6 @@ export function runRootChecks(
       results[0]?.toolErrors.push(toolError('(root)', check.id, e));
     }
   }
+  // Over the whole tree there are no session bytes to digest (a merge runs where the sessions are not).
+  for (const list of added.values()) finishFingerprints(list, () => undefined);
 }

@@ -1,14 +1,17 @@
 /**
- * What the HTML report shows besides the findings: each session's timeline and tool-call pairs, and the lineage views.
+ * What the HTML report shows besides the findings: each session's timeline and tool-call pairs, the bytes of the
+ * line each finding points at, and the lineage views. Bounded whatever the input: events per session, events per
+ * page, characters per event text and bytes per finding are capped (the page says what it left out).
  */
 import { formatOf } from '../formats/registry.js';
 import { lineageView } from '../lineage/view.js';
 import type { LineageGraph } from '../lineage/graph.js';
 import type { AuditReport } from '../model/report.js';
 import type { FoundSession } from '../model/found.js';
+import type { FailOn, Finding } from '../model/finding.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import { fsSource } from '../read/source.js';
-import type { HtmlInput, HtmlSession } from '../report/html-input.js';
+import type { FindingBytes, HtmlInput, HtmlSession } from '../report/html-input.js';
 import { buildTimeline } from './timeline.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { findSessions } from './tree.js';
@@ -16,27 +19,88 @@ import { pairRows } from './session.js';
 import { opaque } from '../model/found.js';
 
 /** Events kept per session: the page stays usable; the JSONL timeline has them all. */
-export const HTML_TIMELINE_CAP = 5000;
+export const HTML_TIMELINE_CAP = 2000;
+/** Events kept over the whole page; later sessions show their findings and tool calls, and say so. */
+export const HTML_PAGE_EVENTS = 40_000;
+/** Characters of an event's full text kept. */
+export const HTML_TEXT_CHARS = 1000;
+/** Bytes of a finding's line kept. */
+export const HTML_LINE_BYTES = 16 * 1024;
+
+const clipText = (e: TimelineEvent): TimelineEvent =>
+  e.text.length > HTML_TEXT_CHARS
+    ? {
+        ...e,
+        text:
+          `${e.text.slice(0, HTML_TEXT_CHARS)}… (${e.text.length - HTML_TEXT_CHARS} more characters: ` +
+          '`session-audit timeline --format jsonl` has them all)',
+      }
+    : e;
 
 function sessionExtras(
   found: FoundSession,
   maxLineBytes: number,
-): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> {
+  room: { events: number },
+): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> {
   if (opaque(found)) return {};
+  const pairs = pairRows(found);
+  if (room.events <= 0) return pairs.length ? { pairs, timelineOmitted: true } : { timelineOmitted: true };
   const source = fsSource(found);
   const format = formatOf(found);
   const events: TimelineEvent[] = [];
+  const cap = Math.min(HTML_TIMELINE_CAP, room.events);
   let dropped = 0;
   const { hasLog } = buildTimeline({ source, format }, { limits: { maxLineBytes } }, (e) => {
-    if (events.length < HTML_TIMELINE_CAP) events.push(e);
+    if (events.length < cap) events.push(clipText(e));
     else dropped++;
   });
-  const pairs = pairRows(found);
+  room.events -= events.length;
   // A session with neither a log nor a conversation has nothing to show but its findings.
   if (!hasLog && pairs.length === 0) return {};
-  const out: Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'pairs'> = { pairs };
+  const out: Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> = { pairs };
   if (events.length) out.timeline = events;
   if (dropped) out.timelineTruncated = dropped;
+  return out;
+}
+
+/** The bytes each finding points at (its line from its byte offset, or its byte range), per finding. */
+function findingLines(report: AuditReport, found: ReadonlyMap<string, FoundSession>): Array<FindingBytes | undefined> {
+  const out: Array<FindingBytes | undefined> = new Array(report.findings.length);
+  const bySession = new Map<string, Array<{ f: Finding; i: number }>>();
+  report.findings.forEach((f, i) => {
+    if (f.location.file === '' || f.location.byteOffset === undefined) return;
+    const list = bySession.get(f.sessionPath) ?? [];
+    list.push({ f, i });
+    bySession.set(f.sessionPath, list);
+  });
+  for (const [path, list] of bySession) {
+    const s = found.get(path);
+    if (!s || opaque(s)) continue;
+    const source = fsSource(s);
+    const byFile = new Map<string, Array<{ f: Finding; i: number }>>();
+    for (const x of list) byFile.set(x.f.location.file, [...(byFile.get(x.f.location.file) ?? []), x]);
+    for (const [file, xs] of byFile) {
+      const r = source.readSpans(
+        file,
+        xs.map(({ f }) => {
+          const len = f.location.byteLength;
+          return {
+            offset: f.location.byteOffset!,
+            max: len !== undefined ? Math.min(len, HTML_LINE_BYTES) : HTML_LINE_BYTES + 1,
+            line: len === undefined,
+          };
+        }),
+      );
+      if (!r.ok) continue;
+      xs.forEach(({ f, i }, k) => {
+        const bytes = r.value[k]!;
+        const len = f.location.byteLength;
+        if (len !== undefined) out[i] = { bytes, length: len };
+        else if (bytes.length > HTML_LINE_BYTES) out[i] = { bytes: bytes.subarray(0, HTML_LINE_BYTES) };
+        else out[i] = { bytes, length: bytes.length };
+      });
+    }
+  }
   return out;
 }
 
@@ -46,20 +110,45 @@ export function htmlInput(
   graphs: ReadonlyMap<string, LineageGraph>,
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
   formatHint?: string,
+  failOn?: FailOn,
 ): HtmlInput {
   const found = new Map(findSessions(paths, formatHint).map((f) => [f.display, f]));
-  const sessions: HtmlSession[] = report.sessions.map((s) => {
-    const f = found.get(s.path);
-    return { id: s.id, path: s.path, format: s.format, ...(f ? sessionExtras(f, maxLineBytes) : {}) };
-  });
+  const room = { events: HTML_PAGE_EVENTS };
+  // The worst sessions first get the page's room for timelines.
+  const order = [...report.sessions].sort(
+    (a, b) =>
+      b.findings.error - a.findings.error ||
+      b.findings.warning - a.findings.warning ||
+      b.findings.note - a.findings.note,
+  );
+  const extras = new Map(
+    order.map((s) => {
+      const f = found.get(s.path);
+      return [s.path, f ? sessionExtras(f, maxLineBytes, room) : {}] as const;
+    }),
+  );
+  const sessions: HtmlSession[] = report.sessions.map((s) => ({
+    id: s.id,
+    path: s.path,
+    format: s.format,
+    ...extras.get(s.path),
+  }));
+  const audited = new Set(report.sessions.map((s) => s.path));
   const lineage = [...graphs]
-    .filter(([, g]) => g.nodes.length > 1 || g.edges.length > 0)
-    .map(([root, g]) => lineageView(shownRoot(root, g, report), g, report.findings));
-  return { report, sessions, lineage, title: paths.join(' ') };
+    .filter(([, g]) => g.edges.length > 0)
+    .map(([root, g]) => lineageView(shownRoot(root, g, audited), g, report.findings));
+  return {
+    report,
+    sessions,
+    lineage,
+    title: paths.join(' '),
+    lines: findingLines(report, found),
+    ...(failOn !== undefined ? { failOn } : {}),
+  };
 }
 
 /** A root as the user's paths name it (the display path of one of its sessions, two levels up). */
-function shownRoot(root: string, g: LineageGraph, report: AuditReport): string {
-  const node = g.nodes.find((n) => report.sessions.some((s) => s.path === n.path));
+function shownRoot(root: string, g: LineageGraph, audited: ReadonlySet<string>): string {
+  const node = g.nodes.find((n) => audited.has(n.path));
   return node ? node.path.split('/').slice(0, -2).join('/') || root : root;
 }

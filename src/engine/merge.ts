@@ -107,11 +107,42 @@ export function mergeShards(files: readonly string[]): Merged {
     ...(o.home !== undefined ? { home: o.home } : {}),
   };
   const { graphs } = finishMerged(results, facts, options, tree);
+  const report = buildReport(results, options.command);
+  const configuration = mergedConfiguration(
+    shards.map((s) => s.report.configuration),
+    results,
+    report,
+  );
+  if (configuration) report.configuration = configuration;
   return {
-    report: buildReport(results, options.command),
+    report,
     options,
     paths: first.paths,
     graphs,
     ...(o.formatHint !== undefined ? { formatHint: o.formatHint } : {}),
+  };
+}
+
+/**
+ * The shards' configuration (they share one command line): what each ignore hid is summed over the shards, plus
+ * what it hid among the findings of the checks that ran again here; severity counts are those of the merged report.
+ */
+function mergedConfiguration(
+  configs: ReadonlyArray<AuditReport['configuration']>,
+  results: readonly SessionResult[],
+  report: AuditReport,
+): AuditReport['configuration'] {
+  const first = configs[0];
+  if (!first) return undefined;
+  const hidden = new Map<string, number>();
+  for (const c of configs) for (const i of c?.ignore ?? []) hidden.set(i.code, (hidden.get(i.code) ?? 0) + i.hidden);
+  for (const r of results)
+    for (const [code, n] of Object.entries(r.ignored ?? {})) hidden.set(code, (hidden.get(code) ?? 0) + n);
+  const perCode = new Map<string, number>();
+  for (const f of report.findings) perCode.set(f.code, (perCode.get(f.code) ?? 0) + 1);
+  return {
+    ...first,
+    ignore: first.ignore.map((i) => ({ ...i, hidden: hidden.get(i.code) ?? 0 })),
+    severity: first.severity.map((s) => ({ ...s, findings: perCode.get(s.code) ?? 0 })),
   };
 }

@@ -10,6 +10,8 @@ export interface SessionResult {
   session: SessionReport;
   findings: Finding[];
   toolErrors: ToolError[];
+  /** Findings left out by an ignore, by code. */
+  ignored?: Record<string, number>;
 }
 
 export function buildReport(results: readonly SessionResult[], command: AuditReport['command']): AuditReport {

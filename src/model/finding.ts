@@ -31,7 +31,10 @@ export interface Finding {
   session: string;
   sessionPath: string;
   location: Location;
-  /** Stable identity for baselines: hash of code, session, file, line, pointer and a check-chosen key. */
+  /**
+   * Stable identity for baselines: hash of code, session, file, pointer, a check-chosen key, a digest of the bytes
+   * the finding points at and its occurrence among identical ones (no line number: it survives inserted lines).
+   */
   fingerprint: string;
 }
 

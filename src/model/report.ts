@@ -23,7 +23,12 @@ export const FindingSchema = z.object({
   session: z.string().describe('Session id (directory name).'),
   sessionPath: z.string().describe('The session directory as given on the command line.'),
   location: LocationSchema,
-  fingerprint: z.string().describe('Stable identity of the finding, for baselines.'),
+  fingerprint: z
+    .string()
+    .describe(
+      'Stable identity of the finding, for baselines: survives lines inserted above it ' +
+        '(see configuration.fingerprintVersion).',
+    ),
 });
 
 export const FileRecordSchema = z.object({
@@ -45,6 +50,13 @@ export const SessionReportSchema = z.object({
     .array(FileRecordSchema)
     .describe('Every entry under the session directory, with the sha256 of every regular file read.'),
   findings: Counts,
+  dir: z
+    .string()
+    .optional()
+    .describe(
+      'For a session stored as files (not a directory of its own): the directory holding them, which its files and ' +
+        "its findings' locations are relative to. Absent: they are relative to `path`.",
+    ),
 });
 
 export const ToolErrorSchema = z.object({ session: z.string(), check: z.string(), message: z.string() });
@@ -113,6 +125,44 @@ export const ShardSchema = z
   })
   .describe('Present in the report of `audit --shard k/n`; `merge` combines the shards into the unsharded report.');
 
+const Source = z.enum(['option', 'config', 'default']);
+
+/** What decided the report: where each setting came from, and what it hid. */
+export const ConfigurationSchema = z
+  .object({
+    file: z
+      .string()
+      .nullable()
+      .describe('The config file read (`--config FILE`, or ./.session-audit.json); null when none was read.'),
+    skipped: z
+      .string()
+      .optional()
+      .describe(
+        'A ./.session-audit.json that was not read because it lies inside an input ' +
+          '(evidence never configures its own audit).',
+      ),
+    failOn: z.enum([...SEVERITIES, 'never']),
+    failOnFrom: Source,
+    ignore: z
+      .array(z.object({ code: z.string(), from: Source.exclude(['default']), hidden: z.number().int().nonnegative() }))
+      .describe('Codes left out, where each ignore came from, and how many findings it hid.'),
+    severity: z
+      .array(
+        z.object({
+          code: z.string(),
+          severity: Severity,
+          from: Source.exclude(['default']),
+          findings: z.number().int().nonnegative().describe('Findings of this code in the report, at this severity.'),
+        }),
+      )
+      .describe('Severity overrides.'),
+    baseline: z.object({ path: z.string(), from: Source.exclude(['default']) }).nullable(),
+    fingerprintVersion: z
+      .literal(2)
+      .describe('2: code, session, file, pointer, key, a digest of the bytes pointed at, occurrence (no line number).'),
+  })
+  .describe('The effective configuration of the run.');
+
 export const AuditReportSchema = z
   .object({
     tool: z.object({ name: z.literal('session-audit'), version: z.string() }),
@@ -130,6 +180,7 @@ export const AuditReportSchema = z
     toolErrors: z
       .array(ToolErrorSchema)
       .describe('Internal errors of the tool itself (a check that crashed); empty in a healthy run.'),
+    configuration: ConfigurationSchema.optional(),
     baseline: z
       .object({
         path: z.string(),
@@ -148,6 +199,12 @@ export const AuditReportSchema = z
             }),
           )
           .describe('Baseline entries that no longer occur: fixed, or the evidence changed.'),
+        matchedBy: z
+          .enum(['fingerprint', 'place'])
+          .describe(
+            'fingerprint: a baseline of fingerprint version 2; place: an older baseline, matched by code, session, ' +
+              'file, line and pointer (a finding whose line moved is new until the baseline is written again).',
+          ),
       })
       .optional()
       .describe('Present when --baseline was given.'),
@@ -159,3 +216,4 @@ export type AuditReport = z.infer<typeof AuditReportSchema>;
 export type SessionReport = z.infer<typeof SessionReportSchema>;
 export type FileRecord = z.infer<typeof FileRecordSchema>;
 export type ToolError = z.infer<typeof ToolErrorSchema>;
+export type Configuration = z.infer<typeof ConfigurationSchema>;

@@ -34,6 +34,12 @@ export interface SessionSource {
     onDamage: (d: Damage) => void,
     limit?: number,
   ): ReadOutcome<JsonlStats>;
+  /**
+   * Bytes at given places of a regular file, read back after the audit (the fingerprint of a finding digests the
+   * line it points at; the HTML report shows it): from `offset`, at most `max` bytes, up to the first newline when
+   * `line` is set. Does not change the inventory.
+   */
+  readSpans(rel: string, spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>): ReadOutcome<Buffer[]>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */
   hashUnread(): void;
   /**

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { SessionSource, SharedRing } from '../model/source.js';
 import type { FoundSession } from '../model/found.js';
-import { ReadError, readChunks, readWholeFile, streamFile, streamFileShared } from './files.js';
+import { ReadError, readChunks, readSpans, readWholeFile, streamFile, streamFileShared } from './files.js';
 import { JsonlScanner } from './jsonl.js';
 import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 import { byteOrder } from '../model/order.js';
@@ -106,6 +106,16 @@ export function fsSource(found: FoundSession): SessionSource {
         return fail(entry, e);
       }
       return { ok: true, value: scanner.end() };
+    },
+    readSpans(rel, spans) {
+      const entry = check(rel);
+      if ('ok' in entry) return entry;
+      try {
+        return { ok: true, value: readSpans(join(found.abs, rel), spans) };
+      } catch (e) {
+        if (!(e instanceof ReadError)) throw e;
+        return { ok: false, error: e.message };
+      }
     },
     shareRead(rel, begin) {
       rings.set(rel, begin);

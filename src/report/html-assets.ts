@@ -1,7 +1,8 @@
 /**
  * The HTML report's one stylesheet and one script, both constant. The page's Content-Security-Policy allows
  * exactly these two by their sha256 hash, so nothing else can run or style the page even if escaping failed.
- * The script only sorts and filters rows already rendered server-side; it never builds HTML from strings.
+ * The script sorts and filters rows, and draws a session's tables when it is opened, from the JSON embedded for it,
+ * with elements and text nodes only: it never builds HTML from strings.
  */
 import { createHash } from 'node:crypto';
 
@@ -95,6 +96,23 @@ svg.lineage text.elabel.widened, svg.lineage text.elabel.dropped { fill: var(--b
 svg.lineage text.elabel.changed { fill: var(--changed); font-weight: 600; }
 svg.lineage .arrow { fill: var(--muted); } svg.lineage .arrow.bad { fill: var(--bad); }
 .legend .bad { color: var(--bad); font-weight: 600; } .legend .changed { color: var(--changed); font-weight: 600; }
+#verdict h2.headline { border: 0; font-size: 1.45rem; margin: 12px 0 4px; }
+#verdict h2.headline.error { color: var(--err); } #verdict h2.headline.warning { color: var(--warn); }
+#verdict h2.headline.note { color: var(--note); }
+p.gate { margin: 4px 0 8px; font-size: 1.05rem; } p.gate.failed b { color: var(--err); }
+p.gate.passed b { color: var(--ok); } p.gate.none b { color: var(--muted); }
+ul.config { margin: 4px 0 8px; padding-left: 20px; }
+details.session { border-top: 1px solid var(--line); padding: 4px 0; }
+details.session > summary { overflow-wrap: anywhere; }
+details.session > summary .path { font-weight: 600; }
+details.session .body { padding: 4px 0 12px 16px; }
+.counts .sev { margin-left: 4px; }
+tr.hl td { background: var(--warn-bg) !important; outline: 2px solid var(--warn); }
+details.raw { margin-top: 4px; }
+details.raw > summary, details.more > summary { color: var(--accent); font-size: 12px; }
+pre.bytes { max-height: 18em; }
+span.inv { color: var(--err); background: var(--err-bg); border-radius: 2px; }
+a.goto { font-size: 12px; margin-left: 6px; white-space: nowrap; }
 `;
 
 export const SCRIPT = `
@@ -127,14 +145,192 @@ export const SCRIPT = `
     for (var j = 0; j < keyed.length; j++) frag.appendChild(keyed[j].r);
     tb.appendChild(frag);
   }
-  var tables = d.querySelectorAll('table.sortable');
-  Array.prototype.forEach.call(tables, function (table) {
+  function bindSort(table) {
     if (!table.tHead) return;
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
       var b = th.querySelector('button');
       if (b) b.addEventListener('click', function () { sortBy(table, th); });
     });
+  }
+  Array.prototype.forEach.call(d.querySelectorAll('table.sortable'), bindSort);
+  function el(tag, cls, text) {
+    var e = d.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function cell(tr, text, cls, v) {
+    var td = el('td', cls, text);
+    if (v !== undefined) td.setAttribute('data-v', String(v));
+    tr.appendChild(td);
+    return td;
+  }
+  function table(cls, heads) {
+    var t = el('table', 'sortable ' + cls);
+    var hr = el('tr');
+    heads.forEach(function (hd) {
+      var th = el('th');
+      th.setAttribute('scope', 'col');
+      if (hd[1]) th.setAttribute('data-type', 'num');
+      th.appendChild(el('button', null, hd[0])).setAttribute('type', 'button');
+      hr.appendChild(th);
+    });
+    t.appendChild(el('thead')).appendChild(hr);
+    t.appendChild(el('tbody'));
+    return t;
+  }
+  function pad(n, w) { var s = String(n); while (s.length < w) s = '0' + s; return s; }
+  function when(ms) { return ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').replace('Z', ''); }
+  var FLAGS = [[1, 'rewound', 'rewound', 'a later rewind removed this event from the live branch'],
+    [2, 'compacted', 'compacted', 'before the last compaction: the model now sees only its summary'],
+    [4, 'displaced', 'late', 'written to the file after events emitted later (an ACP line the writer held back)'],
+    [8, 'resume', 'resume', 'a new process picked the session up here']];
+  function timelineTable(t) {
+    var tab = table('timeline', [['time (UTC)'], ['prompt', 1], ['kind'], ['what'], ['where'], ['flags']]);
+    var tb = tab.tBodies[0];
+    var ms = 0;
+    t.e.forEach(function (ev, i) {
+      if (ev[0] !== null) { ms += ev[0]; ev[0] = ms; }
+      var tr = el('tr', 'event');
+      FLAGS.forEach(function (f) { if (ev[6] & f[0]) tr.classList.add(f[1]); });
+      if (ev[7]) tr.classList.add('d' + Math.min(ev[7], 3));
+      tr.setAttribute('data-i', String(i));
+      tr.setAttribute('data-kind', t.kinds[ev[2]]);
+      tr.setAttribute('data-file', t.files[ev[3]]);
+      tr.setAttribute('data-line', String(ev[4]));
+      cell(tr, when(ev[0]), 'time mono', when(ev[0]));
+      cell(tr, ev[1] === null ? '' : ev[1], null, ev[1] === null ? '' : ev[1]);
+      cell(tr, t.kinds[ev[2]], 'mono');
+      var summary = typeof ev[8] === 'number' ? ev[9].slice(0, ev[8]) + '\u2026' : ev[8];
+      var what = cell(tr, null, 'what', summary);
+      if (ev[12]) what.appendChild(el('div', 'resume-evidence', 'resumed: ' + ev[12]));
+      var det = what.appendChild(el('details'));
+      det.appendChild(el('summary', null, summary || '(empty)'));
+      det.appendChild(el('div', 'muted', (ev[11] ? ev[11] + ' \u00b7 ' : '') + t.tags[ev[10]]));
+      if (ev[9]) det.appendChild(el('pre', null, ev[9]));
+      cell(tr, t.files[ev[3]] + ':' + ev[4] + ' @' + ev[5], 'loc', t.files[ev[3]] + ' ' + pad(ev[4], 12));
+      var fl = cell(tr, null);
+      FLAGS.forEach(function (f) { if (ev[6] & f[0]) fl.appendChild(el('span', 'flag ' + f[1], f[2])).title = f[3]; });
+      tb.appendChild(tr);
+    });
+    bindSort(tab);
+    return tab;
+  }
+  function pairsTable(p) {
+    var tab = table('pairs', [['call id'], ['tool'], ['prompt', 1], ['called'], ['answered'], ['status'], ['note']]);
+    var tb = tab.tBodies[0];
+    p.forEach(function (r, i) {
+      var tr = el('tr', 'pair ' + r[5].toLowerCase().replace(/[^a-z]+/g, '-'));
+      tr.setAttribute('data-i', String(i));
+      tr.setAttribute('data-status', r[5]);
+      tr.setAttribute('data-call-id', r[0]);
+      cell(tr, r[0], 'id');
+      var tool = cell(tr, r[1], null, r[1]);
+      if (r[2]) tool.appendChild(el('span', 'muted', ' (' + r[2] + ')'));
+      if (r[3])
+        tool.appendChild(el('span', 'flag mutating', 'mutating')).title = 'the tool can change files or run commands';
+      if (r[9]) {
+        var a = tool.appendChild(el('details'));
+        a.appendChild(el('summary', null, 'arguments'));
+        a.appendChild(el('pre', null, r[9]));
+      }
+      cell(tr, r[4] === null ? '' : r[4], null, r[4] === null ? '' : r[4]);
+      cell(tr, r[6], 'loc');
+      cell(tr, r[7], 'loc');
+      cell(tr, r[5], 'status');
+      cell(tr, r[8]);
+      tb.appendChild(tr);
+    });
+    bindSort(tab);
+    return tab;
+  }
+  function filesBlock(f) {
+    var det = el('details', 'files');
+    det.appendChild(el('summary', null, 'Files (' + f.length + ')'));
+    var tab = el('table', 'files');
+    var hr = tab.appendChild(el('thead')).appendChild(el('tr'));
+    ['path', 'type', 'bytes', 'sha256 / note'].forEach(function (x) { hr.appendChild(el('th', null, x)); });
+    var tb = tab.appendChild(el('tbody'));
+    f.forEach(function (r) {
+      var tr = el('tr', 'file');
+      cell(tr, r[0], 'loc');
+      cell(tr, r[1]);
+      cell(tr, r[2] === null ? '' : r[2]);
+      cell(tr, r[3], 'mono');
+      tb.appendChild(tr);
+    });
+    det.appendChild(tab);
+    return det;
+  }
+  function render(det) {
+    if (det.getAttribute('data-rendered')) return;
+    var src = d.getElementById('sd-' + det.id);
+    var slot = det.querySelector('.slot');
+    if (!src || !slot) return;
+    var data = JSON.parse(src.textContent || 'null');
+    det.setAttribute('data-rendered', '1');
+    if (data.none) {
+      slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
+        'sessions used it. Run session-audit timeline and pairs on this session.'));
+      return;
+    }
+    if (data.f.length) slot.appendChild(filesBlock(data.f));
+    var t = data.t;
+    if (t && t.omitted) {
+      slot.appendChild(el('h4', null, 'Timeline'));
+      slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
+        'sessions used it. Run session-audit timeline on this session.'));
+    } else if (t) {
+      slot.appendChild(el('h4', null, 'Timeline (' + t.e.length + ' event' + (t.e.length === 1 ? '' : 's') +
+        (t.more ? ', ' + t.more + ' more not shown' : '') + ')'));
+      if (t.e.length) slot.appendChild(timelineTable(t));
+      else slot.appendChild(el('p', 'empty', 'No events.'));
+      if (t.more) slot.appendChild(el('p', 'muted truncated', t.more + ' later event(s) are not shown; run ' +
+        'session-audit timeline on this session for all of them.'));
+    }
+    if (data.p) {
+      slot.appendChild(el('h4', null, 'Tool calls (' + data.p.length + ')'));
+      if (data.p.length) slot.appendChild(pairsTable(data.p));
+      else slot.appendChild(el('p', 'empty', 'No tool calls.'));
+    }
+    if (!t && !data.p) slot.appendChild(el('p', 'empty', 'No timeline or tool-call table for this session.'));
+  }
+  d.addEventListener('toggle', function (ev) {
+    var t = ev.target;
+    if (t && t.classList && t.classList.contains('session') && t.open) render(t);
+  }, true);
+  var lit = null;
+  function goto(a) {
+    var det = d.getElementById(a.getAttribute('data-s') || '');
+    if (!det) return;
+    render(det);
+    det.open = true;
+    var f = a.getAttribute('data-file'), l = Number(a.getAttribute('data-line'));
+    var rows = det.querySelectorAll('tr.event');
+    // The row of that line, else the last one before it in the same file (a damaged line has no event).
+    var hit = null, best = -1;
+    for (var i = 0; i < rows.length; i++) {
+      if (rows[i].getAttribute('data-file') !== f) continue;
+      var n = Number(rows[i].getAttribute('data-line'));
+      if (n <= l && n > best) { best = n; hit = rows[i]; }
+    }
+    if (lit) lit.classList.remove('hl');
+    lit = hit;
+    if (hit) {
+      hit.classList.add('hl');
+      hit.scrollIntoView({ block: 'center' });
+    } else det.scrollIntoView();
+  }
+  d.addEventListener('click', function (ev) {
+    var a = ev.target && ev.target.closest ? ev.target.closest('a.goto') : null;
+    if (!a) return;
+    ev.preventDefault();
+    goto(a);
   });
+  if (location.hash) {
+    var target = d.getElementById(location.hash.slice(1));
+    if (target && target.classList.contains('session')) { render(target); target.open = true; }
+  }
   var ft = d.getElementById('findings');
   if (ft && ft.tBodies[0]) {
     var rows = Array.prototype.slice.call(ft.tBodies[0].rows);
@@ -174,6 +370,7 @@ export const SCRIPT = `
     });
     apply();
   }
+  d.documentElement.dataset.readyMs = String(Math.round(performance.now()));
   d.documentElement.dataset.ready = '1';
 })();
 `;

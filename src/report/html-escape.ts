@@ -14,6 +14,16 @@ const visibleSurrogates = (s: string): string =>
   s.replace(LONE_SURROGATE, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 const entities = (s: string): string => s.replace(HTML_SPECIAL, (c) => ENTITY[c]!);
 
+/** Text the page script sets as text nodes: control, bidi and invisible characters and lone surrogates visible. */
+export const displayText = (s: string): string => escapeText(visibleSurrogates(s));
+
+/** Like `displayText`, but line breaks and tabs stay real (for <pre>). */
+export const displayPre = (s: string): string =>
+  s
+    .split(/\r?\n/)
+    .map((line) => line.split('\t').map(displayText).join('\t'))
+    .join('\n');
+
 /** Safe in element text and in double- or single-quoted attribute values. */
 export function h(s: string | number | undefined | null): string {
   if (s === undefined || s === null) return '';

@@ -1,18 +1,33 @@
-/** The HTML report's summary header and its findings table (sortable and filterable by the page script). */
+/**
+ * The HTML report's verdict and its findings: what was found by severity and the gate (first, as in every human
+ * output), then the findings, severity first, sortable and filterable by the page script, each with a link to its
+ * timeline row and the bytes of the line it points at (escaped, the first KiB shown, more on request), then the
+ * counts by code.
+ */
 import { catalog } from '../checks/catalog.js';
-import { SEVERITIES, SEVERITY_RANK, type Finding, type Severity } from '../model/finding.js';
+import { SEVERITIES, SEVERITY_RANK, type FailOn, type Finding, type Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
+import { byteSegments, cutAtCharacter } from './bytes-text.js';
 import { clip, h, shortId } from './html-escape.js';
-import { formatLocation } from './table.js';
+import type { FindingBytes } from './html-input.js';
+import type { TimelineCover } from './html-session.js';
+import { bySeverityThenPlace, configurationLines, formatLocation, plural, verdict } from './human.js';
+
+export { plural } from './human.js';
 
 /** Session display path → section anchor id (`s1`, `s2`, …), in first-seen order. */
 export type SessionAnchors = ReadonlyMap<string, string>;
 
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** Severity as a class name: only the known ones, so content never becomes a class. */
 export const sevClass = (s: string): Severity | 'unknown' =>
   (SEVERITIES as readonly string[]).includes(s) ? (s as Severity) : 'unknown';
+
+/** Findings rendered as rows; past this the page says how many more the JSON report has. */
+export const FINDING_ROWS = 5000;
+/** Bytes of a finding's line shown at first; the rest (up to what was read) behind "more". */
+const FIRST_BYTES = 1024;
+/** Bytes of lines embedded over the whole page. */
+const PAGE_BYTES = 1024 * 1024;
 
 function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -39,52 +54,42 @@ export function sortableHead(cols: ReadonlyArray<readonly [label: string, numeri
   return `<thead><tr>${cols.map(th).join('')}</tr></thead>`;
 }
 
-export function renderSummary(report: AuditReport, title: string): string {
-  const s = report.summary;
-  const out: string[] = [];
-  out.push(`<header><h1>session-audit report${title ? `: <span class="mono">${h(title)}</span>` : ''}</h1>`);
-  out.push(
+export function renderHeader(report: AuditReport, title: string): string {
+  return (
+    `<header><h1>session-audit report${title ? `: <span class="mono">${h(title)}</span>` : ''}</h1>` +
     `<p class="meta">${h(report.tool.name)} ${h(report.tool.version)} · <code>${h(report.command)}</code> · report ` +
-      `version ${h(report.reportVersion)}</p></header>`,
+    `version ${h(report.reportVersion)}</p></header>`
   );
-  out.push('<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2><div class="cards">');
+}
+
+/** The verdict: what was found by severity, the gate on its own line, what the configuration hid, the counts. */
+export function renderVerdict(report: AuditReport, failOn: FailOn): string {
+  const s = report.summary;
+  const v = verdict(report, failOn);
+  const worst = s.findings.error ? 'error' : s.findings.warning ? 'warning' : s.findings.note ? 'note' : 'none';
+  const out: string[] = ['<section id="verdict" aria-labelledby="verdict-h">'];
+  out.push(
+    `<h2 id="verdict-h" class="headline ${worst}">${h(v.headline[0]!.toUpperCase() + v.headline.slice(1))}</h2>`,
+    `<p class="gate ${v.gate.state}"><b>Gate: ${h(v.gate.state)}</b>: ${h(v.gate.text.replaceAll('`', ''))}.</p>`,
+  );
+  const lines = configurationLines(report);
+  if (lines.length) out.push(`<ul class="config">${lines.map((l) => `<li>${h(l)}</li>`).join('')}</ul>`);
+  out.push('<div class="cards">');
   for (const sev of SEVERITIES)
     out.push(`<div class="card ${sev}"><b>${h(s.findings[sev] ?? 0)}</b>${PLURAL[sev]}</div>`);
   out.push(`<div class="card"><b>${h(s.sessions)}</b>sessions</div><div class="card"><b>${h(s.files)}</b>files</div>`);
   out.push(`<div class="card"><b>${h(mib(s.bytes))}</b>${h(s.bytes)} bytes</div></div>`);
-  const codes = Object.keys(s.byCode).sort();
-  if (codes.length > 0) {
-    const info = new Map<string, { title: string }>(catalog().map((e) => [e.code, e]));
-    out.push(
-      '<h3>Findings by code</h3><table class="codes"><thead><tr><th scope="col">code</th><th ' +
-        'scope="col">count</th><th scope="col">meaning</th></tr></thead><tbody>',
-    );
-    for (const code of codes) {
-      const meaning = info.get(code)?.title ?? '';
-      out.push(
-        `<tr><td><button type="button" class="link code-filter mono" data-code="${h(code)}" title="show only these ` +
-          `findings">${h(code)}</button></td><td>${h(s.byCode[code])}</td><td>${h(meaning)}</td></tr>`,
-      );
-    }
-    out.push('</tbody></table>');
-  }
-  if (report.baseline) {
+  if (report.baseline && report.baseline.absent.length > 0) {
     const b = report.baseline;
     out.push(
-      `<p class="baseline">Baseline <code>${h(b.path)}</code>: ${plural(b.suppressed, 'known finding')} left out, ` +
-        `${b.absent.length} baseline ${b.absent.length === 1 ? 'entry' : 'entries'} no longer found.</p>`,
+      `<details class="baseline-absent"><summary>Baseline entries no longer found (${b.absent.length})</summary><ul>`,
     );
-    if (b.absent.length > 0) {
+    for (const a of b.absent)
       out.push(
-        `<details class="baseline-absent"><summary>Baseline entries no longer found (${b.absent.length})</summary><ul>`,
+        `<li><code>${h(a.code)}</code> ${h([a.sessionPath, absentAt(a)].filter(Boolean).join(' '))} ` +
+          `<span class="muted mono">${h(a.fingerprint)}</span></li>`,
       );
-      for (const a of b.absent)
-        out.push(
-          `<li><code>${h(a.code)}</code> ${h([a.sessionPath, absentAt(a)].filter(Boolean).join(' '))} ` +
-            `<span class="muted mono">${h(a.fingerprint)}</span></li>`,
-        );
-      out.push('</ul></details>');
-    }
+    out.push('</ul></details>');
   }
   if (report.toolErrors.length > 0) {
     out.push(`<h3>Internal errors (${report.toolErrors.length})</h3><ul class="tool-errors">`);
@@ -98,21 +103,98 @@ export function renderSummary(report: AuditReport, title: string): string {
   return out.join('');
 }
 
+/** The counts by code, collapsed, after the findings; each code filters the findings table. */
+export function renderByCode(report: AuditReport): string {
+  const s = report.summary;
+  const codes = Object.keys(s.byCode).sort();
+  if (codes.length === 0) return '';
+  const info = new Map<string, { title: string }>(catalog().map((e) => [e.code, e]));
+  const out = [
+    `<details id="by-code"><summary>Findings by code (${codes.length} codes)</summary><table class="codes"><thead>` +
+      '<tr><th scope="col">code</th><th scope="col">count</th><th scope="col">meaning</th></tr></thead><tbody>',
+  ];
+  for (const code of codes)
+    out.push(
+      `<tr><td><button type="button" class="link code-filter mono" data-code="${h(code)}" title="show only these ` +
+        `findings">${h(code)}</button></td><td>${h(s.byCode[code])}</td>` +
+        `<td>${h(info.get(code)?.title ?? '')}</td></tr>`,
+    );
+  out.push('</tbody></table></details>');
+  return out.join('');
+}
+
 function options(values: ReadonlyArray<readonly [value: string, label: string]>): string {
   return values.map(([v, l]) => `<option value="${h(v)}">${h(l)}</option>`).join('');
 }
 
-export function renderFindings(report: AuditReport, anchors: SessionAnchors): string {
+/** Bytes as escaped text, invalid UTF-8 bytes marked. */
+function bytesHtml(b: Uint8Array): string {
+  return byteSegments(b)
+    .map((seg) =>
+      'text' in seg
+        ? h(seg.text)
+        : `<span class="inv" title="not UTF-8">\\x${seg.invalid.toString(16).padStart(2, '0')}</span>`,
+    )
+    .join('');
+}
+
+/** The bytes a finding points at: the first KiB, then the rest behind "more", then how to see all of it. */
+function rawBytes(f: Finding, raw: FindingBytes, dir: string, budget: { bytes: number }): string {
+  const room = Math.max(FIRST_BYTES, Math.min(raw.bytes.length, budget.bytes));
+  const kept = raw.bytes.subarray(0, cutAtCharacter(raw.bytes, room));
+  budget.bytes -= kept.length;
+  const first = cutAtCharacter(kept, FIRST_BYTES);
+  const total = raw.length;
+  const out = [
+    `<details class="raw"><summary>${f.location.byteLength !== undefined ? 'the bytes' : 'the line'} ` +
+      `(${total !== undefined ? plural(total, 'byte') : `over ${kept.length} bytes`})</summary>`,
+    `<pre class="bytes">${bytesHtml(kept.subarray(0, first))}</pre>`,
+  ];
+  if (kept.length > first)
+    out.push(
+      `<details class="more"><summary>${plural(kept.length - first, 'more byte')}</summary>` +
+        `<pre class="bytes">${bytesHtml(kept.subarray(first))}</pre></details>`,
+    );
+  if (total === undefined || total > kept.length) {
+    const file = `${dir}/${f.location.file}`;
+    const cmd =
+      total !== undefined
+        ? `dd if=${file} bs=1 skip=${f.location.byteOffset} count=${total} status=none`
+        : `tail -c +${f.location.byteOffset! + 1} ${file} | head -n 1`;
+    out.push(`<p class="muted">Not all of it is in the page: <code>${h(cmd)}</code></p>`);
+  }
+  out.push('</details>');
+  return out.join('');
+}
+
+export interface FindingsContext {
+  anchors: SessionAnchors;
+  /** Per finding (same index as `report.findings`). */
+  lines?: ReadonlyArray<FindingBytes | undefined>;
+  /** For each session path: what its embedded timeline covers (a finding there links to its row, or near it). */
+  timelines: ReadonlyMap<string, TimelineCover>;
+  /** The directory a session's files are relative to. */
+  dirOf: (sessionPath: string) => string;
+}
+
+export function renderFindings(report: AuditReport, ctx: FindingsContext): string {
   const out: string[] = ['<section id="findings-section" aria-labelledby="findings-h">'];
   const n = report.findings.length;
   out.push(`<h2 id="findings-h">Findings (${n})</h2>`);
   if (n === 0) {
-    out.push('<p class="empty" id="no-findings">No findings.</p></section>');
+    const hidden = report.baseline?.suppressed ?? 0;
+    out.push(
+      `<p class="empty" id="no-findings">${
+        hidden ? 'No findings left to show (see the verdict for what was hidden).' : 'No findings.'
+      }</p></section>`,
+    );
     return out.join('');
   }
   const codes = [...new Set([...Object.keys(report.summary.byCode), ...report.findings.map((f) => f.code)])].sort();
   const withFindings = new Set(report.findings.map((f) => f.sessionPath));
-  const sessionOpts = [...anchors].filter(([path]) => withFindings.has(path)).map(([path, id]) => [id, path] as const);
+  const sessionOpts = [...ctx.anchors]
+    .filter(([path]) => withFindings.has(path))
+    .map(([path, id]) => [id, path] as const);
   out.push('<div class="filters" role="search">');
   out.push(
     `<label>severity<select id="f-severity"><option ` +
@@ -126,29 +208,58 @@ export function renderFindings(report: AuditReport, anchors: SessionAnchors): st
       `value="">all</option>${options(sessionOpts.map(([id, path]) => [id, clip(path, 120)]))}</select></label>`,
   );
   out.push('<label>text<input id="f-text" type="search" placeholder="filter findings" autocomplete="off"></label>');
-  out.push(`<span id="f-shown" class="muted" aria-live="polite">${n} of ${n} findings shown</span></div>`);
+  const rows = report.findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => bySeverityThenPlace(a.f, b.f) || a.i - b.i)
+    .slice(0, FINDING_ROWS);
   out.push(
-    '<table id="findings" class="sortable findings"><caption class="muted">Click a column heading to sort.</caption>',
+    `<span id="f-shown" class="muted" aria-live="polite">${rows.length} of ${rows.length} findings shown</span></div>`,
+  );
+  out.push(
+    '<table id="findings" class="sortable findings"><caption class="muted">Severity first, then place. Click a ' +
+      'column heading to sort.</caption>',
   );
   out.push(sortableHead([['severity', true], ['code'], ['session'], ['location'], ['message']]));
   out.push('<tbody>');
-  report.findings.forEach((f, i) => {
+  const budget = { bytes: PAGE_BYTES };
+  // A shortened id that two sessions share would mislead: those are shown whole.
+  const shortOf = new Map<string, Set<string>>();
+  for (const { f } of rows)
+    shortOf.set(shortId(f.session), (shortOf.get(shortId(f.session)) ?? new Set()).add(f.session));
+  const shown = (id: string): string => ((shortOf.get(shortId(id))?.size ?? 0) > 1 ? id : shortId(id));
+  rows.forEach(({ f, i }, rank) => {
     const sev = sevClass(f.severity);
-    const sidx = anchors.get(f.sessionPath) ?? '';
+    const sidx = ctx.anchors.get(f.sessionPath) ?? '';
     const session = sidx
-      ? `<a href="#${sidx}" title="${h(f.sessionPath)}">${h(shortId(f.session))}</a>`
-      : `<span title="${h(f.sessionPath)}">${h(shortId(f.session))}</span>`;
+      ? `<a href="#${sidx}" title="${h(f.sessionPath)}">${h(shown(f.session))}</a>`
+      : `<span title="${h(f.sessionPath)}">${h(shown(f.session))}</span>`;
+    const cover = ctx.timelines.get(f.sessionPath);
+    const line = f.location.line;
+    const exact = line !== undefined && cover?.rows.has(`${f.location.file}\u0000${line}`);
+    // A line with no event of its own (a damaged one) links to the event before it.
+    const goto =
+      sidx && line !== undefined && cover?.files.has(f.location.file)
+        ? ` <a class="goto" href="#${sidx}" data-s="${sidx}" data-file="${h(f.location.file)}" ` +
+          `data-line="${line}">${exact ? 'timeline row' : 'timeline near it'}</a>`
+        : '';
+    const raw = ctx.lines?.[i];
     out.push(
-      `<tr class="finding" id="finding-${i + 1}" data-i="${i}" data-severity="${h(f.severity)}" ` +
+      `<tr class="finding" id="finding-${i + 1}" data-i="${rank}" data-severity="${h(f.severity)}" ` +
         `data-code="${h(f.code)}" data-session="${h(f.session)}" data-sidx="${sidx}" ` +
         `data-fingerprint="${h(f.fingerprint)}">`,
       `<td data-v="${SEVERITY_RANK[sev as Severity] ?? 3}"><span class="sev ${sev}">${h(f.severity)}</span></td>`,
       `<td class="code mono">${h(f.code)}</td>`,
       `<td class="session mono" data-v="${h(f.sessionPath)}">${session}</td>`,
-      `<td class="loc" data-v="${h(locKey(f))}">${h(formatLocation(f.location))}</td>`,
-      `<td class="msg">${h(f.message)}</td></tr>`,
+      `<td class="loc" data-v="${h(locKey(f))}">${h(formatLocation(f.location))}${goto}</td>`,
+      `<td class="msg">${h(f.message)}${raw ? rawBytes(f, raw, ctx.dirOf(f.sessionPath), budget) : ''}</td></tr>`,
     );
   });
-  out.push('</tbody></table></section>');
+  out.push('</tbody></table>');
+  if (n > rows.length)
+    out.push(
+      `<p class="muted truncated">${n - rows.length} less severe findings are not in the page; the JSON report ` +
+        '(<code>--format json</code>) has every one.</p>',
+    );
+  out.push('</section>');
   return out.join('');
 }

@@ -1,8 +1,9 @@
 /**
- * What the HTML report is rendered from: the audit report plus, per session, its timeline and tool-call pairs, and the
- * lineage views.
+ * What the HTML report is rendered from: the audit report plus, per session, its timeline and tool-call pairs, the
+ * bytes of the line each finding points at, and the lineage views.
  */
 import type { LineageView } from '../lineage/view.js';
+import type { FailOn } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import type { PairRow } from '../pairing/classify.js';
 import type { TimelineEvent } from '../timeline/model.js';
@@ -21,8 +22,18 @@ export interface HtmlSession {
   timeline?: TimelineEvent[];
   /** Events left out because the timeline was longer than the cap. */
   timelineTruncated?: number;
+  /** The page's room for events was used by worse sessions: this timeline is not embedded. */
+  timelineOmitted?: boolean;
   /** One row per tool call. */
   pairs?: PairRow[];
+}
+
+/** The bytes a finding points at (its line, or its byte range), as read back for the page. */
+export interface FindingBytes {
+  /** The first bytes (at most what the page embeds). */
+  bytes: Uint8Array;
+  /** The full length when known (a byte range, or a line whose end was read); undefined: longer than `bytes`. */
+  length?: number;
 }
 
 export interface HtmlInput {
@@ -32,4 +43,8 @@ export interface HtmlInput {
   lineage: LineageView[];
   /** Shown in the page title and heading, e.g. the paths audited. Untrusted: escape it. */
   title: string;
+  /** The gate the run used (the verdict says whether it passed). */
+  failOn?: FailOn;
+  /** Per finding (same index as `report.findings`): the bytes it points at, when it points at bytes. */
+  lines?: ReadonlyArray<FindingBytes | undefined>;
 }

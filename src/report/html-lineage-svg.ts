@@ -129,19 +129,31 @@ function draw(b: Box, out: string[], maxX: { v: number }): void {
   }
 }
 
-/** The lineage views as one inline `<svg id="lineage">`, or '' when there are no sessions to draw. */
+/** A tree worth drawing: it has an edge (a child, or a recorded parent drawn as a stand-in). */
+const hasEdge = (t: ViewNode): boolean => t.children.length > 0 || t.parent !== undefined;
+
+/** Sessions of the views that have no edge at all (not drawn). */
+export function sessionsWithoutEdges(views: readonly LineageView[]): number {
+  return views.reduce((n, v) => n + v.trees.filter((t) => !hasEdge(t)).length, 0);
+}
+
+/**
+ * The lineage views as one inline `<svg id="lineage">`, or '' when there is nothing to draw. Only sessions with an
+ * edge are drawn: a root of unrelated sessions is not a graph (the caller says how many were left out).
+ */
 export function renderLineageSvg(views: readonly LineageView[]): string {
   const body: string[] = [];
   const maxX = { v: 0 };
   let y = MARGIN;
   let drawn = 0;
   for (const v of views) {
-    if (v.trees.length === 0) continue;
+    const trees = v.trees.filter(hasEdge);
+    if (trees.length === 0) continue;
     const known = new Set<string>();
     collectIds(v.trees, known);
     body.push(`<text class="root" x="${MARGIN}" y="${y + 16}">${h(clip(v.root, 160))}</text>`);
     y += ROOT_LABEL_H;
-    for (const t of v.trees) {
+    for (const t of trees) {
       const b = withStandIn(t, known);
       y = place(b, 0, y);
       draw(b, body, maxX);

@@ -1,185 +1,225 @@
-/** One section per session in the HTML report: its files, its timeline and its tool-call pairing table. */
+/**
+ * The sessions of the HTML report, collapsed: one line per session (worst first) that opens to its files, timeline
+ * and tool-call pairs. What a session shows is embedded as inert JSON (`<script type="application/json">`, never
+ * executed, `<` escaped so it cannot end its element) and turned into table rows by the page script only when the
+ * session is opened, with text nodes, never markup: a page of hundreds of sessions loads as fast as its verdict.
+ * Every string is escaped for the terminal-safety rules (escape.ts; lone surrogates too) before it is embedded.
+ */
 import type { SessionReport } from '../model/report.js';
 import type { PairRow } from '../pairing/classify.js';
 import type { TimelineEvent } from '../timeline/model.js';
+import { displayPre, displayText, h } from './html-escape.js';
 import type { HtmlSession } from './html-input.js';
-import { plural, sortableHead } from './html-findings.js';
-import { h, hPre } from './html-escape.js';
+import { plural, total, worstFirst } from './human.js';
 
-const where = (w: { file: string; line: number; byteOffset: number } | undefined): string =>
-  w ? `${w.file}:${w.line} @${w.byteOffset}` : '';
-const whereKey = (w: { file: string; line: number } | undefined): string =>
-  w ? `${w.file} ${String(w.line).padStart(12, '0')}` : '';
-/** A class-name token from an enum-like value: lowercase letters and dashes only. */
-const token = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z]+/g, '-')
-    .replace(/^-|-$/g, '');
+const e = displayText;
 
-const FLAGS = [
-  ['rewound', 'rewound', 'a later rewind removed this event from the live branch'],
-  ['compacted', 'compacted', 'before the last compaction: the model now sees only its summary'],
-  ['displaced', 'late', 'written to the file after events emitted later (a buffered chunk)'],
-] as const;
-
-function eventRow(e: TimelineEvent, i: number): string {
-  const cls = [
-    'event',
-    ...FLAGS.filter(([k]) => e[k]).map(([k]) => k),
-    ...(e.resume ? ['resume'] : []),
-    ...(e.depth ? [`d${Math.min(e.depth, 3)}`] : []),
-  ];
-  const badges = FLAGS.filter(([k]) => e[k]).map(
-    ([k, label, title]) => `<span class="flag ${k}" title="${title}">${label}</span>`,
+/** JSON that is safe inside a `<script type="application/json">` element. */
+export function jsonIsland(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  if (e.resume) badges.push('<span class="flag resume" title="a new process picked the session up here">resume</span>');
-  const meta = [
-    e.depth ? `subagent session ${e.session}${e.parent ? ` under ${e.parent}` : ''}` : '',
-    e.eventId ? `event ${e.eventId}${e.counter !== undefined ? ` (#${e.counter})` : ''}` : '',
-    `${e.rail} ${e.tag}`,
-    e.toolCallId ? `tool call ${e.toolCallId}${e.toolStatus ? ` ${e.toolStatus}` : ''}` : '',
-    e.subagentId ? `subagent ${e.subagentId}` : '',
-    `time from ${e.timeSource}`,
-  ].filter(Boolean);
-  const resume = e.resume ? `<div class="resume-evidence"><b>resumed:</b> ${h(e.resume)}</div>` : '';
-  const full = e.text && e.text !== e.summary ? `<pre>${hPre(e.text)}</pre>` : '';
-  const what =
-    `${resume}<details><summary>${h(e.summary) || '<span class="muted">(empty)</span>'}</summary><div ` +
-    `class="muted">${h(meta.join(' · '))}</div>${full}</details>`;
+}
+
+/**
+ * Bytes of session data a page embeds (the worst sessions first); past it, less: the page stays near 2.7 MB
+ * whatever the input.
+ */
+export const PAGE_DATA_BYTES = 2.2 * 1024 * 1024;
+/** Of which timelines (so that every session keeps its files and tool calls). */
+export const PAGE_TIMELINE_BYTES = 1.5 * 1024 * 1024;
+
+/** Flag bits of an event row, as the page script reads them. */
+export const FLAG = { rewound: 1, compacted: 2, displaced: 4, resume: 8 } as const;
+
+type Where = { file: string; line: number; byteOffset: number } | undefined;
+const where = (w: Where): string => (w ? `${w.file}:${w.line} @${w.byteOffset}` : '');
+
+/**
+ * An event's details beyond its tag: an id that is the session id and the counter (Grok's) by its counter alone,
+ * the tool call, the subagent, where its time comes from. The rail and tag go in a table of their own.
+ */
+function eventMeta(ev: TimelineEvent): string {
+  const id =
+    ev.eventId === undefined
+      ? ''
+      : ev.counter !== undefined && ev.eventId === `${ev.session}-${ev.counter}`
+        ? `event #${ev.counter}`
+        : `event ${ev.eventId}${ev.counter !== undefined ? ` (#${ev.counter})` : ''}`;
   return [
-    `<tr class="${cls.join(' ')}" data-i="${i}" data-kind="${h(e.kind)}" data-line="${e.line}">`,
-    `<td class="time mono" ` +
-      `data-v="${h(e.time ?? '')}">${h(e.time ? e.time.replace('T', ' ').replace('Z', '') : '')}</td>`,
-    `<td data-v="${e.promptIndex ?? ''}">${e.promptIndex ?? ''}</td>`,
-    `<td class="mono">${h(e.kind)}</td>`,
-    `<td class="what" data-v="${h(e.summary)}">${what}</td>`,
-    `<td class="loc" data-v="${h(`${e.file} ${String(e.line).padStart(12, '0')}`)}">`,
-    `${h(`${e.file}:${e.line} @${e.byteOffset}`)}</td>`,
-    `<td>${badges.join('')}</td></tr>`,
-  ].join('');
+    ev.depth ? `subagent session ${ev.session}${ev.parent ? ` under ${ev.parent}` : ''}` : '',
+    id,
+    ev.toolCallId ? `tool call ${ev.toolCallId}${ev.toolStatus ? ` ${ev.toolStatus}` : ''}` : '',
+    ev.subagentId ? `subagent ${ev.subagentId}` : '',
+    ev.timeSource !== 'agentTimestampMs' ? `time from ${ev.timeSource}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
-function timeline(s: HtmlSession): string {
-  if (s.timeline === undefined) return '';
-  const more = s.timelineTruncated ? `, ${s.timelineTruncated} more not shown` : '';
-  const out = [`<h4>Timeline (${plural(s.timeline.length, 'event')}${more})</h4>`];
-  if (s.timeline.length === 0) return `${out[0]}<p class="empty">No events.</p>`;
-  out.push(
-    '<table class="sortable timeline">',
-    sortableHead([['time (UTC)'], ['prompt', true], ['kind'], ['what'], ['where'], ['flags']]),
-    '<tbody>',
-  );
-  s.timeline.forEach((e, i) => {
-    out.push(eventRow(e, i));
+/**
+ * A session's timeline as compact rows: `[time delta, prompt, kind, file, line, offset, flags, depth, summary, text,
+ * tag, meta, resume]`, kinds, files and tags as indexes into tables. A summary that is the start of the text cut
+ * with an ellipsis is stored as its length (the page cuts the text again).
+ */
+function timelineData(s: HtmlSession): unknown {
+  if (s.timelineOmitted) return { omitted: true };
+  if (s.timeline === undefined) return null;
+  const kinds: string[] = [];
+  const files: string[] = [];
+  const tags: string[] = [];
+  const index = (list: string[], v: string): number => {
+    let i = list.indexOf(v);
+    if (i < 0) i = list.push(v) - 1;
+    return i;
+  };
+  // Times as the difference from the previous event's (the first from 0): short numbers.
+  let last = 0;
+  const delta = (ms: number | null): number | null => {
+    if (ms === null) return null;
+    const d = ms - last;
+    last = ms;
+    return d;
+  };
+  const events = s.timeline.map((ev) => {
+    const text = ev.text && ev.text !== ev.summary ? displayPre(ev.text) : '';
+    const summary = e(ev.summary);
+    const cut = summary.endsWith('…') && text.startsWith(summary.slice(0, -1)) ? summary.length - 1 : summary;
+    return [
+      delta(ev.timeMs),
+      ev.promptIndex ?? null,
+      index(kinds, ev.kind),
+      index(files, e(ev.file)),
+      ev.line,
+      ev.byteOffset,
+      (ev.rewound ? FLAG.rewound : 0) |
+        (ev.compacted ? FLAG.compacted : 0) |
+        (ev.displaced ? FLAG.displaced : 0) |
+        (ev.resume ? FLAG.resume : 0),
+      ev.depth,
+      cut,
+      text,
+      index(tags, e(`${ev.rail} ${ev.tag}`)),
+      e(eventMeta(ev)),
+      ev.resume ? e(ev.resume) : '',
+    ];
   });
-  out.push('</tbody></table>');
-  if (s.timelineTruncated)
-    out.push(
-      `<p class="muted truncated">${h(s.timelineTruncated)} later event(s) are not shown; run <code>session-audit ` +
-        `timeline</code> on this session for all of them.</p>`,
-    );
-  return out.join('');
+  return { kinds, files, tags, e: events, more: s.timelineTruncated ?? 0 };
 }
 
-function pairRow(r: PairRow, i: number): string {
+function pairData(r: PairRow): unknown[] {
   const called = r.call ?? r.logCall;
-  const calledCell = [
-    r.call ? h(where(r.call)) : '',
-    r.logCall && r.call
-      ? `<br><span class="muted">logged at ${h(where(r.logCall))}</span>`
-      : r.logCall
-        ? h(where(r.logCall))
-        : '',
-  ].join('');
-  const answered = r.result ?? r.logTerminal;
-  const answeredCell = r.result
-    ? h(where(r.result))
-    : r.logTerminal
-      ? h(`${r.logTerminal.status} at ${where(r.logTerminal)}`)
-      : '';
-  const tool = [
-    h(r.name),
-    r.kind ? ` <span class="muted">(${h(r.kind)})</span>` : '',
-    r.mutating ? ' <span class="flag mutating" title="the tool can change files or run commands">mutating</span>' : '',
-    r.args ? `<details><summary>arguments</summary><pre>${hPre(r.args)}</pre></details>` : '',
-  ].join('');
   return [
-    `<tr class="pair ${token(r.status)}" data-i="${i}" data-status="${h(r.status)}" data-call-id="${h(r.id)}">`,
-    `<td class="id">${h(r.id)}</td>`,
-    `<td data-v="${h(r.name)}">${tool}</td>`,
-    `<td data-v="${r.promptIndex ?? ''}">${r.promptIndex ?? ''}</td>`,
-    `<td class="loc" data-v="${h(whereKey(called))}">${calledCell}</td>`,
-    `<td class="loc" data-v="${h(whereKey(answered))}">${answeredCell}</td>`,
-    `<td class="status">${h(r.status)}</td>`,
-    `<td>${h(r.note ?? '')}</td></tr>`,
-  ].join('');
+    e(r.id),
+    e(r.name),
+    r.kind ? e(r.kind) : '',
+    r.mutating ? 1 : 0,
+    r.promptIndex ?? null,
+    e(r.status),
+    e(r.call && r.logCall ? `${where(r.call)} (logged at ${where(r.logCall)})` : where(called)),
+    e(r.result ? where(r.result) : r.logTerminal ? `${r.logTerminal.status} at ${where(r.logTerminal)}` : ''),
+    e(r.note ?? ''),
+    r.args ? displayPre(r.args) : '',
+  ];
 }
 
-function pairs(rows: readonly PairRow[] | undefined): string {
-  if (rows === undefined) return '';
-  const head = `<h4>Tool calls (${rows.length})</h4>`;
-  if (rows.length === 0) return `${head}<p class="empty">No tool calls.</p>`;
-  const out = [
-    head,
-    '<table class="sortable pairs">',
-    sortableHead([['call id'], ['tool'], ['prompt', true], ['called'], ['answered'], ['status'], ['note']]),
-    '<tbody>',
-  ];
-  rows.forEach((r, i) => {
-    out.push(pairRow(r, i));
+function fileData(rep: SessionReport | undefined): unknown[] {
+  return (rep?.files ?? []).map((f) => [
+    e(f.path),
+    f.type,
+    f.size ?? null,
+    e(f.sha256 ?? (f.linkTarget !== undefined ? `→ ${f.linkTarget}` : (f.readError ?? ''))),
+  ]);
+}
+
+/** What a session's embedded timeline covers, for the findings' links: its files, and each `file:line` row. */
+export interface TimelineCover {
+  files: Set<string>;
+  rows: Set<string>;
+}
+
+/** The sessions section: all collapsed, worst first; `anchors` gives each its element id. */
+export function renderSessions(
+  reports: readonly SessionReport[],
+  extras: ReadonlyMap<string, HtmlSession>,
+  anchors: ReadonlyMap<string, string>,
+): { html: string; cover: Map<string, TimelineCover> } {
+  const cover = new Map<string, TimelineCover>();
+  const byPath = new Map(reports.map((s) => [s.path, s]));
+  const known = [...anchors.keys()].filter((p) => byPath.has(p) || extras.has(p));
+  const ordered = known.sort((a, b) => {
+    const x = byPath.get(a);
+    const y = byPath.get(b);
+    return x && y ? worstFirst(x, y) : x ? -1 : y ? 1 : 0;
   });
-  out.push('</tbody></table>');
-  return out.join('');
-}
-
-function files(rep: SessionReport | undefined): string {
-  if (!rep || rep.files.length === 0) return '';
-  const out = [
-    `<details class="files"><summary>Files (${rep.files.length})</summary><table class="files"><thead><tr><th ` +
-      `scope="col">path</th><th scope="col">type</th><th scope="col">bytes</th><th scope="col">sha256 / ` +
-      `note</th></tr></thead><tbody>`,
-  ];
-  for (const f of rep.files) {
-    const note = f.sha256 ?? (f.linkTarget !== undefined ? `→ ${f.linkTarget}` : (f.readError ?? ''));
+  const out = ['<section id="sessions" aria-labelledby="sessions-h">'];
+  out.push(`<h2 id="sessions-h">Sessions (${ordered.length})</h2>`);
+  if (ordered.length === 0) {
+    out.push('<p class="empty" id="no-sessions">No sessions were audited.</p></section>');
+    return { html: out.join(''), cover };
+  }
+  out.push(
+    '<p class="muted">Worst first. Open a session for its files, its timeline and its tool calls (drawn when ' +
+      'opened).</p>',
+  );
+  let room = PAGE_DATA_BYTES;
+  let timelineRoom = PAGE_TIMELINE_BYTES;
+  for (const path of ordered) {
+    const anchor = anchors.get(path)!;
+    const rep = byPath.get(path);
+    const s = extras.get(path);
+    const id = rep?.id ?? s?.id ?? '';
+    const c = rep?.findings;
+    const n = c ? total(c) : 0;
+    const counts = c
+      ? `<span class="counts">${c.error ? `<span class="sev error">${plural(c.error, 'error')}</span> ` : ''}` +
+        `${c.warning ? `<span class="sev warning">${plural(c.warning, 'warning')}</span> ` : ''}` +
+        `${c.note ? `<span class="sev note">${plural(c.note, 'note')}</span>` : ''}${n ? '' : 'no findings'}</span>`
+      : '';
+    const data: { f: unknown[]; t: unknown; p: unknown[] | null; none?: true } = {
+      f: fileData(rep),
+      t: s ? timelineData(s) : null,
+      p: s?.pairs ? s.pairs.map(pairData) : null,
+    };
+    // The page keeps to its budget: the worst sessions come first; later ones keep the start of their timeline,
+    // or none of it, and past the whole budget nothing but their line in the list.
+    const t = data.t as { e?: unknown[][]; more: number } | null;
+    if (t?.e) {
+      let used = 0;
+      let fit = 0;
+      while (fit < t.e.length) {
+        const n = jsonIsland(t.e[fit]).length + 1;
+        if (used + n > timelineRoom) break;
+        used += n;
+        fit++;
+      }
+      if (fit === 0 && t.e.length > 0) data.t = { omitted: true };
+      else if (fit < t.e.length) {
+        t.more += t.e.length - fit;
+        t.e = t.e.slice(0, fit);
+      }
+      timelineRoom -= used;
+      // What the page will draw for this session (top-level events only: a subagent's lines are its own files).
+      const embedded = s!.timeline!.slice(0, fit).filter((ev) => ev.depth === 0);
+      if (embedded.length)
+        cover.set(path, {
+          files: new Set(embedded.map((ev) => ev.file)),
+          rows: new Set(embedded.map((ev) => `${ev.file}\u0000${ev.line}`)),
+        });
+    }
+    let json = jsonIsland(data);
+    if (json.length > room) json = jsonIsland({ f: [], t: null, p: null, none: true });
+    room -= json.length;
     out.push(
-      `<tr class="file"><td class="loc">${h(f.path)}</td><td>${h(f.type)}</td><td>${h(f.size ?? '')}</td><td ` +
-        `class="mono">${h(note)}</td></tr>`,
+      `<details class="session" id="${anchor}" data-session="${h(id)}"><summary><span class="mono path">${h(path)}` +
+        `</span> <span class="muted">${h(rep?.format ?? s?.format ?? '')}</span> ${counts}</summary>`,
+      `<div class="body"><p class="meta"><code>${h(id)}</code>${
+        n ? ` · <button type="button" class="link session-filter" data-sidx="${anchor}">show its findings</button>` : ''
+      }</p><div class="slot"></div></div>`,
+      `<script type="application/json" id="sd-${anchor}">${json}</script></details>`,
     );
   }
-  out.push('</tbody></table></details>');
-  return out.join('');
-}
-
-/** One session's section; `anchor` is its element id (`s1`, …), also what the findings filter selects by. */
-export function renderSession(
-  anchor: string,
-  path: string,
-  rep: SessionReport | undefined,
-  s: HtmlSession | undefined,
-): string {
-  const id = rep?.id ?? s?.id ?? '';
-  const format = rep?.format ?? s?.format ?? '';
-  const c = rep?.findings;
-  const total = c ? c.error + c.warning + c.note : 0;
-  const meta = [
-    `<code>${h(id)}</code>`,
-    h(format),
-    c ? `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.note, 'note')}` : '',
-    total > 0
-      ? `<button type="button" class="link session-filter" data-sidx="${anchor}">show its findings</button>`
-      : '',
-  ].filter(Boolean);
-  return [
-    `<section class="session" id="${anchor}" aria-labelledby="${anchor}-h" data-session="${h(id)}">`,
-    `<h3 id="${anchor}-h" class="mono">${h(path)}</h3>`,
-    `<p class="meta">${meta.join(' · ')}</p>`,
-    files(rep),
-    timeline(s ?? { id, path, format }),
-    pairs(s?.pairs),
-    s?.timeline === undefined && s?.pairs === undefined
-      ? '<p class="empty">No timeline or tool-call table for this session.</p>'
-      : '',
-    '</section>',
-  ].join('');
+  out.push('</section>');
+  return { html: out.join(''), cover };
 }

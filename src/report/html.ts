@@ -1,16 +1,19 @@
 /**
  * The HTML report: one self-contained file (inline CSS, one inline script, inline SVG; no network, no external
- * assets). Everything is rendered server-side with every input string HTML-escaped; the script only sorts and
- * filters rows already in the page. A Content-Security-Policy admits exactly that stylesheet and that script by
- * their sha256 hashes, so even a failure of escaping could not run or load anything. Output is deterministic
- * (no dates, no randomness) and built by array joins, linear in the size of the input.
+ * assets). In the order a reviewer needs it: the verdict (what was found by severity, the gate), the findings
+ * (severity first, filterable, sortable; each with its line's bytes and a link to its timeline row), the counts by
+ * code, the lineage of the sessions that have edges, and every session collapsed, drawn only when opened. Every
+ * string from the input is escaped; a Content-Security-Policy admits exactly the one stylesheet and the one script
+ * by their sha256 hashes, so even a failure of escaping could not run or load anything. Output is deterministic
+ * (no dates, no randomness) and bounded: events, bytes and rows per page are capped, and the page says so.
  */
 import type { HtmlInput } from './html-input.js';
 import { CSS, SCRIPT, cspHash } from './html-assets.js';
 import { h } from './html-escape.js';
-import { renderFindings, renderSummary, type SessionAnchors } from './html-findings.js';
-import { renderLineageSvg } from './html-lineage-svg.js';
-import { renderSession } from './html-session.js';
+import { renderByCode, renderFindings, renderHeader, renderVerdict, type SessionAnchors } from './html-findings.js';
+import { renderLineageSvg, sessionsWithoutEdges } from './html-lineage-svg.js';
+import { renderSessions } from './html-session.js';
+import { plural } from './human.js';
 
 export type { HtmlInput, HtmlSession } from './html-input.js';
 
@@ -38,32 +41,18 @@ function anchorsOf(input: HtmlInput): SessionAnchors {
   return anchors;
 }
 
-function renderSessions(input: HtmlInput, anchors: SessionAnchors): string {
-  const reports = new Map(input.report.sessions.map((s) => [s.path, s]));
-  const extras = new Map(input.sessions.map((s) => [s.path, s]));
-  const out = ['<section id="sessions" aria-labelledby="sessions-h">'];
-  const shown = [...anchors].filter(([path]) => reports.has(path) || extras.has(path));
-  out.push(`<h2 id="sessions-h">Sessions (${shown.length})</h2>`);
-  if (shown.length === 0) out.push('<p class="empty" id="no-sessions">No sessions were audited.</p>');
-  else {
-    out.push('<nav aria-label="sessions"><ul class="session-index">');
-    for (const [path, anchor] of shown) out.push(`<li><a href="#${anchor}" class="mono">${h(path)}</a></li>`);
-    out.push('</ul></nav>');
-  }
-  for (const [path, anchor] of shown) out.push(renderSession(anchor, path, reports.get(path), extras.get(path)));
-  out.push('</section>');
-  return out.join('');
-}
-
 function renderLineage(input: HtmlInput): string {
   const svg = renderLineageSvg(input.lineage);
   if (!svg) return '';
+  const alone = sessionsWithoutEdges(input.lineage);
   return [
     '<section id="lineage-section" aria-labelledby="lineage-h"><h2 id="lineage-h">Lineage</h2>',
     '<p class="legend muted">Sessions (shortened id, kind, sandbox profile) and the edges they came from. ',
     '<span class="bad">Red dashed: WIDENED</span> (more access than its origin) or <span ' +
       'class="bad">DROPPED</span> (the origin recorded a profile, this session none); ',
-    '<span class="changed">orange dashed: changed</span>. Hover a node for its details.</p>',
+    `<span class="changed">orange dashed: changed</span>. Hover a node for its details.${
+      alone ? ` ${h(plural(alone, 'session'))} with no lineage edge ${alone === 1 ? 'is' : 'are'} not drawn.` : ''
+    }</p>`,
     `<div class="scroll">${svg}</div></section>`,
   ].join('');
 }
@@ -71,6 +60,10 @@ function renderLineage(input: HtmlInput): string {
 export function renderHtml(input: HtmlInput): string {
   const anchors = anchorsOf(input);
   const title = input.title ? `session-audit: ${input.title}` : 'session-audit report';
+  const dirs = new Map(input.report.sessions.map((s) => [s.path, s.dir ?? s.path]));
+  const failOn = input.failOn ?? input.report.configuration?.failOn ?? 'error';
+  // Sessions first, out of order: what each embeds decides where the findings can link.
+  const sessions = renderSessions(input.report.sessions, new Map(input.sessions.map((s) => [s.path, s])), anchors);
   return [
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
@@ -78,10 +71,17 @@ export function renderHtml(input: HtmlInput): string {
       'dark"><meta name="referrer" content="no-referrer">',
     `<title>${h(title)}</title>`,
     `<style>${CSS}</style></head>\n<body><main>`,
-    renderSummary(input.report, input.title),
-    renderFindings(input.report, anchors),
+    renderHeader(input.report, input.title),
+    renderVerdict(input.report, failOn),
+    renderFindings(input.report, {
+      anchors,
+      ...(input.lines ? { lines: input.lines } : {}),
+      timelines: sessions.cover,
+      dirOf: (p) => dirs.get(p) ?? p,
+    }),
+    renderByCode(input.report),
     renderLineage(input),
-    renderSessions(input, anchors),
+    sessions.html,
     `</main><script>${SCRIPT}</script></body></html>\n`,
   ].join('');
 }

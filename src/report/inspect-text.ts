@@ -1,8 +1,8 @@
 /** The inspect report for a terminal: sections a reviewer reads top to bottom; all session content escaped. */
-import { Chalk } from 'chalk';
 import type { InspectReport, InspectView } from '../inspect/report.js';
 import { escapeText } from './escape.js';
-import { formatLocation } from './table.js';
+import { formatLocation } from './human.js';
+import { colors } from './ansi.js';
 import { wrapText } from './wrap.js';
 
 const STATE: Record<InspectReport['state'], string> = {
@@ -15,8 +15,8 @@ const STATE: Record<InspectReport['state'], string> = {
 
 export function renderInspect(view: InspectView, opts: { color: boolean; width: number }): string {
   const r = view.report;
-  const c = new Chalk({ level: opts.color ? 1 : 0 });
-  const w = Math.max(60, Math.min(opts.width, 120));
+  const c = colors(opts.color);
+  const w = Math.max(40, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
   const para = (s: string, indent = '  '): string =>
     wrapText(e(s), w - indent.length)
@@ -34,25 +34,32 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     ['created', s.createdAt],
     ['updated', s.updatedAt],
   ];
-  for (const [k, v] of facts) if (v !== undefined) out.push(`  ${k.padEnd(8)} ${e(v)}`);
-  out.push('', c.bold('State'), `  ${r.state === 'interrupted' ? c.red.bold(STATE[r.state]) : STATE[r.state]}`);
+  for (const [k, v] of facts) if (v !== undefined) out.push(para(`${k.padEnd(8)} ${v}`));
+  const state = para(STATE[r.state]);
+  out.push('', c.bold('State'), r.state === 'interrupted' ? c.redBold(state) : state);
   if (r.lastTurn) {
     const t = r.lastTurn;
     out.push(
-      `  last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ` +
-        `${e(t.file)}:${t.line}${t.startedAt ? `, ${e(t.startedAt)}` : ''}:`,
+      para(
+        `last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ` +
+          `${t.file}:${t.line}${t.startedAt ? `, ${t.startedAt}` : ''}:`,
+      ),
     );
     out.push(para(JSON.stringify(t.prompt), '    '));
     out.push(
-      t.end
-        ? `  ended ${e(t.end.stopReason ?? '?')} at ${e(t.end.file)}:${t.end.line}${t.end.at ? `, ${e(t.end.at)}` : ''}`
-        : '  no turn_completed follows it',
+      para(
+        t.end
+          ? `ended ${t.end.stopReason ?? '?'} at ${t.end.file}:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}`
+          : 'no turn_completed follows it',
+      ),
     );
   }
   if (r.lastChatPrompt)
     out.push(
-      `  last prompt the model saw: ${e(r.lastChatPrompt.file)}:${r.lastChatPrompt.line} ` +
-        `${e(JSON.stringify(r.lastChatPrompt.text.slice(0, 100)))}`,
+      para(
+        `last prompt the model saw: ${r.lastChatPrompt.file}:${r.lastChatPrompt.line} ` +
+          `${JSON.stringify(r.lastChatPrompt.text.slice(0, 100))}`,
+      ),
     );
   if (r.lostPrompt)
     out.push(
@@ -66,7 +73,8 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   if (!r.inFlight.length) out.push('  none');
   for (const p of r.inFlight) {
     const tag = p.mutating ? c.red('MAY MUTATE') : c.green('read-only');
-    out.push(`  ${tag}  ${e(p.name || '?')} ${c.dim(`(${e(p.id)}${p.kind ? `, ${e(p.kind)}` : ''})`)}  ${e(p.status)}`);
+    const label = wrapText(`${e(p.name || '?')} (${e(p.id)}${p.kind ? `, ${e(p.kind)}` : ''})  ${e(p.status)}`, w - 14);
+    out.push(`  ${tag}  ${label.split('\n').join(`\n${' '.repeat(14)}`)}`);
     if (p.args) out.push(para(`arguments: ${p.args}`, '      '));
     const where = [
       p.call && `called at ${formatLocation(p.call)}`,
@@ -74,7 +82,7 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     ]
       .filter(Boolean)
       .join(', ');
-    if (where) out.push(`      ${e(where)}`);
+    if (where) out.push(para(where, '      '));
   }
   out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
   if (!r.subagentsRunning.length) out.push('  none');
@@ -94,10 +102,10 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   out.push(
     '',
     c.bold('Audit'),
-    `  ${f.error} error(s), ${f.warning} warning(s), ${f.note} note(s)${top.length ? ':' : ''}`,
+    para(`${f.error} error(s), ${f.warning} warning(s), ${f.note} note(s)${top.length ? ':' : ''}`),
   );
   if (f.list.length > top.length)
-    out.push(`  (${f.list.length - top.length} more: session-audit audit ${e(r.session.path)})`);
+    out.push(para(`(${f.list.length - top.length} more: session-audit audit ${r.session.path})`));
   for (const x of top) out.push(para(`${x.severity} ${x.code} ${formatLocation(x.location)}: ${x.message}`, '    '));
   return `${out.join('\n')}\n`;
 }

@@ -1,10 +1,17 @@
-/** Lineage renderers: an indented tree table, JSON, Graphviz dot, Mermaid. Widened and dropped edges stand out. */
-import Table from 'cli-table3';
+/**
+ * Lineage renderers: an indented tree table (fitted to the terminal), JSON, Graphviz dot, Mermaid. Widened and
+ * dropped edges stand out. Every string from the sessions is escaped in every format but JSON, dot and Mermaid
+ * labels included: no control, bidi or line-separator character reaches a terminal or a diagram raw.
+ */
 import type { LineageView, ViewNode } from '../lineage/view.js';
+import { colors } from './ansi.js';
 import { escapeText } from './escape.js';
-import { NO_ROW_LINES } from './table.js';
+import { type Cell, type Column, droppedNote, renderGrid } from './layout.js';
+import type { LineageFormat } from './lineage-formats.js';
+import { paints } from './table.js';
+import { wrapText } from './wrap.js';
 
-export const LINEAGE_FORMATS = ['table', 'json', 'dot', 'mermaid'] as const;
+export { LINEAGE_FORMATS, type LineageFormat } from './lineage-formats.js';
 
 const short = (id: string): string => (id.length > 13 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
 
@@ -16,23 +23,35 @@ function walk(trees: readonly ViewNode[], fn: (n: ViewNode, prefix: string) => v
   });
 }
 
-export function renderLineageTable(views: readonly LineageView[]): string {
+const COLUMNS: Column[] = [
+  { head: 'session', kind: 'token' },
+  { head: 'kind', kind: 'token' },
+  { head: 'cwd', kind: 'token', drop: 2, min: 16 },
+  { head: 'created', kind: 'token', drop: 1 },
+  { head: 'profile', kind: 'tokens' },
+  { head: 'flags', kind: 'tokens' },
+];
+
+export interface LineageTableOptions {
+  width?: number;
+  color?: boolean;
+}
+
+export function renderLineageTable(views: readonly LineageView[], o: LineageTableOptions = {}): string {
+  const c = colors(o.color ?? false);
+  const width = Math.max(40, o.width ?? 200);
   const out: string[] = [];
   for (const v of views) {
-    out.push(`${escapeText(v.root)}`);
-    const t = new Table({
-      head: ['session', 'kind', 'cwd', 'created', 'profile', 'flags'],
-      style: { head: [], border: [] },
-      chars: NO_ROW_LINES,
-    });
+    out.push(c.bold(escapeText(v.root)));
+    const rows: Cell[][] = [];
     walk(v.trees, (n, prefix) => {
       const edge = n.edgeSandbox === 'widened' ? ' ▲WIDENED' : n.edgeSandbox === 'dropped' ? ' ▼DROPPED' : '';
-      t.push([
+      rows.push([
         `${prefix}${escapeText(short(n.id))}`,
         escapeText(n.edge && n.edge !== n.kind ? `${n.kind} (${n.edge})` : n.kind),
         escapeText(n.cwd ?? ''),
         escapeText((n.created ?? '').slice(0, 16).replace('T', ' ')),
-        escapeText(n.profile ?? '(none)') + edge,
+        edge ? { text: escapeText(n.profile ?? '(none)') + edge, paint: c.redBold } : escapeText(n.profile ?? '(none)'),
         escapeText(
           [
             ...n.flags.filter((f) => f !== 'widened' && f !== 'dropped'),
@@ -41,10 +60,14 @@ export function renderLineageTable(views: readonly LineageView[]): string {
         ),
       ]);
     });
-    out.push(t.toString(), '');
+    const { text, layout } = renderGrid(COLUMNS, rows, width, paints(c));
+    out.push(text + droppedNote(layout, width, '--format json'));
   }
   out.push(
-    '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
+    wrapText(
+      '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
+      width,
+    ),
   );
   return `${out.join('\n')}\n`;
 }
@@ -52,8 +75,10 @@ export function renderLineageTable(views: readonly LineageView[]): string {
 export const renderLineageJson = (views: readonly LineageView[]): string =>
   `${JSON.stringify({ roots: views }, null, 2)}\n`;
 
-const dotId = (id: string): string => JSON.stringify(id);
-const dotLabel = (n: ViewNode): string => JSON.stringify(`${short(n.id)}\n${n.kind}\n${n.profile ?? '(no profile)'}`);
+/** A dot string: each line escaped for a terminal (no raw control, bidi or separator character), then quoted. */
+const dotStr = (...lines: string[]): string => JSON.stringify(lines.map(escapeText).join('\n'));
+const dotId = (id: string): string => dotStr(id);
+const dotLabel = (n: ViewNode): string => dotStr(short(n.id), n.kind, n.profile ?? '(no profile)');
 
 function allNodes(v: LineageView): ViewNode[] {
   const out: ViewNode[] = [];
@@ -64,7 +89,7 @@ function allNodes(v: LineageView): ViewNode[] {
 export function renderLineageDot(views: readonly LineageView[]): string {
   const lines = ['digraph lineage {', '  rankdir=LR;', '  node [shape=box, fontname="monospace"];'];
   views.forEach((v, i) => {
-    lines.push(`  subgraph cluster_${i} {`, `    label=${JSON.stringify(v.root)};`);
+    lines.push(`  subgraph cluster_${i} {`, `    label=${dotStr(v.root)};`);
     const known = new Set<string>();
     for (const n of allNodes(v)) {
       known.add(n.id);
@@ -78,13 +103,13 @@ export function renderLineageDot(views: readonly LineageView[]): string {
     }
     for (const e of v.edges) {
       if (!known.has(e.from))
-        lines.push(`    ${dotId(e.from)} [label=${JSON.stringify(`${short(e.from)}\n(not found)`)}, style=dashed];`);
+        lines.push(`    ${dotId(e.from)} [label=${dotStr(short(e.from), '(not found)')}, style=dashed];`);
       const style =
         e.sandbox === 'widened' || e.sandbox === 'dropped'
-          ? `, color=red, penwidth=2, label=${JSON.stringify(`${e.kind}: ${e.sandbox.toUpperCase()}`)}`
+          ? `, color=red, penwidth=2, label=${dotStr(`${e.kind}: ${e.sandbox.toUpperCase()}`)}`
           : e.sandbox === 'changed'
-            ? `, color=orange, label=${JSON.stringify(`${e.kind}: changed`)}`
-            : `, label=${JSON.stringify(e.kind)}`;
+            ? `, color=orange, label=${dotStr(`${e.kind}: changed`)}`
+            : `, label=${dotStr(e.kind)}`;
       lines.push(`    ${dotId(e.from)} -> ${dotId(e.to)} [${style.slice(2)}];`);
     }
     lines.push('  }');
@@ -121,12 +146,10 @@ export function renderLineageMermaid(views: readonly LineageView[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export type LineageFormat = (typeof LINEAGE_FORMATS)[number];
-
 /** The lineage renderers: one signature each. */
 export const LINEAGE_RENDERERS = {
   table: renderLineageTable,
-  json: renderLineageJson,
-  dot: renderLineageDot,
-  mermaid: renderLineageMermaid,
-} satisfies Record<LineageFormat, (views: readonly LineageView[]) => string>;
+  json: (views) => renderLineageJson(views),
+  dot: (views) => renderLineageDot(views),
+  mermaid: (views) => renderLineageMermaid(views),
+} satisfies Record<LineageFormat, (views: readonly LineageView[], o: LineageTableOptions) => string>;

@@ -1,13 +1,15 @@
 /**
- * A Markdown summary for a pull-request comment or a CI step summary ($GITHUB_STEP_SUMMARY): the verdict,
- * counts by severity and by code, the worst findings with their locations, and a per-session table. Every
- * string from the evidence is escaped so it cannot become markup, a link, an image or a mention. Bounded: it
- * stays under GitHub's 65,536-character comment limit however many findings there are.
+ * A Markdown summary for a pull-request comment or a CI step summary ($GITHUB_STEP_SUMMARY): a headline that says
+ * what was found by severity (never a check mark over findings), the gate result on its own line, what the
+ * configuration or baseline hid, the worst findings (severity first, then place), counts by code, and a
+ * per-session table. Every string from the evidence is escaped so it cannot become markup, a link, an image or a
+ * mention. Bounded: it stays under GitHub's 65,536-character comment limit however many findings there are.
  */
-import { SEVERITY_RANK, type Finding, type Severity } from '../model/finding.js';
+import type { Finding, Severity } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import type { FailOn } from '../model/finding.js';
 import { escapeText } from './escape.js';
+import { bySeverityThenPlace, configurationLines, hiddenCount, total, verdict, worstFirst } from './human.js';
 
 const WORST = 50;
 const SESSIONS = 100;
@@ -34,34 +36,19 @@ const location = (f: Finding): string => {
   return `${l.file === '' ? '.' : l.file}${line}${offset}${l.pointer ? ` ${l.pointer}` : ''}`;
 };
 
-export function renderMarkdown(report: AuditReport, failOn: FailOn, extra: string[] = []): string {
+export function renderMarkdown(report: AuditReport, failOn: FailOn): string {
   const s = report.summary;
-  const limit = failOn === 'never' ? -1 : SEVERITY_RANK[failOn];
-  const failing = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= limit).length;
-  const verdict = report.toolErrors.length
-    ? '❌ **session-audit failed** (internal error)'
-    : failing
-      ? `❌ **${failing} finding${failing === 1 ? '' : 's'} at or above ${failOn}**`
-      : `✅ **no finding at or above ${failOn}**`;
-  const out: string[] = [`## session-audit ${report.command}: ${verdict}`, ''];
+  const v = verdict(report, failOn);
+  const out: string[] = [`## session-audit ${report.command}: ${v.icon ? `${v.icon} ` : ''}${v.headline}`, ''];
+  out.push(`**Gate: ${v.gate.state}**: ${v.gate.text}.`, '');
   out.push(
     `${s.sessions} session${s.sessions === 1 ? '' : 's'}, ${s.files} files (${(s.bytes / 1048576).toFixed(1)} ` +
       `MiB): **${s.findings.error}** errors, **${s.findings.warning}** warnings, **${s.findings.note}** notes.`,
     '',
   );
-  for (const e of extra) out.push(`${mdText(e, 1000)}`, '');
-  const codes = Object.entries(s.byCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-  if (codes.length) {
-    out.push('| code | count |', '|---|---:|', ...codes.slice(0, 40).map(([c, n]) => `| \`${c}\` | ${n} |`));
-    if (codes.length > 40) out.push(`| … ${codes.length - 40} more codes | |`);
-    out.push('');
-  }
+  for (const e of configurationLines(report)) out.push(`${mdText(e, 1000)}`, '');
   if (report.findings.length) {
-    const worst = report.findings
-      .map((f, i) => ({ f, i }))
-      .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
-      .slice(0, WORST)
-      .map((x) => x.f);
+    const worst = [...report.findings].sort(bySeverityThenPlace).slice(0, WORST);
     const all = worst.length === report.findings.length;
     out.push(`### ${all ? 'Findings' : `The ${worst.length} most severe of ${report.findings.length} findings`}`, '');
     out.push('| severity | code | session | location | message |', '|---|---|---|---|---|');
@@ -72,15 +59,19 @@ export function renderMarkdown(report: AuditReport, failOn: FailOn, extra: strin
       );
     out.push('');
   }
-  const withFindings = report.sessions
-    .filter((x) => x.findings.error + x.findings.warning + x.findings.note > 0)
-    .sort(
-      (a, b) =>
-        b.findings.error - a.findings.error ||
-        b.findings.warning - a.findings.warning ||
-        b.findings.note - a.findings.note ||
-        (a.path < b.path ? -1 : 1),
+  const codes = Object.entries(s.byCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  if (codes.length) {
+    out.push(
+      '### By code',
+      '',
+      '| code | count |',
+      '|---|---:|',
+      ...codes.slice(0, 40).map(([c, n]) => `| \`${c}\` | ${n} |`),
     );
+    if (codes.length > 40) out.push(`| … ${codes.length - 40} more codes | |`);
+    out.push('');
+  }
+  const withFindings = report.sessions.filter((x) => total(x.findings) > 0).sort(worstFirst);
   if (report.sessions.length > 1 || withFindings.length) {
     out.push('### Sessions', '', '| session | format | errors | warnings | notes |', '|---|---|---:|---:|---:|');
     for (const x of withFindings.slice(0, SESSIONS))
@@ -91,7 +82,11 @@ export function renderMarkdown(report: AuditReport, failOn: FailOn, extra: strin
     if (withFindings.length > SESSIONS)
       out.push(`| … ${withFindings.length - SESSIONS} more sessions with findings | | | | |`);
     const clean = report.sessions.length - withFindings.length;
-    if (clean) out.push(`| ${clean} session${clean === 1 ? '' : 's'} with no findings | | 0 | 0 | 0 |`);
+    if (clean)
+      out.push(
+        `| ${clean} session${clean === 1 ? '' : 's'} with no findings${hiddenCount(report) ? ' shown' : ''} ` +
+          '| | 0 | 0 | 0 |',
+      );
     out.push('');
   }
   for (const e of report.toolErrors)

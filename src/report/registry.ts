@@ -1,15 +1,16 @@
 /**
  * The report renderers: one registry, one signature. Each is a pure function of what it is given (no I/O, no
- * exit codes); all but the JSON and table renderers are loaded when asked for, so a run pays only for its format.
+ * exit codes); all but the JSON renderer are loaded when asked for, so a run pays only for its format.
  */
 import type { FailOn } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import type { HtmlInput } from './html-input.js';
+import type { SarifPlaces } from './sarif-places.js';
 import { renderJson } from './json.js';
-import { renderTable } from './table.js';
 
-export const REPORT_FORMATS = ['table', 'json', 'sarif', 'junit', 'markdown', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import type { ReportFormat } from './report-formats.js';
+
+export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export interface RenderInput {
   report: AuditReport;
@@ -21,33 +22,21 @@ export interface RenderInput {
   checksFor(format: string): readonly string[];
   /** What the HTML page shows besides the findings (timelines, tool calls, lineage); gathered only for html. */
   html?(): HtmlInput;
+  /** SARIF: the inputs as given, the working directory, and `--sarif-root` (see sarif.ts). */
+  sarif?: SarifPlaces;
 }
 
 export type Renderer = (input: RenderInput) => string;
 
-/** Lines about the baseline, for the formats that have no field for it. */
-export function baselineLines(report: AuditReport): string[] {
-  const b = report.baseline;
-  if (!b) return [];
-  const n = b.suppressed;
-  const gone = b.absent.length;
-  return [
-    `Baseline ${b.path}: ${n} known finding${n === 1 ? '' : 's'} suppressed; ${gone} baseline ` +
-      `entr${gone === 1 ? 'y' : 'ies'} ` +
-      `no longer occur${gone === 1 ? 's' : ''}.`,
-  ];
-}
-
 export const RENDERERS = {
-  table: async () => (i) => {
-    const text = renderTable(i.report, { color: i.color, width: i.width });
-    const extra = baselineLines(i.report);
-    return extra.length ? `${text}${extra.join('\n')}\n` : text;
+  table: async () => {
+    const { renderTable } = await import('./table.js');
+    return (i) => renderTable(i.report, { color: i.color, width: i.width });
   },
   json: async () => (i) => renderJson(i.report),
   sarif: async () => {
     const { renderSarif } = await import('./sarif.js');
-    return (i) => renderSarif(i.report, { notes: baselineLines(i.report) });
+    return (i) => renderSarif(i.report, i.sarif ? { places: i.sarif } : {});
   },
   junit: async () => {
     const { renderJunit } = await import('./junit.js');
@@ -55,7 +44,7 @@ export const RENDERERS = {
   },
   markdown: async () => {
     const { renderMarkdown } = await import('./markdown.js');
-    return (i) => renderMarkdown(i.report, i.failOn, baselineLines(i.report));
+    return (i) => renderMarkdown(i.report, i.failOn);
   },
   html: async () => {
     const { renderHtml } = await import('./html.js');

@@ -1,41 +1,44 @@
 /**
  * SARIF 2.1.0 (OASIS): one run; rules from the finding catalog; one result per finding with one physical
- * location (a stable relative URI, startLine, byteOffset/byteLength), partial fingerprints, the audited files'
- * sha-256 in run.artifacts, and the tool's own problems as toolExecutionNotifications. GitHub code scanning
- * accepts at most 25,000 results per run: past that, the most severe are kept and a notification says so.
+ * location (a relative URI under a base id, see sarif-places.ts; startLine, byteOffset/byteLength), partial
+ * fingerprints, the audited files' sha-256 in run.artifacts, and the tool's own problems and what the
+ * configuration hid as toolExecutionNotifications. GitHub code scanning accepts at most 25,000 results per run:
+ * past that, the most severe are kept and a notification says so. No informationUri: the tool has no public home
+ * to point at.
  */
-import { isAbsolute } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { TOOL_VERSION } from '../version.js';
 import { catalog } from '../checks/catalog.js';
 import { SEVERITY_RANK, type Finding } from '../model/finding.js';
-import type { AuditReport } from '../model/report.js';
+import type { AuditReport, SessionReport } from '../model/report.js';
+import { configurationLines } from './human.js';
+import { sarifBases, type SarifPlaces } from './sarif-places.js';
+
+export { pathUri } from './sarif-places.js';
 
 export const SARIF_MAX_RESULTS = 25_000;
-const INFO_URI = 'https://github.com/session-audit/session-audit';
-
-/** A relative path as a URI reference: each segment percent-encoded (Grok's group names hold `%`). */
-export function pathUri(path: string): string {
-  if (isAbsolute(path)) return pathToFileURL(path).href;
-  return path
-    .split('/')
-    .map((s) => (s === '.' || s === '..' ? s : encodeURIComponent(s)))
-    .join('/');
-}
-
-const join = (dir: string, file: string): string =>
-  file === '' ? `${dir.replace(/\/+$/, '')}/` : `${dir.replace(/\/+$/, '')}/${file}`;
 
 interface SarifOptions {
-  /** Extra notifications (e.g. the baseline). */
-  notes?: string[];
+  /** Where the inputs are (default: the working directory, with every session's path as an input). */
+  places?: SarifPlaces;
 }
 
+/** The directory a session's file paths are relative to. */
+const filesDir = (s: Pick<SessionReport, 'path' | 'dir'>): string => s.dir ?? s.path;
+
 export function renderSarif(report: AuditReport, options: SarifOptions = {}): string {
+  const places = options.places ?? { cwd: process.cwd(), inputs: report.sessions.map(filesDir) };
+  const bases = sarifBases(places);
+  const sessionDir = new Map(report.sessions.map((s) => [s.path, filesDir(s)]));
+  const locate = (sessionPath: string, file: string) =>
+    file === ''
+      ? bases.locate(sessionDir.get(sessionPath) ?? sessionPath, true)
+      : bases.locate(join(sessionDir.get(sessionPath) ?? sessionPath, file));
+  const key = (l: { uri: string; uriBaseId?: string }): string => `${l.uriBaseId ?? ''}\u0000${l.uri}`;
   const rules = catalog();
   const ruleIndex = new Map<string, number>(rules.map((r, i) => [r.code, i]));
   const artifacts: Array<{
-    location: { uri: string };
+    location: { uri: string; uriBaseId?: string };
     length?: number;
     hashes?: Record<string, string>;
     roles?: string[];
@@ -44,11 +47,11 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
   for (const s of report.sessions) {
     for (const f of s.files) {
       if (f.type !== 'file') continue;
-      const uri = pathUri(join(s.path, f.path));
-      if (artifactIndex.has(uri)) continue;
-      artifactIndex.set(uri, artifacts.length);
+      const location = locate(s.path, f.path);
+      if (artifactIndex.has(key(location))) continue;
+      artifactIndex.set(key(location), artifacts.length);
       artifacts.push({
-        location: { uri },
+        location,
         ...(f.size !== undefined ? { length: f.size } : {}),
         ...(f.sha256 ? { hashes: { 'sha-256': f.sha256 } } : {}),
         roles: ['analysisTarget'],
@@ -90,17 +93,17 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
       },
       descriptor: { id: 'internal-error' },
     });
-  for (const n of options.notes ?? []) notifications.push({ level: 'note', message: { text: n } });
+  for (const n of configurationLines(report)) notifications.push({ level: 'note', message: { text: n } });
 
   const results = kept.map((f) => {
-    const uri = pathUri(join(f.sessionPath, f.location.file));
+    const place = locate(f.sessionPath, f.location.file);
     const region: Record<string, number> = {};
     if (f.location.line !== undefined) region.startLine = f.location.line;
     if (f.location.byteOffset !== undefined) region.byteOffset = f.location.byteOffset;
     if (f.location.byteLength !== undefined && f.location.byteOffset !== undefined)
       region.byteLength = f.location.byteLength;
-    const artifactLocation: { uri: string; index?: number } = { uri };
-    const idx = artifactIndex.get(uri);
+    const artifactLocation: { uri: string; uriBaseId?: string; index?: number } = { ...place };
+    const idx = artifactIndex.get(key(place));
     if (idx !== undefined) artifactLocation.index = idx;
     return {
       ruleId: f.code,
@@ -115,7 +118,7 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
             : {}),
         },
       ],
-      partialFingerprints: { 'sessionAudit/v1': f.fingerprint },
+      partialFingerprints: { 'sessionAudit/v2': f.fingerprint },
       properties: { session: f.session, check: f.check },
     };
   });
@@ -130,7 +133,6 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
             name: 'session-audit',
             version: TOOL_VERSION,
             semanticVersion: TOOL_VERSION,
-            informationUri: INFO_URI,
             rules: rules.map((r) => ({
               id: r.code,
               name: r.code
@@ -149,6 +151,7 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
             })),
           },
         },
+        originalUriBaseIds: bases.originalUriBaseIds,
         invocations: [
           { executionSuccessful: report.toolErrors.length === 0, toolExecutionNotifications: notifications },
         ],

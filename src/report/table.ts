@@ -1,10 +1,27 @@
-/** The human report: findings grouped by session, one table each, every string escaped for the terminal. */
-import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
+/**
+ * The human report for a terminal: one table per session with findings, the worst sessions first and, in each,
+ * severity first, then place; every string escaped. Tables fit the width given and never break inside a code, a
+ * location or a path: a session's full path is its table's title line; at narrow widths the code and location
+ * share a column.
+ */
 import type { AuditReport } from '../model/report.js';
-import type { Finding, Location, Severity } from '../model/finding.js';
+import type { Finding, Severity } from '../model/finding.js';
+import { colors, type Colors } from './ansi.js';
 import { escapeText } from './escape.js';
-import { wrapText } from './wrap.js';
+import {
+  bySeverityThenPlace,
+  configurationLines,
+  counts,
+  formatLocation,
+  hiddenCount,
+  plural,
+  total,
+  worstFirst,
+} from './human.js';
+import { type Cell, type Column, layoutTable, renderGrid, TableWriter } from './layout.js';
+import { displayWidth } from './width.js';
+
+export { counts, formatLocation } from './human.js';
 
 export interface TableOptions {
   color: boolean;
@@ -12,82 +29,79 @@ export interface TableOptions {
   width: number;
 }
 
-/** Borders around the table and under the header only: rows run on without separators. */
-export const NO_ROW_LINES = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+/** The narrowest width tables are laid out for. */
+export const MIN_WIDTH = 40;
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-export function counts(c: Record<Severity, number>): string {
-  return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.note, 'note')}`;
+export function paintSeverity(c: Colors, sev: Severity): (s: string) => string {
+  return sev === 'error' ? c.redBold : sev === 'warning' ? c.yellow : c.cyan;
 }
 
-export function formatLocation(l: Location): string {
-  let s = l.file === '' ? '.' : l.file;
-  if (l.line !== undefined) s += `:${l.line}`;
-  if (l.byteOffset !== undefined) s += ` @${l.byteOffset}`;
-  if (l.pointer) s += ` ${l.pointer}`;
-  return s;
+const WIDE: Column[] = [
+  { head: 'severity', kind: 'token' },
+  { head: 'code', kind: 'token' },
+  { head: 'location', kind: 'tokens', max: 48 },
+  { head: 'message', kind: 'text', min: 24 },
+];
+const NARROW: Column[] = [
+  { head: 'severity', kind: 'token' },
+  { head: 'code / location', kind: 'tokens' },
+  { head: 'message', kind: 'text', min: 20 },
+];
+
+/** The findings of one session as a table: four columns when the message gets room, else code over location. */
+export function findingsTable(list: readonly Finding[], width: number, c: Colors): string {
+  const sev = (f: Finding): Cell => ({ text: f.severity, paint: paintSeverity(c, f.severity) });
+  const loc = (f: Finding): string => escapeText(formatLocation(f.location));
+  const wide = list.map((f): Cell[] => [sev(f), f.code, loc(f), escapeText(f.message)]);
+  const layout = layoutTable(WIDE, wide, width);
+  const msgW = layout.widths[3] ?? 0;
+  if (msgW >= Math.min(48, Math.floor(width / 3))) return renderGrid(WIDE, wide, width, paints(c)).text;
+  const narrow = list.map((f): Cell[] => [sev(f), `${f.code}\n${loc(f)}`, escapeText(f.message)]);
+  return renderGrid(NARROW, narrow, width, paints(c)).text;
 }
 
-function paint(c: ChalkInstance, sev: Severity, text: string): string {
-  return sev === 'error' ? c.red.bold(text) : sev === 'warning' ? c.yellow(text) : c.cyan(text);
-}
+export const paints = (c: Colors) => ({ head: c.bold, rule: c.grey });
 
 export function renderTable(report: AuditReport, options: TableOptions): string {
-  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const c = colors(options.color);
+  const width = Math.max(MIN_WIDTH, options.width);
   const out: string[] = [];
   const bySession = new Map<string, Finding[]>();
   for (const f of report.findings) {
-    const list = bySession.get(f.sessionPath) ?? [];
-    list.push(f);
-    bySession.set(f.sessionPath, list);
+    const list = bySession.get(f.sessionPath);
+    if (list) list.push(f);
+    else bySession.set(f.sessionPath, [f]);
   }
-  const width = Math.max(72, options.width);
-  const codeW = Math.max(6, ...report.findings.map((f) => f.code.length)) + 2;
-  const sevW = 10;
-  const rest = width - 5 - sevW - codeW;
-  const locW = Math.min(
-    Math.max(12, ...report.findings.map((f) => formatLocation(f.location).length)) + 2,
-    Math.floor(rest * 0.4),
-  );
-  const msgW = rest - locW;
+  const sessions = [...report.sessions].sort(worstFirst);
   let clean = 0;
-  for (const s of report.sessions) {
+  for (const s of sessions) {
     const list = bySession.get(s.path);
     if (!list?.length) {
       clean++;
       continue;
     }
-    out.push(`${c.bold(escapeText(s.path))}  ${c.dim(s.format)}  ${counts(s.findings)}`);
-    const table = new Table({
-      head: ['severity', 'code', 'location', 'message'],
-      colWidths: [sevW, codeW, locW, msgW],
-      style: { head: options.color ? ['bold'] : [], border: options.color ? ['grey'] : [] },
-      chars: NO_ROW_LINES,
-    });
-    for (const f of list) {
-      table.push([
-        paint(c, f.severity, f.severity),
-        f.code,
-        wrapText(escapeText(formatLocation(f.location)), locW - 2),
-        wrapText(escapeText(f.message), msgW - 2),
-      ]);
-    }
-    out.push(table.toString(), '');
+    out.push(c.bold(escapeText(s.path)), `${c.dim(s.format)}  ${counts(s.findings)}`);
+    out.push(findingsTable([...list].sort(bySeverityThenPlace), width, c));
   }
-  const withFindings = report.sessions.filter((x) => x.findings.error + x.findings.warning + x.findings.note > 0);
-  if (report.command !== 'verify' && withFindings.length > 1)
-    out.push(sessionSummary(withFindings, width, options), '');
-  if (clean > 0 && report.command !== 'verify') out.push(c.green(`${plural(clean, 'session')} with no findings.`));
+  const withFindings = sessions.filter((x) => total(x.findings) > 0);
+  if (report.command !== 'verify' && withFindings.length > 1) out.push(sessionSummary(withFindings, width, c), '');
+  const hidden = hiddenCount(report);
+  if (clean > 0 && report.command !== 'verify')
+    out.push(
+      hidden
+        ? `${plural(clean, 'session')} with no findings left to show (${plural(hidden, 'finding')} hidden: see below).`
+        : `${plural(clean, 'session')} with no findings.`,
+    );
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
-  if (report.command === 'verify')
-    out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`);
+  const tally = `${counts(sm.findings)}${hidden ? ` shown, ${hidden} hidden` : ''}`;
+  if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`);
   else
     out.push(
       `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
-        `${plural(sm.files, 'file')} (${mb} MiB): ${counts(sm.findings)}.`,
+        `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
     );
+  out.push(...configurationLines(report).map(escapeText));
   for (const e of report.toolErrors)
     out.push(
       c.red(
@@ -100,27 +114,45 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
 
 const SUMMARY_ROWS = 200;
 
-/** Many sessions: one row per session with findings, the worst first (the tables above have the details). */
-function sessionSummary(sessions: AuditReport['sessions'], width: number, options: TableOptions): string {
-  const sorted = [...sessions].sort(
-    (a, b) =>
-      b.findings.error - a.findings.error ||
-      b.findings.warning - a.findings.warning ||
-      b.findings.note - a.findings.note ||
-      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+/**
+ * Many sessions: one row per session with findings, the worst first. Counts, then the full path: when a path does
+ * not fit beside the counts it goes on its own line below them, whole, so it can be copied.
+ */
+function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Colors): string {
+  const cols: Column[] = [
+    { head: 'errors', kind: 'token', align: 'right' },
+    { head: 'warnings', kind: 'token', align: 'right' },
+    { head: 'notes', kind: 'token', align: 'right' },
+    { head: 'session', kind: 'token' },
+  ];
+  const shown = sessions.slice(0, SUMMARY_ROWS);
+  const cells = shown.map((s): Cell[] => [
+    s.findings.error ? { text: String(s.findings.error), paint: c.redBold } : '0',
+    String(s.findings.warning),
+    String(s.findings.note),
+    escapeText(s.path),
+  ]);
+  const counts3 = cols.slice(0, 3);
+  const numbers = layoutTable(counts3, cells, width);
+  const pathRoom = width - numbers.widths.reduce((a, b) => a + b, 0) - 3 * 2;
+  const widest = Math.max(...cells.map((r) => displayWidth(r[3] as string)));
+  const w = new TableWriter(
+    {
+      ...numbers,
+      columns: [...counts3, cols[3]!],
+      kept: [0, 1, 2, 3],
+      widths: [...numbers.widths, Math.max(7, Math.min(pathRoom, widest))],
+    },
+    c.bold,
+    c.grey,
   );
-  const pathW = Math.max(20, width - 4 * 10 - 6);
-  const t = new Table({
-    head: ['session', 'errors', 'warnings', 'notes'],
-    colWidths: [pathW, 10, 10, 10],
-    style: { head: options.color ? ['bold'] : [], border: options.color ? ['grey'] : [] },
-    chars: NO_ROW_LINES,
+  let text = `Sessions with findings (${sessions.length}), worst first:\n${w.header()}`;
+  // Beside the counts when every path fits there; else every path on a line of its own, under its counts.
+  const beside = widest <= pathRoom;
+  shown.forEach((s, i) => {
+    text += beside ? w.row(cells[i]!) : `${w.row([...cells[i]!.slice(0, 3), ''])}${escapeText(s.path)}\n`;
   });
-  for (const s of sorted.slice(0, SUMMARY_ROWS))
-    t.push([wrapText(escapeText(s.path), pathW - 2), s.findings.error, s.findings.warning, s.findings.note]);
-  const more =
-    sorted.length > SUMMARY_ROWS
-      ? `\n… and ${sorted.length - SUMMARY_ROWS} more sessions with findings (see the JSON report)`
-      : '';
-  return `Sessions with findings (${sorted.length}):\n${t.toString()}${more}`;
+  if (sessions.length > SUMMARY_ROWS)
+    text += `… and ${sessions.length - SUMMARY_ROWS} more sessions with findings (the JSON report has them all)\n`;
+  return text.trimEnd();
 }

@@ -1,52 +1,155 @@
-/** Timeline renderers: table (escaped, truncated), jsonl and json (full text), csv, and Timesketch JSONL. */
-import Table from 'cli-table3';
+/**
+ * Timeline renderers, streamed: each takes events one at a time and writes as it goes, so a session of a million
+ * lines costs one row of memory, not a million. Formats: table (escaped, one line per event, fitted to the
+ * terminal; the first N events, then a line that says how many more and how to get them), jsonl and json (full
+ * text), csv, and Timesketch JSONL.
+ */
 import type { TimelineEvent } from '../timeline/model.js';
+import { colors } from './ansi.js';
 import { escapeText } from './escape.js';
-import { NO_ROW_LINES } from './table.js';
+import { type Cell, type Column, GAP, layoutTable, TableWriter } from './layout.js';
+import { paints } from './table.js';
+import type { TimelineFormat } from './timeline-formats.js';
+import { clipEnd } from './width.js';
+import { wrapText } from './wrap.js';
 
-export const TIMELINE_FORMATS = ['table', 'jsonl', 'json', 'csv', 'timesketch'] as const;
-export type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+export { TIMELINE_FORMATS, type TimelineFormat } from './timeline-formats.js';
 
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+export interface TimelineWriter {
+  event(e: TimelineEvent): void;
+  end(): void;
+}
+
+export interface TimelineWriterOptions {
+  /** Terminal width (table). */
+  width: number;
+  /** The agent's Timesketch data type (e.g. session-audit:grok:event). */
+  dataType: string;
+  color?: boolean;
+  /** Table rows shown (default: all). */
+  limit?: number;
+}
+
+type Out = (s: string) => void;
 
 function flags(e: TimelineEvent): string {
   return [e.rewound ? 'R' : '', e.compacted ? 'C' : '', e.displaced ? 'L' : '', e.resume ? '*' : ''].join('');
 }
 
-export function renderTimelineTable(events: readonly TimelineEvent[], width: number): string {
-  const w = Math.max(90, width);
-  const summaryW = w - 5 - 25 - 8 - 22 - 8 - 7 - 2;
-  const t = new Table({
-    head: ['time (UTC)', 'prompt', 'kind', 'line', 'flags', 'what'],
-    style: { head: [], border: [] },
-    chars: NO_ROW_LINES,
-    colWidths: [25, 8, 22, 8, 7, summaryW + 2],
-  });
-  for (const e of events) {
+const LEGEND =
+  'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered ' +
+  'ACP line), * a new process picked the session up';
+
+/** Rows buffered to size the columns before the first is written. */
+const SAMPLE = 200;
+/** Resume evidence lines listed under the table (more are counted). */
+const RESUMES = 100;
+/** The time column takes the full date from this width on; below it, dates go on rows of their own. */
+const FULL_TIME_WIDTH = 110;
+
+function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
+  const c = colors(o.color ?? false);
+  const width = Math.max(40, o.width);
+  const limit = o.limit ?? Number.POSITIVE_INFINITY;
+  const fullTime = width >= FULL_TIME_WIDTH;
+  const columns: Column[] = [
+    { head: 'time (UTC)', kind: 'token' },
+    { head: 'turn', kind: 'token', align: 'right' },
+    { head: 'kind', kind: 'token' },
+    { head: 'line', kind: 'token', align: 'right', min: 7 },
+    { head: 'flags', kind: 'token' },
+    { head: 'what', kind: 'token' },
+  ];
+  const sample: TimelineEvent[] = [];
+  let writer: TableWriter | undefined;
+  let whatW = 0;
+  let lastDate = '';
+  let seen = 0;
+  let shown = 0;
+  const resumes: string[] = [];
+  let moreResumes = 0;
+  const time = (e: TimelineEvent): string => {
+    if (!e.time) return '';
+    const t = e.time.replace('T', ' ').replace('Z', '');
+    return fullTime ? t : t.slice(11);
+  };
+  const cells = (e: TimelineEvent): Cell[] => [
+    time(e),
+    e.promptIndex ?? '',
+    e.kind,
+    String(e.line),
+    { text: flags(e), paint: e.rewound ? c.red : c.yellow },
+    '',
+  ];
+  const what = (e: TimelineEvent): string => {
     const indent = e.depth ? `${'  '.repeat(e.depth - 1)}↳ ` : '';
-    const what = escapeText(clip(`${indent}${e.resume ? `[resumed] ` : ''}${e.summary}`, summaryW));
-    t.push([
-      e.time ? e.time.replace('T', ' ').replace('Z', '') : '',
-      e.promptIndex ?? '',
-      e.kind,
-      String(e.line),
-      flags(e),
-      what,
-    ]);
-  }
-  const legend =
-    'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered ' +
-    'chunk), * a new process picked the session up';
-  const resumes = events
-    .filter((e) => e.resume)
-    .map((e) => `* line ${e.line}${e.depth ? ` (subagent ${escapeText(e.session)})` : ''}: ${escapeText(e.resume!)}`);
-  return `${t.toString()}\n${legend}\n${resumes.length ? `${resumes.join('\n')}\n` : ''}${events.length} event(s).\n`;
+    return clipEnd(escapeText(`${indent}${e.resume ? '[resumed] ' : ''}${e.summary}`), whatW);
+  };
+  const start = (): void => {
+    // Sized by the first rows, with room for what later rows need: seven-digit lines, the longer kinds.
+    const l = layoutTable(columns.slice(0, 5), sample.map(cells), Number.POSITIVE_INFINITY);
+    const widths = [
+      fullTime ? 23 : 12,
+      Math.max(4, l.widths[1]!),
+      Math.max(17, l.widths[2]!),
+      Math.max(7, l.widths[3]!),
+      5,
+    ];
+    const used = widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
+    whatW = Math.max(16, width - used);
+    writer = new TableWriter(
+      { columns, kept: [0, 1, 2, 3, 4, 5], widths: [...widths, whatW], dropped: [], fits: true },
+      paints(c).head,
+      paints(c).rule,
+    );
+    out(writer.header());
+    for (const e of sample) write(e);
+    sample.length = 0;
+  };
+  const write = (e: TimelineEvent): void => {
+    if (!fullTime && e.time) {
+      const date = e.time.slice(0, 10);
+      if (date !== lastDate) {
+        lastDate = date;
+        out(`${c.dim(`── ${date} ──`)}\n`);
+      }
+    }
+    const row = cells(e);
+    row[5] = what(e);
+    out(writer!.row(row));
+  };
+  return {
+    event(e) {
+      seen++;
+      if (e.resume) {
+        if (resumes.length < RESUMES)
+          resumes.push(
+            `* line ${e.line}${e.depth ? ` (subagent ${escapeText(e.session)})` : ''}: ${escapeText(e.resume)}`,
+          );
+        else moreResumes++;
+      }
+      if (shown >= limit) return;
+      shown++;
+      if (writer) write(e);
+      else {
+        sample.push(e);
+        if (sample.length >= SAMPLE) start();
+      }
+    },
+    end() {
+      if (!writer) start();
+      const tail = [LEGEND, ...resumes];
+      if (moreResumes) tail.push(`… and ${moreResumes} more resume boundaries (--format jsonl lists them all)`);
+      if (seen > shown)
+        tail.push(
+          `${shown} of ${seen} events shown; ${seen - shown} more not shown: \`--limit 0\` shows them all, ` +
+            '`--format jsonl` gives every event with its full text.',
+        );
+      else tail.push(`${seen} event(s).`);
+      out(`${tail.map((t) => wrapText(t, width)).join('\n')}\n`);
+    },
+  };
 }
-
-export const renderTimelineJsonl = (events: readonly TimelineEvent[]): string =>
-  events.map((e) => `${JSON.stringify(e)}\n`).join('');
-
-export const renderTimelineJson = (events: readonly TimelineEvent[]): string => `${JSON.stringify(events, null, 2)}\n`;
 
 const CSV_COLUMNS = [
   'session',
@@ -87,61 +190,97 @@ function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function renderTimelineCsv(events: readonly TimelineEvent[]): string {
-  const rows = events.map((e) => CSV_COLUMNS.map((c) => csvCell(e[c])).join(','));
-  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+function timesketchLine(e: TimelineEvent, timed: TimelineEvent | undefined, dataType: string): string {
+  const ms = timed?.timeMs ?? 0;
+  const desc =
+    e.timeMs === null
+      ? 'No timestamp (time of the previous event)'
+      : e.timeSource === 'agentTimestampMs'
+        ? 'Agent event time'
+        : 'Log write time';
+  return `${JSON.stringify({
+    message: `[${e.kind}] ${e.summary}`,
+    datetime: new Date(ms).toISOString(),
+    timestamp: ms * 1000,
+    timestamp_desc: desc,
+    data_type: dataType,
+    session_id: e.session,
+    source_file: e.file,
+    source_line: e.line,
+    byte_offset: e.byteOffset,
+    event_id: e.eventId,
+    kind: e.kind,
+    tag: e.tag,
+    prompt_index: e.promptIndex,
+    tool_call_id: e.toolCallId,
+    rewound: e.rewound,
+    compacted: e.compacted,
+    text: e.text,
+  })}\n`;
 }
 
-/** Timesketch JSONL: `message`, `datetime`, `timestamp_desc` (required) and `timestamp` in microseconds. */
-/** `dataType`: the agent's Timesketch data type (e.g. session-audit:grok:event). */
-export function renderTimesketch(events: readonly TimelineEvent[], dataType: string): string {
-  let last: TimelineEvent | undefined;
-  return events
-    .map((e) => {
-      const timed = e.timeMs !== null ? e : last;
-      if (e.timeMs !== null) last = e;
-      const ms = timed?.timeMs ?? 0;
-      const desc =
-        e.timeMs === null
-          ? 'No timestamp (time of the previous event)'
-          : e.timeSource === 'agentTimestampMs'
-            ? 'Agent event time'
-            : 'Log write time';
-      return `${JSON.stringify({
-        message: `[${e.kind}] ${e.summary}`,
-        datetime: new Date(ms).toISOString(),
-        timestamp: ms * 1000,
-        timestamp_desc: desc,
-        data_type: dataType,
-        session_id: e.session,
-        source_file: e.file,
-        source_line: e.line,
-        byte_offset: e.byteOffset,
-        event_id: e.eventId,
-        kind: e.kind,
-        tag: e.tag,
-        prompt_index: e.promptIndex,
-        tool_call_id: e.toolCallId,
-        rewound: e.rewound,
-        compacted: e.compacted,
-        text: e.text,
-      })}\n`;
-    })
-    .join('');
+/** A streaming writer for one format. */
+export function timelineWriter(format: TimelineFormat, out: Out, o: TimelineWriterOptions): TimelineWriter {
+  switch (format) {
+    case 'table':
+      return tableWriter(out, o);
+    case 'jsonl':
+      return { event: (e) => out(`${JSON.stringify(e)}\n`), end: () => {} };
+    case 'json': {
+      // The same bytes as JSON.stringify(events, null, 2), one element at a time.
+      let n = 0;
+      return {
+        event(e) {
+          out(`${n++ ? ',\n' : '[\n'}  ${JSON.stringify(e, null, 2).replaceAll('\n', '\n  ')}`);
+        },
+        end: () => out(n ? '\n]\n' : '[]\n'),
+      };
+    }
+    case 'csv': {
+      let started = false;
+      return {
+        event(e) {
+          if (!started) out(`${CSV_COLUMNS.join(',')}\r\n`);
+          started = true;
+          out(`${CSV_COLUMNS.map((col) => csvCell(e[col])).join(',')}\r\n`);
+        },
+        end() {
+          if (!started) out(`${CSV_COLUMNS.join(',')}\r\n`);
+        },
+      };
+    }
+    case 'timesketch': {
+      let last: TimelineEvent | undefined;
+      return {
+        event(e) {
+          const timed = e.timeMs !== null ? e : last;
+          if (e.timeMs !== null) last = e;
+          out(timesketchLine(e, timed, o.dataType));
+        },
+        end: () => {},
+      };
+    }
+  }
 }
 
-export interface TimelineRenderInput {
-  events: readonly TimelineEvent[];
-  width: number;
-  /** The agent's Timesketch data type. */
-  dataType: string;
+/** A whole timeline at once (bags, tests). */
+export function renderTimeline(
+  format: TimelineFormat,
+  events: Iterable<TimelineEvent>,
+  o: TimelineWriterOptions,
+): string {
+  const parts: string[] = [];
+  const w = timelineWriter(format, (s) => parts.push(s), o);
+  for (const e of events) w.event(e);
+  w.end();
+  return parts.join('');
 }
 
-/** The timeline renderers: one signature each. */
-export const TIMELINE_RENDERERS = {
-  table: (i) => renderTimelineTable(i.events, i.width),
-  jsonl: (i) => renderTimelineJsonl(i.events),
-  json: (i) => renderTimelineJson(i.events),
-  csv: (i) => renderTimelineCsv(i.events),
-  timesketch: (i) => renderTimesketch(i.events, i.dataType),
-} satisfies Record<TimelineFormat, (i: TimelineRenderInput) => string>;
+export const renderTimelineTable = (events: readonly TimelineEvent[], width: number): string =>
+  renderTimeline('table', events, { width, dataType: '' });
+
+export const renderTimelineJsonl = (events: readonly TimelineEvent[]): string =>
+  renderTimeline('jsonl', events, { width: 0, dataType: '' });
+
+export const renderTimelineCsv = (events: readonly TimelineEvent[]): string =>
+  renderTimeline('csv', events, { width: 0, dataType: '' });

@@ -1,28 +1,75 @@
-/** Word wrapping that never loses text: words longer than the width are broken, not truncated. */
+/**
+ * Word wrapping that never loses text, measured in terminal columns. A word longer than the width is the only
+ * thing ever broken: after a `/` when there is one (a path breaks between its segments), else after a `-`, `_`,
+ * `.`, `,` or `:`, else where it must.
+ */
+import { charWidth, displayWidth } from './width.js';
 
-export function wrapText(text: string, width: number): string {
+const SOFT = new Set(['/', '-', '_', '.', ',', ':', ';', '=', '&', '?']);
+
+/** Split one word wider than `w` into pieces of at most `w` columns. */
+function breakWord(word: string, w: number): string[] {
+  const out: string[] = [];
+  let cps = Array.from(word);
+  while (cps.length) {
+    let used = 0;
+    let end = 0;
+    let slash = -1;
+    let soft = -1;
+    while (end < cps.length) {
+      const cw = charWidth(cps[end]!);
+      if (used + cw > w) break;
+      used += cw;
+      if (cps[end] === '/') slash = end + 1;
+      else if (SOFT.has(cps[end]!)) soft = end + 1;
+      end++;
+    }
+    if (end >= cps.length) {
+      out.push(cps.join(''));
+      break;
+    }
+    // Between path segments first, then after other punctuation at least a third of the way in; else anywhere.
+    const cut = slash > 0 ? slash : soft >= Math.ceil(w / 3) ? soft : Math.max(1, end);
+    out.push(cps.slice(0, cut).join(''));
+    cps = cps.slice(cut);
+  }
+  return out;
+}
+
+/** The lines of `text` wrapped to `width` columns (its own newlines kept). */
+export function wrapLines(text: string, width: number): string[] {
   const w = Math.max(4, width);
   const out: string[] = [];
   for (const para of text.split('\n')) {
     let line = '';
+    let lineW = 0;
     for (const word of para.split(' ')) {
-      let rest = word;
-      while (rest.length > w) {
-        if (line) {
-          out.push(line);
-          line = '';
-        }
-        out.push(rest.slice(0, w));
-        rest = rest.slice(w);
+      const ww = displayWidth(word);
+      if (ww > w) {
+        if (line) out.push(line);
+        const pieces = breakWord(word, w);
+        out.push(...pieces.slice(0, -1));
+        line = pieces[pieces.length - 1] ?? '';
+        lineW = displayWidth(line);
+        continue;
       }
-      if (!line) line = rest;
-      else if (line.length + 1 + rest.length <= w) line += ` ${rest}`;
-      else {
+      if (!line) {
+        line = word;
+        lineW = ww;
+      } else if (lineW + 1 + ww <= w) {
+        line += ` ${word}`;
+        lineW += 1 + ww;
+      } else {
         out.push(line);
-        line = rest;
+        line = word;
+        lineW = ww;
       }
     }
     out.push(line);
   }
-  return out.join('\n');
+  return out;
+}
+
+export function wrapText(text: string, width: number): string {
+  return wrapLines(text, width).join('\n');
 }

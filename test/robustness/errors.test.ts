@@ -49,7 +49,11 @@ const cases: Array<[string, string[], RegExp]> = [
   ['bundle: missing path', ['bundle', NOPE, '-o', join(scratch, 'b1.zip')], /no-such-thing: no such file or directory/],
   ['verify: missing bag', ['verify', NOPE], /no-such-thing: no such file or directory/],
   ['verify: --against a missing dir', ['verify', BAG, '--against', NOPE], /no-such-thing: no such file or directory/],
-  ['audit: --against a missing capture', ['audit', C, '--against', NOPE], /no-such-thing: no such file or directory/],
+  [
+    'audit: --earlier-capture a missing capture',
+    ['audit', C, '--earlier-capture', NOPE],
+    /no-such-thing: no such file or directory/,
+  ],
   [
     'audit: --output into a missing directory',
     ['audit', C, '--output', join(NOPE, 'r.json')],
@@ -62,7 +66,7 @@ const cases: Array<[string, string[], RegExp]> = [
   ],
   // bad option values
   ['audit --jobs 0', ['audit', C, '--jobs', '0'], /--jobs 0: expected a whole number from 1 to 256/],
-  ['audit --jobs abc', ['audit', C, '--jobs', 'abc'], /--jobs .*expected a whole number/],
+  ['audit --jobs abc', ['audit', C, '--jobs', 'abc'], /--jobs .*expected a number/],
   ['timeline --since', ['timeline', S, '--since', 'yesterday'], /--since "yesterday": expected an ISO 8601 time/],
   ['timeline --prompt -1', ['timeline', S, '--prompt', '-1'], /--prompt -1/],
   ['timeline --kind', ['timeline', S, '--kind', 'nope'], /--kind "nope": expected one of/],
@@ -167,12 +171,12 @@ const cases: Array<[string, string[], RegExp]> = [
     /--baseline .*no-such-thing: no such file/,
   ],
   // missing required arguments
-  ['audit without a path', ['audit'], /Not enough non-option arguments/],
-  ['timeline without a session', ['timeline'], /Not enough non-option arguments/],
-  ['verify without a bag', ['verify'], /Not enough non-option arguments/],
-  ['bundle without -o', ['bundle', C], /Missing required argument: output/],
+  ['audit without a path', ['audit'], /audit: give at least one path/],
+  ['timeline without a session', ['timeline'], /timeline: give the session/],
+  ['verify without a bag', ['verify'], /verify: give the bag/],
+  ['bundle without -o', ['bundle', C], /give the bag to write with -o BAG/],
   ['an option without its value', ['audit', C, '--baseline'], /--baseline/],
-  ['an unknown command', ['frobnicate'], /Unknown argument: frobnicate/],
+  ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
 ];
 
 describe('usage errors: one line naming the problem, exit 2', () => {

@@ -424,10 +424,24 @@ describe('escape sequences, bidi overrides and NULs in content: escaped in every
 
   test('the html report has no markup from the content', async () => {
     const r = await cli(['audit', root, '--format', 'html']);
-    expect(r.stdout.match(/<script/gi)).toHaveLength(1);
+    // One script runs (the page's); the others are inert JSON, the sessions' data, with no `<` in them.
+    expect(r.stdout.match(/<script>/gi)).toHaveLength(1);
+    const data = [...r.stdout.matchAll(/<script type="application\/json" id="sd-s\d+">([^<]*)<\/script>/g)];
+    expect(r.stdout.match(/<script/gi)).toHaveLength(1 + data.length);
     expect(r.stdout).not.toMatch(/<b>&amp;%2F|<b>&%2F/);
     expect(r.stdout).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(r.stdout).toContain('\\e]0;pwned-title\\u{0007}');
+    // The text the page sets from that data is escaped like the rest.
+    const strings = (v: unknown): string[] =>
+      typeof v === 'string'
+        ? [v]
+        : Array.isArray(v)
+          ? v.flatMap(strings)
+          : v && typeof v === 'object'
+            ? Object.values(v).flatMap(strings)
+            : [];
+    const shown = [r.stdout, ...data.flatMap((m) => strings(JSON.parse(m[1]!)))].join('\n');
+    expect(shown).toContain('\\e]0;pwned-title\\u{0007}');
+    expect(rawControls(shown, { allowCrLf: true })).toEqual([]);
   });
 
   // Regression (was a bug, fixed): `inspect` prints the last turn's stop_reason raw: src/report/inspect-text.ts, `ended

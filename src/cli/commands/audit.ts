@@ -1,11 +1,13 @@
 /** `audit <path..>` and `validate <path..>`: the same pipeline, with all checks or the schema-level ones. */
-import type { Argv, CommandModule } from 'yargs';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { buildReport, fails } from '../../engine/report.js';
 import { REPORT_FORMATS } from '../../report/registry.js';
 import { applyBaseline, parseBaseline } from '../../report/baseline.js';
+import { inputOutside, type SarifPlaces } from '../../report/sarif-places.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../../engine/output.js';
+import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import {
   parseFailOn,
   parseFormat,
@@ -15,24 +17,17 @@ import {
   parseJobs,
   parseMaxLineBytes,
   parseSeverity,
-  withFormatHint,
-  withReportOptions,
-  type CommonArgs,
+  useColor,
 } from '../options.js';
 import { progressBar } from '../progress.js';
 import { renderReport } from '../render-report.js';
 import { auditTreeParallel } from '../../engine/tree.js';
 import { readUserFile } from '../../engine/user-files.js';
 import { loadConfig } from '../../config/load.js';
-
-type Args = CommonArgs & {
-  paths: string[];
-  'sandbox-config': string[];
-  against?: string;
-  'grok-home'?: string;
-  shard?: string;
-  'format-hint'?: string;
-};
+import type { AuditReport } from '../../model/report.js';
+import type { FailOn } from '../../model/finding.js';
+import { opt, type CommandModule } from '../spec.js';
+import { effectiveConfiguration, mergeSources } from '../configuration.js';
 
 /** `--shard k/n`: 1 <= k <= n. */
 export function parseShard(v: string | undefined): { index: number; count: number } | undefined {
@@ -45,73 +40,102 @@ export function parseShard(v: string | undefined): { index: number; count: numbe
   return { index, count };
 }
 
-export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModule<object, Args> {
+/** Where SARIF places files: the inputs' directories (an input file: the directory holding it), `--sarif-root`. */
+export function sarifPlaces(inputs: readonly string[], root: string | undefined): SarifPlaces {
+  const dirs = inputs.map((p) => {
+    try {
+      return statSync(p).isDirectory() ? p : dirname(p);
+    } catch {
+      return p;
+    }
+  });
+  const places: SarifPlaces = { cwd: process.cwd(), inputs: dirs, ...(root !== undefined ? { root } : {}) };
+  if (root !== undefined) {
+    let isDir = false;
+    try {
+      isDir = statSync(root).isDirectory();
+    } catch {
+      /* reported below */
+    }
+    if (!isDir) throw new UsageError(`--sarif-root ${root}: no such directory`);
+    const outside = inputOutside(places);
+    if (outside !== undefined)
+      throw new UsageError(
+        `--sarif-root ${root}: the input ${outside} is not under it ` +
+          '(code scanning can only place files below its root)',
+      );
+  }
+  return places;
+}
+
+/** The exit code a report calls for. */
+export function exitFor(report: AuditReport, failOn: FailOn): number {
+  return report.toolErrors.length ? EXIT.internal : fails(report.findings, failOn) ? EXIT.findings : EXIT.ok;
+}
+
+export function reportToolErrors(report: AuditReport, io: Io): void {
+  for (const e of report.toolErrors)
+    io.stderr(
+      `session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in ` +
+        `session-audit; please report it.\n`,
+    );
+}
+
+export function auditModule(command: 'audit' | 'validate'): CommandModule {
   return {
-    command: `${command} <paths..>`,
-    describe:
-      command === 'audit'
-        ? 'full audit of session directories, cwd groups or whole sessions roots'
-        : 'schema validation only: JSONL damage, record schemas, loadability',
-    builder: (y: Argv) =>
-      withFormatHint(
-        withReportOptions(y.positional('paths', { type: 'string', array: true, demandOption: true }), REPORT_FORMATS),
-      )
-        .option('sandbox-config', {
-          type: 'string',
-          array: true,
-          default: [] as string[],
-          describe: 'a sandbox.toml defining custom profiles (repeatable: user file first, then project)',
-        })
-        .option('against', {
-          type: 'string',
-          describe: 'an earlier capture (a copied session dir or root) to compare recorded sandbox profiles with',
-        })
-        .option('grok-home', {
-          type: 'string',
-          describe:
-            'the grok home whose relocation journals decide between copies (default: the parent of a `sessions` root)',
-        })
-        .option('shard', {
-          type: 'string',
-          describe: 'audit only shard k of n (k/n), chosen by session id; combine the JSON shard reports with `merge`',
-        }) as unknown as Argv<Args>,
-    handler: async (argv) => {
-      const { config } = loadConfig(argv.config);
+    async run(args, io) {
+      const paths = opt.posList(args, 'paths');
+      const loaded = loadConfig(opt.str(args, 'config'), paths);
+      const { config } = loaded;
+      const shard = parseShard(opt.str(args, 'shard'));
       const format = parseFormat(
-        argv.format ?? (argv.shard !== undefined ? 'json' : undefined) ?? config.format ?? 'table',
+        opt.str(args, 'format') ?? (shard !== undefined ? 'json' : undefined) ?? config.format ?? 'table',
         REPORT_FORMATS,
       );
-      const failOn = parseFailOn(argv['fail-on'] ?? config.failOn ?? 'error');
-      const ignore = new Set([...(config.ignore ?? []), ...parseIgnore(argv.ignore)]);
-      const severity = new Map([...Object.entries(config.severity ?? {}), ...parseSeverity(argv.severity)]);
-      const maxLineBytes = parseMaxLineBytes(argv['max-line-bytes']) ?? config.maxLineBytes;
-      const jobs = parseJobs(argv.jobs ?? config.jobs);
+      const failOnFlag = opt.str(args, 'fail-on');
+      const failOn = parseFailOn(failOnFlag ?? config.failOn ?? 'error');
+      const ignoreFrom = mergeSources(
+        (config.ignore ?? []).map((c) => [c, true] as [string, true]),
+        [...parseIgnore(opt.list(args, 'ignore'))].map((c) => [c, true] as [string, true]),
+      );
+      const severityFrom = mergeSources(
+        Object.entries(config.severity ?? {}),
+        parseSeverity(opt.list(args, 'severity')),
+      );
+      const ignore = new Set(ignoreFrom.keys());
+      const severity = new Map([...severityFrom].map(([k, v]) => [k, v.value]));
+      const maxLineBytes = parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? config.maxLineBytes;
+      const jobs = parseJobs(opt.num(args, 'jobs') ?? config.jobs);
       const options = { command, ignore, severity, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}) };
-      const baselinePath = argv.baseline ?? config.baseline;
+      const baselineFlag = opt.str(args, 'baseline');
+      const baselinePath = baselineFlag ?? config.baseline;
       const baseline =
         baselinePath === undefined
           ? undefined
           : parseBaseline(readUserFile('--baseline', baselinePath).toString('utf8'));
       if (typeof baseline === 'string') throw new UsageError(`--baseline ${baselinePath!}: ${baseline}`);
-      const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const sandboxConfig = argv['sandbox-config'].length ? argv['sandbox-config'] : (config.sandboxConfig ?? []);
-      const formatHint = parseFormatHint(argv['format-hint']);
-      const home = parseHome(argv['grok-home']);
+      const outputFlag = opt.str(args, 'output');
+      const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
+      const sandboxFlag = opt.list(args, 'sandbox-config');
+      const sandboxConfig = sandboxFlag.length ? sandboxFlag : (config.sandboxConfig ?? []);
+      const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
+      const home = parseHome(opt.str(args, 'grok-home'));
+      const against = opt.str(args, 'earlier-capture');
       const tree = {
         sandboxConfig,
-        ...(argv.against !== undefined ? { against: argv.against } : {}),
+        ...(against !== undefined ? { against } : {}),
         ...(home !== undefined ? { home } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
       };
-      const shard = parseShard(argv.shard);
       if (shard && format !== 'json')
         throw new UsageError('--shard writes a JSON shard report for `merge`: use --format json (or no --format)');
       if (shard && baselinePath !== undefined)
         throw new UsageError('--shard and --baseline: apply the baseline when merging (`merge --baseline`)');
+      const places = format === 'sarif' ? sarifPlaces(paths, opt.str(args, 'sarif-root')) : undefined;
       const bar = progressBar(io, command === 'audit' ? 'auditing' : 'validating');
       let audited: Awaited<ReturnType<typeof auditTreeParallel>>;
       try {
-        audited = await auditTreeParallel(argv.paths, options, tree, {
+        audited = await auditTreeParallel(paths, options, tree, {
           jobs,
           progress: bar.tick,
           ...(shard ? { shard } : {}),
@@ -120,12 +144,31 @@ export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModu
         bar.end();
       }
       let report = buildReport(audited.results, options.command);
+      report.configuration = effectiveConfiguration(
+        {
+          loaded,
+          failOn,
+          failOnFrom: failOnFlag !== undefined ? 'option' : config.failOn !== undefined ? 'config' : 'default',
+          ignore: new Map([...ignoreFrom].map(([k, v]) => [k, v.from])),
+          severity: new Map([...severityFrom].map(([k, v]) => [k, { severity: v.value, from: v.from }])),
+          ...(baselinePath !== undefined
+            ? { baseline: { path: baselinePath, from: baselineFlag !== undefined ? 'option' : 'config' } }
+            : {}),
+        },
+        audited.results,
+        report.findings,
+      );
+      if (loaded.skipped)
+        io.stderr(
+          `session-audit: ${loaded.skipped.path} not read: it lies inside the input ${loaded.skipped.input} ` +
+            '(evidence never configures its own audit; name it with --config to use it)\n',
+        );
       if (shard) {
         report = {
           ...report,
           shard: {
             ...shard,
-            paths: argv.paths,
+            paths,
             options: {
               command,
               ignore: [...ignore].sort(),
@@ -146,21 +189,16 @@ export function auditCommand(command: 'audit' | 'validate', io: Io): CommandModu
         report,
         options,
         failOn,
-        paths: argv.paths,
+        paths,
         graphs: audited.graphs,
-        color: argv.color ?? (output === undefined && io.isTTY),
+        color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         width: io.columns,
+        ...(places ? { sarif: places } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
       });
+      io.setExitCode(exitFor(report, failOn));
+      reportToolErrors(report, io);
       writeOutput(text, output, io.stdout);
-      io.setExitCode(
-        report.toolErrors.length ? EXIT.internal : fails(report.findings, failOn) ? EXIT.findings : EXIT.ok,
-      );
-      for (const e of report.toolErrors)
-        io.stderr(
-          `session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in ` +
-            `session-audit; please report it.\n`,
-        );
     },
   };
 }

@@ -1,71 +1,113 @@
 /** `pairs <session..>`: one row per tool call with where it was called and answered, and its status. */
-import type { Argv, CommandModule } from 'yargs';
-import Table from 'cli-table3';
 import type { PairRow } from '../../pairing/classify.js';
 import { escapeText } from '../../report/escape.js';
-import { NO_ROW_LINES } from '../../report/table.js';
-import { wrapText } from '../../report/wrap.js';
-import type { Io } from '../io.js';
-import { checkOutputPath, writeOutput } from '../../engine/output.js';
-import { parseFormat, parseFormatHint, withFormatHint } from '../options.js';
+import { colors } from '../../report/ansi.js';
+import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
+import { paints } from '../../report/table.js';
+import { displayWidth } from '../../report/width.js';
+import { checkOutputFile, withOutput } from '../../engine/output.js';
+import { parseFormat, parseFormatHint, parseLimit, useColor } from '../options.js';
 import { findSessions } from '../../engine/tree.js';
 import { pairRows } from '../../engine/session.js';
+import { opt, type CommandModule } from '../spec.js';
 
-type Args = { paths: string[]; format: string; output?: string; 'format-hint'?: string };
+type Where = PairRow['call'];
 
-const where = (w: PairRow['call']): string => (w ? `${w.file}:${w.line}` : '');
+const WIDE: Column[] = [
+  { head: 'call id', kind: 'token' },
+  { head: 'tool', kind: 'text', min: 12 },
+  { head: 'turn', kind: 'token', align: 'right', drop: 1 },
+  { head: 'called', kind: 'tokens' },
+  { head: 'answered', kind: 'tokens' },
+  { head: 'status', kind: 'token' },
+];
+const NARROW: Column[] = [
+  { head: 'call id', kind: 'token' },
+  { head: 'tool', kind: 'text', min: 10 },
+  { head: 'status', kind: 'token' },
+  { head: 'called / answered', kind: 'tokens' },
+];
 
-export function pairsCommand(io: Io): CommandModule<object, Args> {
-  return {
-    command: 'pairs <paths..>',
-    describe: 'tool call ↔ result table: where each call was made and answered, and its status',
-    builder: (y: Argv) =>
-      withFormatHint(y)
-        .positional('paths', { type: 'string', array: true, demandOption: true })
-        .option('format', { alias: 'f', type: 'string', default: 'table', describe: 'table | json' })
-        .option('output', { alias: 'o', type: 'string', describe: 'write to FILE' }) as unknown as Argv<Args>,
-    handler: (argv) => {
-      const format = parseFormat(argv.format, ['table', 'json']);
-      const output = argv.output === undefined ? undefined : checkOutputPath(argv.output, argv.paths);
-      const sessions = findSessions(argv.paths, parseFormatHint(argv['format-hint'])).map((found) => ({
-        id: found.id,
-        path: found.display,
-        rows: pairRows(found),
-      }));
-      if (format === 'json') {
-        writeOutput(`${JSON.stringify({ sessions }, null, 2)}\n`, output, io.stdout);
-        return;
-      }
-      const out: string[] = [];
-      const w = Math.max(80, io.columns);
-      for (const s of sessions) {
-        out.push(`${escapeText(s.path)}  ${s.rows.length} tool call(s)`);
-        const t = new Table({
-          head: ['call id', 'tool', 'prompt', 'called', 'answered', 'status'],
-          style: { head: [], border: [] },
-          chars: NO_ROW_LINES,
-          colWidths: [22, Math.max(16, w - 22 - 8 - 26 - 26 - 14 - 7), 8, 26, 26, 14],
-        });
-        for (const r of s.rows) {
-          const answered = r.result
-            ? where(r.result)
-            : r.logTerminal
-              ? `${r.logTerminal.status} at ${where(r.logTerminal)}`
-              : '';
-          const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
-          t.push([
-            wrapText(escapeText(r.id), 20),
-            wrapText(escapeText(r.name + (r.mutating ? ' *' : '')), Math.max(14, w - 22 - 8 - 26 - 26 - 14 - 9)),
-            r.promptIndex ?? '',
-            wrapText(called, 24),
-            wrapText(answered, 24),
-            r.status,
-          ]);
-        }
-        out.push(t.toString(), '');
-      }
-      out.push('* the tool can change files or run commands');
-      writeOutput(`${out.join('\n')}\n`, output, io.stdout);
-    },
-  };
+const BAD = new Set(['interrupted', 'unanswered', 'orphan result']);
+
+/**
+ * One session's table: locations are `file:line`, or just the line when every one is in the same file; where the
+ * six columns do not fit, called and answered share one.
+ */
+export function pairsTable(rows: readonly PairRow[], width: number, color: boolean, limit: number): string {
+  const c = colors(color);
+  const files = new Set<string>();
+  for (const r of rows) for (const w of [r.call, r.result, r.logCall, r.logTerminal]) if (w) files.add(w.file);
+  const oneFile = files.size === 1 ? [...files][0]! : undefined;
+  const where = (w: Where): string => (w ? (oneFile !== undefined ? `line ${w.line}` : `${w.file}:${w.line}`) : '');
+  const shown = rows.slice(0, limit);
+  const parts = shown.map((r) => {
+    const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
+    const answered = r.result
+      ? where(r.result)
+      : r.logTerminal
+        ? `${r.logTerminal.status} at ${where(r.logTerminal)}`
+        : '';
+    return {
+      id: escapeText(r.id),
+      tool: escapeText(r.name + (r.mutating ? ' *' : '')),
+      turn: r.promptIndex ?? '',
+      called: escapeText(called),
+      answered: escapeText(answered),
+      status: { text: escapeText(r.status), paint: BAD.has(r.status) ? c.redBold : (s: string) => s } as Cell,
+    };
+  });
+  const wide = parts.map((p): Cell[] => [p.id, p.tool, p.turn, p.called, p.answered, p.status]);
+  const l = layoutTable(WIDE, wide, width);
+  // Six columns only when the tool's description still reads well in its column.
+  const toolNatural = Math.max(0, ...parts.map((p) => displayWidth(p.tool)));
+  const grid =
+    l.fits && l.dropped.length === 0 && l.widths[1]! >= Math.min(toolNatural, 24)
+      ? renderGrid(WIDE, wide, width, paints(c))
+      : renderGrid(
+          NARROW,
+          parts.map((p): Cell[] => [
+            p.id,
+            p.tool,
+            p.status,
+            `${p.called ? `called ${p.called}` : 'no call'}\n${p.answered ? `answered ${p.answered}` : 'no answer'}`,
+          ]),
+          width,
+          paints(c),
+        );
+  let out = oneFile !== undefined ? `(locations are lines of ${escapeText(oneFile)})\n${grid.text}` : grid.text;
+  out += droppedNote(grid.layout, width, '--format json');
+  if (rows.length > shown.length)
+    out += `${shown.length} of ${rows.length} calls shown: \`--limit 0\` shows them all, \`--format json\` too.\n`;
+  return out;
 }
+
+export const pairsModule: CommandModule = {
+  run(args, io) {
+    const paths = opt.posList(args, 'paths');
+    const format = parseFormat(opt.str(args, 'format') ?? 'table', ['table', 'json']);
+    const limit = parseLimit(opt.num(args, 'limit'));
+    const outputFlag = opt.str(args, 'output');
+    const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
+    const found = findSessions(paths, parseFormatHint(opt.str(args, 'format-hint')));
+    const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
+    const width = Math.max(40, io.columns);
+    io.setExitCode(0);
+    withOutput(output, io.stdout, (out) => {
+      // One session at a time: its rows are written, then dropped.
+      found.forEach((f, i) => {
+        const s = { id: f.id, path: f.display, rows: pairRows(f) };
+        if (format === 'json') {
+          const body = JSON.stringify(s, null, 2).replaceAll('\n', '\n    ');
+          out.write(`${i === 0 ? '{\n  "sessions": [\n' : ',\n'}    ${body}`);
+          return;
+        }
+        // The path whole, on its own line (it can be copied), then the count.
+        out.write(`${colors(color).bold(escapeText(s.path))}\n${s.rows.length} tool call(s)\n`);
+        if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit));
+        out.write('\n');
+      });
+      out.write(format === 'json' ? '\n  ]\n}\n' : '* the tool can change files or run commands\n');
+    });
+  },
+};
