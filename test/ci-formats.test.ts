@@ -189,8 +189,15 @@ describe('Markdown', () => {
       expect(line.split(/(?<!\\)\|/).length).toBe(7);
   });
   test('a clean run says so', async () => {
-    const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'markdown']);
+    const r = await cli(['audit', join(CORPORA, 'codex', 'clean'), '--format', 'markdown']);
     expect(r.stdout).toMatch(/^## session-audit audit: ✅ no findings\n\n\*\*Gate: passed\*\*/);
+    expect(r.code).toBe(0);
+  });
+  test('a run with notes only counts them and never says "no findings"', async () => {
+    // Grok's clean corpus is written the way Grok's writer writes: one TIME_FILE_ORDER note per log.
+    const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'markdown']);
+    expect(r.stdout).toMatch(/^## session-audit audit: 🔵 0 errors, 0 warnings, 3 notes\n\n\*\*Gate: passed\*\*/);
+    expect(r.stdout).not.toMatch(/✅/);
     expect(r.code).toBe(0);
   });
 });

@@ -4,6 +4,9 @@
  * that writes a file; a good target is replaced by rename, never written into, and a failed run leaves it as it was.
  */
 import {
+  closeSync,
+  fstatSync,
+  openSync,
   cpSync,
   existsSync,
   linkSync,
@@ -101,6 +104,8 @@ describe('--output and the evidence', () => {
     const target = join(out, 'report.json');
     writeFileSync(target, 'old');
     const before = statSync(target).ino;
+    // Held open, the old file keeps its inode number (a freed one may be reused by the next temp file).
+    const held = openSync(target, 'r');
     for (const [name, args] of commands()) {
       const r = await cli([...args, '--output', target]);
       expect(r.stderr, name).toBe('');
@@ -108,6 +113,10 @@ describe('--output and the evidence', () => {
       expect(readFileSync(target, 'utf8').length, name).toBeGreaterThan(10);
     }
     expect(statSync(target).ino).not.toBe(before);
+    // Replaced, never written in place: the old file is unlinked and still holds its old bytes.
+    expect(fstatSync(held).nlink).toBe(0);
+    expect(readFileSync(held, 'utf8')).toBe('old');
+    closeSync(held);
     expect(readdirSync(out)).toEqual(['report.json']);
   });
 

@@ -83,7 +83,7 @@ const CASES: Case[] = [
     name: 'pairs',
     args: ['pairs', INTERRUPTED, '--no-color'],
     paths: () => json(['audit', INTERRUPTED]).sessions.map((s) => s.path),
-    tokens: () => ['call_p0_read', 'call_p4_migrate', 'chat_history.jsonl:14', 'updates.jsonl:40', 'interrupted'],
+    tokens: () => ['call_p0_read', 'call_p4_migrate', 'chat_history.jsonl:14', 'updates.jsonl:53', 'interrupted'],
   },
   {
     name: 'pairs (long call ids)',

@@ -151,7 +151,8 @@ const nodeMs = startup[0]!.fastestMs;
 line(`\nstart-up (${STARTUP_ROUNDS} rounds; fastest and median, and the fastest above node -e 0):`);
 for (const s of startup)
   line(
-    `  ${s.name.padEnd(28)} ${`${s.fastestMs.toFixed(0)} ms`.padStart(8)} ${`${s.medianMs.toFixed(0)} ms`.padStart(8)}` +
+    `  ${s.name.padEnd(28)} ${`${s.fastestMs.toFixed(0)} ms`.padStart(8)} ` +
+      `${`${s.medianMs.toFixed(0)} ms`.padStart(8)}` +
       `${s.name === 'node -e 0' ? '' : `  +${(s.fastestMs - nodeMs).toFixed(0)} ms`}`,
   );
 for (const name of ['session-audit --version', 'session-audit checks']) {

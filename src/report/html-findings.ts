@@ -172,7 +172,7 @@ export interface FindingsContext {
   /** Per finding (same index as `report.findings`). */
   lines?: ReadonlyArray<FindingBytes | undefined>;
   /** For each session path: what its embedded timeline covers (a finding there links to its row, or near it). */
-  timelines: ReadonlyMap<string, TimelineCover>;
+  timelines: ReadonlyMap<string, TimelineCover> | 'every row';
   /** The directory a session's files are relative to. */
   dirOf: (sessionPath: string) => string;
 }
@@ -233,12 +233,14 @@ export function renderFindings(report: AuditReport, ctx: FindingsContext): strin
     const session = sidx
       ? `<a href="#${sidx}" title="${h(f.sessionPath)}">${h(shown(f.session))}</a>`
       : `<span title="${h(f.sessionPath)}">${h(shown(f.session))}</span>`;
-    const cover = ctx.timelines.get(f.sessionPath);
+    // 'every row' sizes the section as if every finding linked to its timeline row (the page's budget).
+    const all = ctx.timelines === 'every row';
+    const cover = all ? undefined : (ctx.timelines as ReadonlyMap<string, TimelineCover>).get(f.sessionPath);
     const line = f.location.line;
-    const exact = line !== undefined && cover?.rows.has(`${f.location.file}\u0000${line}`);
+    const exact = line !== undefined && (all || cover?.rows.has(`${f.location.file}\u0000${line}`));
     // A line with no event of its own (a damaged one) links to the event before it.
     const goto =
-      sidx && line !== undefined && cover?.files.has(f.location.file)
+      sidx && line !== undefined && (all || cover?.files.has(f.location.file))
         ? ` <a class="goto" href="#${sidx}" data-s="${sidx}" data-file="${h(f.location.file)}" ` +
           `data-line="${line}">${exact ? 'timeline row' : 'timeline near it'}</a>`
         : '';

@@ -22,13 +22,25 @@ export function jsonIsland(value: unknown): string {
   );
 }
 
+/** The whole page: everything else first, session data in what is left (the page stays near it whatever the input). */
+export const PAGE_BYTES = 2_750_000;
 /**
- * Bytes of session data a page embeds (the worst sessions first); past it, less: the page stays near 2.7 MB
- * whatever the input.
+ * Most bytes of session data a page embeds (the worst sessions first); past it, less. Whatever the rest of the page
+ * takes, the sessions keep at least the floor: their files and tool calls for the worst of them.
  */
 export const PAGE_DATA_BYTES = 2.2 * 1024 * 1024;
-/** Of which timelines (so that every session keeps its files and tool calls). */
-export const PAGE_TIMELINE_BYTES = 1.5 * 1024 * 1024;
+const PAGE_DATA_FLOOR = 0.5 * 1024 * 1024;
+/** The share of the session data that timelines may take (so that every session keeps its files and tool calls). */
+const TIMELINE_SHARE = 1.5 / 2.2;
+
+/** What a session's line in the list takes besides its data (its path twice, its counts, its place holders). */
+const SESSION_MARKUP_BYTES = 600;
+
+/** Bytes of session data that fit beside `rest` bytes of everything else in the page and the list of `n` sessions. */
+export function sessionDataRoom(rest: number, n: number): number {
+  const left = PAGE_BYTES - rest - n * SESSION_MARKUP_BYTES - 16 * 1024;
+  return Math.max(PAGE_DATA_FLOOR, Math.min(PAGE_DATA_BYTES, left));
+}
 
 /** Flag bits of an event row, as the page script reads them. */
 export const FLAG = { rewound: 1, compacted: 2, displaced: 4, resume: 8 } as const;
@@ -144,6 +156,7 @@ export function renderSessions(
   reports: readonly SessionReport[],
   extras: ReadonlyMap<string, HtmlSession>,
   anchors: ReadonlyMap<string, string>,
+  dataRoom: number = PAGE_DATA_BYTES,
 ): { html: string; cover: Map<string, TimelineCover> } {
   const cover = new Map<string, TimelineCover>();
   const byPath = new Map(reports.map((s) => [s.path, s]));
@@ -163,8 +176,8 @@ export function renderSessions(
     '<p class="muted">Worst first. Open a session for its files, its timeline and its tool calls (drawn when ' +
       'opened).</p>',
   );
-  let room = PAGE_DATA_BYTES;
-  let timelineRoom = PAGE_TIMELINE_BYTES;
+  let room = dataRoom;
+  let timelineRoom = Math.floor(dataRoom * TIMELINE_SHARE);
   for (const path of ordered) {
     const anchor = anchors.get(path)!;
     const rep = byPath.get(path);

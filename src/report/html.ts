@@ -10,9 +10,16 @@
 import type { HtmlInput } from './html-input.js';
 import { CSS, SCRIPT, cspHash } from './html-assets.js';
 import { h } from './html-escape.js';
-import { renderByCode, renderFindings, renderHeader, renderVerdict, type SessionAnchors } from './html-findings.js';
+import {
+  type FindingsContext,
+  renderByCode,
+  renderFindings,
+  renderHeader,
+  renderVerdict,
+  type SessionAnchors,
+} from './html-findings.js';
 import { renderLineageSvg, sessionsWithoutEdges } from './html-lineage-svg.js';
-import { renderSessions } from './html-session.js';
+import { renderSessions, sessionDataRoom } from './html-session.js';
 import { plural } from './human.js';
 
 export type { HtmlInput, HtmlSession } from './html-input.js';
@@ -62,8 +69,24 @@ export function renderHtml(input: HtmlInput): string {
   const title = input.title ? `session-audit: ${input.title}` : 'session-audit report';
   const dirs = new Map(input.report.sessions.map((s) => [s.path, s.dir ?? s.path]));
   const failOn = input.failOn ?? input.report.configuration?.failOn ?? 'error';
-  // Sessions first, out of order: what each embeds decides where the findings can link.
-  const sessions = renderSessions(input.report.sessions, new Map(input.sessions.map((s) => [s.path, s])), anchors);
+  const findings = (timelines: FindingsContext['timelines']): string =>
+    renderFindings(input.report, {
+      anchors,
+      ...(input.lines ? { lines: input.lines } : {}),
+      timelines,
+      dirOf: (p) => dirs.get(p) ?? p,
+    });
+  const byCode = renderByCode(input.report);
+  const lineage = renderLineage(input);
+  // Sessions first, out of order: what each embeds decides where the findings can link. They get what the page's
+  // budget leaves once everything else is in (the findings sized as if each linked to its timeline row).
+  const rest = findings('every row').length + byCode.length + lineage.length + CSS.length + SCRIPT.length;
+  const sessions = renderSessions(
+    input.report.sessions,
+    new Map(input.sessions.map((s) => [s.path, s])),
+    anchors,
+    sessionDataRoom(rest, input.report.sessions.length),
+  );
   return [
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
@@ -73,14 +96,9 @@ export function renderHtml(input: HtmlInput): string {
     `<style>${CSS}</style></head>\n<body><main>`,
     renderHeader(input.report, input.title),
     renderVerdict(input.report, failOn),
-    renderFindings(input.report, {
-      anchors,
-      ...(input.lines ? { lines: input.lines } : {}),
-      timelines: sessions.cover,
-      dirOf: (p) => dirs.get(p) ?? p,
-    }),
-    renderByCode(input.report),
-    renderLineage(input),
+    findings(sessions.cover),
+    byCode,
+    lineage,
     sessions.html,
     `</main><script>${SCRIPT}</script></body></html>\n`,
   ].join('');

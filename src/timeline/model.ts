@@ -40,7 +40,9 @@ export const TimelineEventSchema = z
     text: z.string().describe('The full content (never truncated).'),
     rewound: z.boolean().describe('A later rewind removed this event from the live branch.'),
     compacted: z.boolean().describe('The event precedes the last compaction: the model now sees only its summary.'),
-    displaced: z.boolean().describe('Written to the file after events emitted later (an ACP line the writer held back).'),
+    displaced: z
+      .boolean()
+      .describe('Written to the file after events emitted later (an ACP line the writer held back).'),
     resume: z.string().optional().describe('A new process picked the session up here; the evidence.'),
   })
   .meta({ id: 'TimelineEvent', description: 'One event of `session-audit timeline --format jsonl`.' });
