@@ -21,6 +21,7 @@ import { renderTimelineJsonl } from '../report/timeline.js';
 import { buildTimeline } from './timeline.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { UsageError } from '../errors.js';
+import { ReadError } from '../read/files.js';
 import { checkOutputPath } from './output.js';
 import { runAudit } from './tree.js';
 import { findSessions } from './tree.js';
@@ -195,6 +196,8 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   } catch (e) {
     if (e instanceof ChangedDuringBundling)
       throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);
+    // A payload file that cannot be read now (or is no longer the file walked: a directory swapped mid-run).
+    if (e instanceof ReadError) throw new UsageError(`a payload file ${e.message}: the bag was not written`);
     if ((e as NodeJS.ErrnoException).code)
       throw new UsageError(`-o ${req.out}: cannot write (${(e as NodeJS.ErrnoException).code})`);
     throw e;

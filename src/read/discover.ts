@@ -44,7 +44,7 @@ export function dirProbe(abs: string, names: readonly string[]): DirProbe {
       let h: Buffer | undefined;
       if (type(name) === 'file') {
         try {
-          h = readHead(join(abs, name), HEAD_BYTES);
+          h = readHead(join(abs, name), HEAD_BYTES, true);
         } catch {
           h = undefined;
         }
@@ -52,7 +52,7 @@ export function dirProbe(abs: string, names: readonly string[]): DirProbe {
       heads.set(name, h);
       return h;
     },
-    list: (rel) => listDir(join(abs, rel)).names,
+    list: (rel) => listDir(join(abs, rel), true).names,
   };
 }
 
@@ -103,7 +103,7 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
     depth: number,
     parent?: { name: string; abs: string; display: string },
   ): void => {
-    const { names, error } = listDir(abs);
+    const { names, error } = listDir(abs, true);
     if (error) {
       if (depth === 0) throw new UsageError(`${arg}: cannot list the directory (${error})`);
       // Whatever it holds (a session, a group of them) is evidence this audit cannot see: said, never skipped.
@@ -133,7 +133,9 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       // Given directly, the folder may still have its main file next to it: then the session is that file's.
       const claimed =
         depth === 0
-          ? detectors.files(dirProbe(up.abs, listDir(up.abs).names)).find((h) => h.members.includes(basename(abs)))
+          ? detectors
+              .files(dirProbe(up.abs, listDir(up.abs, true).names))
+              .find((h) => h.members.includes(basename(abs)))
           : undefined;
       const hit = claimed ?? { ...orphan, main: basename(abs), members: [basename(abs)] };
       const s = fileSession(up.abs, up.display, hit);
@@ -221,7 +223,7 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
 function fileArgument(arg: string, real: string, detectors: Detectors): FoundSession {
   const dir = dirname(real);
   const name = basename(real);
-  const hits = detectors.files(dirProbe(dir, listDir(dir).names));
+  const hits = detectors.files(dirProbe(dir, listDir(dir, true).names));
   const hit = hits.find((h) => h.main === name) ?? hits.find((h) => h.members.includes(name)) ?? detectors.force(name);
   if (!hit) {
     const kinds = detectors.fileKinds;

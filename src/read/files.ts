@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { noteBytesRead } from './memory.js';
 import { RING_SLOT_BYTES } from './chunk-ring.js';
 import type { SharedRing } from '../model/source.js';
+import { openedAt, RACE_MESSAGE } from './pinned.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
@@ -28,18 +29,26 @@ export interface ReadResult {
   size: number;
 }
 
-function openRegular(path: string): number {
-  return openRegularSized(path).fd;
+function openRegular(path: string, pinned = false): number {
+  return openRegularSized(path, pinned).fd;
 }
 
-/** Open for reading; the size from fstat sizes the read buffer (a small file does not cost a 1 MiB allocation). */
-function openRegularSized(path: string): { fd: number; size: number } {
+/**
+ * Open for reading; the size from fstat sizes the read buffer (a small file does not cost a 1 MiB allocation).
+ * `pinned`: `path` is a canonical path under a walked root, and the file opened must be the one at that path
+ * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes.
+ */
+function openRegularSized(path: string, pinned = false): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
     throw new ReadError(code, code === 'ELOOP' ? 'is a symlink (not followed)' : `cannot be opened (${code})`);
+  }
+  if (pinned && !openedAt(fd, path)) {
+    closeSync(fd);
+    throw new ReadError('ERACE', RACE_MESSAGE);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
@@ -76,6 +85,8 @@ export interface StreamOptions {
   stamp?: boolean;
   /** Read at most this many bytes (the prefix an earlier read saw, when the file may have grown since). */
   limit?: number;
+  /** The file is evidence under a walked root: it must be the file at `path` itself (see openRegularSized). */
+  pinned?: boolean;
 }
 
 /** One read buffer shared by the `reuse` streams that are not nested in each other. */
@@ -89,9 +100,9 @@ let sharedInUse = false;
 export function streamFile(
   path: string,
   onChunk: (chunk: Buffer) => void,
-  { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity }: StreamOptions = {},
+  { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity, pinned = false }: StreamOptions = {},
 ): ReadResult & { stamps?: [string, string] } {
-  const { fd, size: statSize } = openRegularSized(path);
+  const { fd, size: statSize } = openRegularSized(path, pinned);
   const hash = createHash('sha256');
   let opened = '';
   let stamps: [string, string] | undefined;
@@ -148,10 +159,11 @@ export function streamFileShared(
   path: string,
   ring: SharedRing,
   onChunk: (chunk: Buffer) => void,
+  pinned = false,
 ): { size: number; shared: boolean; stamps: [string, string] } {
   let fd: number;
   try {
-    fd = openRegularSized(path).fd;
+    fd = openRegularSized(path, pinned).fd;
   } catch (e) {
     ring.abandon();
     throw e;
@@ -192,20 +204,28 @@ export function streamFileShared(
  * Read a whole (small) file. Past `maxBytes` the content is not kept (the file is still hashed in full);
  * `truncated` says so.
  */
-export function readWholeFile(path: string, maxBytes: number): ReadResult & { bytes: Buffer; truncated: boolean } {
+export function readWholeFile(
+  path: string,
+  maxBytes: number,
+  pinned = false,
+): ReadResult & { bytes: Buffer; truncated: boolean } {
   const parts: Buffer[] = [];
   let kept = 0;
   let truncated = false;
-  const r = streamFile(path, (chunk) => {
-    if (truncated) return;
-    if (kept + chunk.length > maxBytes) {
-      truncated = true;
-      parts.length = 0;
-      return;
-    }
-    parts.push(chunk);
-    kept += chunk.length;
-  });
+  const r = streamFile(
+    path,
+    (chunk) => {
+      if (truncated) return;
+      if (kept + chunk.length > maxBytes) {
+        truncated = true;
+        parts.length = 0;
+        return;
+      }
+      parts.push(chunk);
+      kept += chunk.length;
+    },
+    { pinned },
+  );
   return { ...r, bytes: truncated ? Buffer.alloc(0) : Buffer.concat(parts, kept), truncated };
 }
 
@@ -213,8 +233,8 @@ export function readWholeFile(path: string, maxBytes: number): ReadResult & { by
  * The first `maxBytes` bytes of a regular file (read-only, O_NOFOLLOW, never blocks on a FIFO), for recognising
  * what a file is during discovery. Throws ReadError like the other readers.
  */
-export function readHead(path: string, maxBytes: number): Buffer {
-  const fd = openRegular(path);
+export function readHead(path: string, maxBytes: number, pinned = false): Buffer {
+  const fd = openRegular(path, pinned);
   try {
     const buf = Buffer.allocUnsafe(maxBytes);
     let n = 0;
@@ -242,8 +262,9 @@ export function readHead(path: string, maxBytes: number): Buffer {
 export function readSpans(
   path: string,
   spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
+  pinned = false,
 ): Buffer[] {
-  const fd = openRegular(path);
+  const fd = openRegular(path, pinned);
   try {
     return spans.map(({ offset, max, line }) => {
       const buf = Buffer.allocUnsafe(Math.max(0, line ? Math.min(max, 4096) : max));
@@ -313,8 +334,8 @@ export function readDirectoryFiles(
  * Read a file lazily as an async iterable of chunks (read-only, O_NOFOLLOW, regular files only), for consumers
  * that pull (archive writers). The file is opened on the first pull and closed at the end.
  */
-export async function* readChunks(path: string, chunkSize = CHUNK): AsyncGenerator<Buffer> {
-  const fd = openRegular(path);
+export async function* readChunks(path: string, chunkSize = CHUNK, pinned = false): AsyncGenerator<Buffer> {
+  const fd = openRegular(path, pinned);
   try {
     for (;;) {
       const buf = Buffer.allocUnsafe(chunkSize);

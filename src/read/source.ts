@@ -7,6 +7,7 @@ import type { InventoryEntry } from '../model/inventory.js';
 import type { SessionSource, SharedRing } from '../model/source.js';
 import type { FoundSession } from '../model/found.js';
 import { ReadError, readChunks, readSpans, readWholeFile, streamFile, streamFileShared } from './files.js';
+import { RACE_MESSAGE } from './pinned.js';
 import { JsonlScanner } from './jsonl.js';
 import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 import { byteOrder } from '../model/order.js';
@@ -23,19 +24,24 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
     if (e.readError === 'ENOENT') continue;
     out.push(e);
     if (e.type !== 'dir') continue;
-    const listed = listDir(join(abs, m));
+    const listed = listDir(join(abs, m), true);
     if (listed.error) e.readError = listed.error;
-    else for (const c of walkTree(join(abs, m), MAX_WALK_DEPTH - 1)) out.push({ ...c, path: `${m}/${c.path}` });
+    else for (const c of walkTree(join(abs, m), MAX_WALK_DEPTH - 1, true)) out.push({ ...c, path: `${m}/${c.path}` });
   }
   return out.sort((a, b) => byteOrder(a.path, b.path));
 }
 
-export function fsSource(found: FoundSession): SessionSource {
+export function fsSource(walked: FoundSession): SessionSource {
+  let found = walked;
   const inventory = opaque(found)
     ? []
     : found.members
       ? memberInventory(found.abs, found.members)
-      : walkTree(found.abs);
+      : walkTree(found.abs, MAX_WALK_DEPTH, true);
+  const rootError = (inventory as ReturnType<typeof walkTree>).rootError;
+  // The session directory itself cannot be listed now (gone, denied, or swapped for a symlink since discovery).
+  if (rootError !== undefined)
+    found = { ...found, unreachable: rootError === 'ERACE' ? RACE_MESSAGE : `listing it failed (${rootError})` };
   const byPath = new Map(inventory.map((e) => [e.path, e]));
   const rings = new Map<string, () => SharedRing | undefined>();
   /** Reads made through a ring whose hash is not settled yet. */
@@ -59,7 +65,7 @@ export function fsSource(found: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        const r = readWholeFile(join(found.abs, rel), maxBytes);
+        const r = readWholeFile(join(found.abs, rel), maxBytes, true);
         entry.sha256 = r.sha256;
         entry.size = r.size;
         return { ok: true, value: { bytes: r.bytes, truncated: r.truncated } };
@@ -77,13 +83,14 @@ export function fsSource(found: FoundSession): SessionSource {
       const earlier = sharedReads.get(rel);
       try {
         if (ring) {
-          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk));
+          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk), true);
           sharedReads.set(rel, r);
           delete entry.sha256;
           entry.size = r.size;
         } else {
           const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), {
             reuse: true,
+            pinned: true,
             stamp: earlier !== undefined,
             ...(limit !== undefined ? { limit } : {}),
           });
@@ -111,7 +118,7 @@ export function fsSource(found: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        return { ok: true, value: readSpans(join(found.abs, rel), spans) };
+        return { ok: true, value: readSpans(join(found.abs, rel), spans, true) };
       } catch (e) {
         if (!(e instanceof ReadError)) throw e;
         return { ok: false, error: e.message };
@@ -132,7 +139,7 @@ export function fsSource(found: FoundSession): SessionSource {
       for (const entry of inventory) {
         if (entry.type !== 'file' || entry.sha256 !== undefined || entry.readError !== undefined) continue;
         try {
-          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true });
+          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true, pinned: true });
           entry.sha256 = r.sha256;
           entry.size = r.size;
         } catch (e) {
@@ -143,13 +150,13 @@ export function fsSource(found: FoundSession): SessionSource {
     rawChunks(rel) {
       const entry = byPath.get(rel);
       if (entry?.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
-      return readChunks(join(found.abs, rel));
+      return readChunks(join(found.abs, rel), undefined, true);
     },
     streamRaw(rel, onChunk) {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        return { ok: true, value: streamFile(join(found.abs, rel), onChunk) };
+        return { ok: true, value: streamFile(join(found.abs, rel), onChunk, { pinned: true }) };
       } catch (e) {
         return fail(entry, e);
       }
@@ -178,7 +185,7 @@ export function fsSource(found: FoundSession): SessionSource {
       if (entry.type !== 'file')
         return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
       try {
-        return { ok: true, value: readWholeFile(abs, maxBytes).bytes };
+        return { ok: true, value: readWholeFile(abs, maxBytes, true).bytes };
       } catch (e) {
         return fail(undefined, e);
       }
@@ -194,7 +201,7 @@ export function fsSource(found: FoundSession): SessionSource {
         return { ok: false, error: `${name} is a ${entry.type}, not a regular file (not opened)` };
       const scanner = new JsonlScanner(onRecord, () => {}, options);
       try {
-        streamFile(abs, (chunk) => scanner.push(chunk), { reuse: true });
+        streamFile(abs, (chunk) => scanner.push(chunk), { reuse: true, pinned: true });
         return { ok: true, value: scanner.end() };
       } catch (e) {
         return fail(undefined, e);
@@ -207,7 +214,7 @@ export function fsSource(found: FoundSession): SessionSource {
       if (entry.readError === 'ENOENT') return undefined;
       if (entry.type !== 'file') return { ok: false, error: `is a ${entry.type}, not a regular file (not opened)` };
       try {
-        return { ok: true, value: readWholeFile(abs, maxBytes).bytes };
+        return { ok: true, value: readWholeFile(abs, maxBytes, true).bytes };
       } catch (e) {
         return fail(undefined, e);
       }

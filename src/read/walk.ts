@@ -5,6 +5,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryType, InventoryEntry } from '../model/inventory.js';
+import { openDir, type PinnedDir } from './pinned.js';
 
 export function entryType(st: Stats): EntryType {
   if (st.isFile()) return 'file';
@@ -19,8 +20,18 @@ export function entryType(st: Stats): EntryType {
 
 import { byteOrder } from '../model/order.js';
 
-/** Names as raw bytes decoded leniently would lose information; Node gives us UTF-8 strings, kept as is. */
-export function listDir(abs: string): { names: string[]; error?: string } {
+/**
+ * Names as raw bytes decoded leniently would lose information; Node gives us UTF-8 strings, kept as is.
+ * `pinned`: `abs` is a canonical path under a walked root, listed only if it is still that directory (error 'ERACE'
+ * when a directory on the way was swapped for a symlink: read/pinned.ts).
+ */
+export function listDir(abs: string, pinned = false): { names: string[]; error?: string } {
+  if (pinned) {
+    const dir = openDir(abs);
+    if ('error' in dir) return { names: [], error: dir.error };
+    dir.close();
+    return { names: dir.names.sort(byteOrder) };
+  }
   try {
     return { names: readdirSync(abs).sort(byteOrder) };
   } catch (e) {
@@ -28,10 +39,11 @@ export function listDir(abs: string): { names: string[]; error?: string } {
   }
 }
 
-export function lstatEntry(abs: string, rel: string): InventoryEntry {
+/** `at`: the path to lstat (a path through the checked directory's descriptor); `abs` by default. */
+export function lstatEntry(abs: string, rel: string, at: string = abs): InventoryEntry {
   let st: Stats;
   try {
-    st = lstatSync(abs);
+    st = lstatSync(at);
   } catch (e) {
     return {
       path: rel,
@@ -51,7 +63,7 @@ export function lstatEntry(abs: string, rel: string): InventoryEntry {
   };
   if (entry.type === 'symlink') {
     try {
-      entry.linkTarget = readlinkSync(abs);
+      entry.linkTarget = readlinkSync(at);
     } catch {
       /* target unreadable: recorded without it */
     }
@@ -61,29 +73,50 @@ export function lstatEntry(abs: string, rel: string): InventoryEntry {
 
 export const MAX_WALK_DEPTH = 16;
 
-/** Every entry under `root` (not including root itself), depth-first, sorted; directories are listed too. */
-export function walkTree(root: string, maxDepth = MAX_WALK_DEPTH): InventoryEntry[] {
-  const out: InventoryEntry[] = [];
-  const visit = (abs: string, rel: string, depth: number): void => {
-    const { names, error } = listDir(abs);
-    if (error) {
-      const self = out.find((e) => e.path === rel);
-      if (self) self.readError = error;
+/**
+ * Every entry under `root` (not including root itself), depth-first, sorted; directories are listed too. `pinned`:
+ * `root` is canonical and evidence: each directory is listed through its own descriptor, checked to be the one at
+ * its path, and its entries are looked at through that descriptor (a directory swapped for a symlink mid-walk is
+ * 'ERACE', never a listing of somewhere else). A root that cannot be listed is `rootError`.
+ */
+export function walkTree(
+  root: string,
+  maxDepth = MAX_WALK_DEPTH,
+  pinned = false,
+): InventoryEntry[] & { rootError?: string } {
+  const out: InventoryEntry[] & { rootError?: string } = [];
+  const visit = (abs: string, rel: string, depth: number, self: InventoryEntry | undefined): void => {
+    const dir = pinned ? openDir(abs) : plainDir(abs);
+    if ('error' in dir) {
+      if (self) self.readError = dir.error;
+      else out.rootError = dir.error;
       return;
     }
-    for (const name of names) {
-      const childRel = rel ? `${rel}/${name}` : name;
-      const childAbs = join(abs, name);
-      const entry = lstatEntry(childAbs, childRel);
-      out.push(entry);
-      if (entry.type === 'dir') {
-        if (depth + 1 >= maxDepth) entry.readError = 'EDEPTH';
-        else visit(childAbs, childRel, depth + 1);
+    try {
+      for (const name of dir.names.sort(byteOrder)) {
+        const childRel = rel ? `${rel}/${name}` : name;
+        const childAbs = join(abs, name);
+        const entry = lstatEntry(childAbs, childRel, dir.at(name));
+        out.push(entry);
+        if (entry.type === 'dir') {
+          if (depth + 1 >= maxDepth) entry.readError = 'EDEPTH';
+          else visit(childAbs, childRel, depth + 1, entry);
+        }
       }
+    } finally {
+      dir.close();
     }
   };
-  visit(root, '', 0);
+  visit(root, '', 0, undefined);
   return out;
+}
+
+function plainDir(abs: string): PinnedDir | { error: string } {
+  try {
+    return { names: readdirSync(abs), at: (name) => join(abs, name), close: () => {} };
+  } catch (e) {
+    return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
+  }
 }
 
 /** True when the path is a real directory (lstat: a symlink to one is not). */

@@ -1,0 +1,93 @@
+/**
+ * Reads pinned to the tree that was walked. Discovery and the walk see the tree with lstat, but files are opened
+ * later by path, and a directory on that path may have been exchanged for a symlink in between (a process racing
+ * the tool, `renameat2(RENAME_EXCHANGE)`): the open then lands outside the evidence. So every evidence open is
+ * checked afterwards: on Linux, `/proc/self/fd/N` names what the descriptor really is, and it must be the very
+ * path that was asked for (paths under a walked root are canonical: the root went through realpath, and the walk
+ * never crosses a symlink). Directories are listed through their own descriptor, so the names and types read are
+ * those of the directory that was checked. Where /proc is missing, every component of the path is checked with
+ * lstat after the open instead (a narrower window, not a proof).
+ */
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const PROC_FD = '/proc/self/fd';
+const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+let proc: boolean | undefined;
+const procWorks = (): boolean => (proc ??= existsSync(PROC_FD));
+
+/** What the descriptor `fd` really names, when the system says. */
+function openedPath(fd: number): string | undefined {
+  if (!procWorks()) return undefined;
+  try {
+    return readlinkSync(`${PROC_FD}/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** No component of `path` (below the file system root) is a symlink now. */
+function componentsReal(path: string): boolean {
+  for (let p = dirname(path); p !== dirname(p); p = dirname(p)) {
+    try {
+      if (lstatSync(p).isSymbolicLink()) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The descriptor `fd`, opened by `path`, is the file at `path` itself (no directory on the way was swapped). */
+export function openedAt(fd: number, path: string): boolean {
+  const real = openedPath(fd);
+  return real !== undefined ? real === path : componentsReal(path);
+}
+
+export const RACE_MESSAGE =
+  'changed while being read: a directory on its path was replaced (by a symlink leading elsewhere?), so the file ' +
+  'opened is not the one walked; not read';
+
+/** A directory opened for listing: its names, and a path for each entry that resolves inside it. */
+export interface PinnedDir {
+  names: string[];
+  /** A path to the entry `name` of the checked directory, for lstat and readlink. */
+  at(name: string): string;
+  close(): void;
+}
+
+/**
+ * Open the directory `abs` for listing, checked to be the directory at `abs` itself; error: an errno code, or
+ * 'ERACE' when it is not.
+ */
+export function openDir(abs: string): PinnedDir | { error: string } {
+  if (!procWorks()) {
+    try {
+      const names = readdirSync(abs);
+      return { names, at: (name) => join(abs, name), close: () => {} };
+    } catch (e) {
+      return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(abs, DIR_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
+    // O_NOFOLLOW|O_DIRECTORY on what is now a symlink: it was swapped after the walk saw a directory.
+    return { error: code === 'ELOOP' || code === 'ENOTDIR' ? 'ERACE' : code };
+  }
+  const self = `${PROC_FD}/${fd}`;
+  try {
+    if (!openedAt(fd, abs)) {
+      closeSync(fd);
+      return { error: 'ERACE' };
+    }
+    const names = readdirSync(self);
+    return { names, at: (name) => `${self}/${name}`, close: () => closeSync(fd) };
+  } catch (e) {
+    closeSync(fd);
+    return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
+  }
+}
