@@ -28,7 +28,12 @@ export interface TimelineWriterOptions {
   color?: boolean;
   /** Table rows shown (default: all). */
   limit?: number;
+  /** Timesketch: events left out of the time-based export (no timed event to place them by), told at the end. */
+  onOmitted?: (count: number, why: string) => void;
 }
+
+/** Timesketch: events without a time held until the first timed one places them; past this many, counted only. */
+const UNPLACED_HELD = 10_000;
 
 type Out = (s: string) => void;
 
@@ -194,7 +199,7 @@ function timesketchLine(e: TimelineEvent, timed: TimelineEvent | undefined, data
   const ms = timed?.timeMs ?? 0;
   const desc =
     e.timeMs === null
-      ? 'No timestamp (time of the previous event)'
+      ? `No timestamp (time of the ${timed && timed.line > e.line && timed.file === e.file ? 'next' : 'previous'} event)`
       : e.timeSource === 'agentTimestampMs'
         ? 'Agent event time'
         : 'Log write time';
@@ -250,14 +255,30 @@ export function timelineWriter(format: TimelineFormat, out: Out, o: TimelineWrit
       };
     }
     case 'timesketch': {
+      // An event without a time takes the previous timed event's; those before the first timed event take its
+      // time, and a timeline with no time at all is left out (counted): never a row at 1970-01-01.
       let last: TimelineEvent | undefined;
+      const held: TimelineEvent[] = [];
+      let dropped = 0;
       return {
         event(e) {
-          const timed = e.timeMs !== null ? e : last;
-          if (e.timeMs !== null) last = e;
-          out(timesketchLine(e, timed, o.dataType));
+          if (e.timeMs === null && !last) {
+            if (held.length < UNPLACED_HELD) held.push(e);
+            else dropped++;
+            return;
+          }
+          if (e.timeMs !== null) {
+            for (const h of held) out(timesketchLine(h, e, o.dataType));
+            held.length = 0;
+            if (dropped) o.onOmitted?.(dropped, `more than ${UNPLACED_HELD} came before the first timed event`);
+            dropped = 0;
+            last = e;
+          }
+          out(timesketchLine(e, e.timeMs !== null ? e : last, o.dataType));
         },
-        end: () => {},
+        end: () => {
+          if (held.length + dropped) o.onOmitted?.(held.length + dropped, 'no event of the timeline has a time');
+        },
       };
     }
   }

@@ -64,6 +64,11 @@ export const timelineModule: CommandModule = {
         dataType: formatOf(found).timesketchType,
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         ...(format === 'table' ? { limit } : {}),
+        onOmitted: (n, why) =>
+          io.stderr(
+            `session-audit: ${n} event(s) without a time left out of the Timesketch export (${why}); every event ` +
+              'is in --format jsonl\n',
+          ),
       });
       sessionTimeline(found, { limits, includeSubagents: opt.bool(args, 'include-subagents') ?? false }, (e) => {
         if (live && (e.rewound || e.compacted || !LIVE_KINDS.has(e.kind))) return;
