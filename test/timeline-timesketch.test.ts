@@ -37,7 +37,15 @@ function sketch(events: TimelineEvent[]): { rows: Array<Record<string, unknown>>
     dataType: 'session-audit:test:event',
     onOmitted: (n, why) => omitted.push([n, why]),
   });
-  return { rows: text.trim() ? text.trim().split('\n').map((l) => JSON.parse(l)) : [], omitted };
+  return {
+    rows: text.trim()
+      ? text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [],
+    omitted,
+  };
 }
 
 describe('Timesketch rows of events without a time', () => {

@@ -7,6 +7,7 @@ import type { FormatModule } from '../formats/types.js';
 import { lineageObserver, type LineageFacts } from '../lineage/facts.js';
 import { buildGraph, type LineageGraph, type Relocation } from '../lineage/graph.js';
 import { opaque, type FoundSession } from '../model/found.js';
+import { notRead, type NotRead } from '../model/not-read.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
@@ -155,11 +156,11 @@ function relocationsFor(facts: readonly LineageFacts[], home: string | undefined
 }
 
 function finishTree(
-  { results, facts }: Pick<TreeResult, 'results' | 'facts'>,
+  { results, facts, found }: Pick<TreeResult, 'results' | 'facts'> & { found?: FoundSession[] },
   options: AuditOptions,
   tree: TreeOptions,
   prepared: PreparedTree,
-): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+): { results: SessionResult[]; graphs: Map<string, LineageGraph>; notRead: NotRead[] } {
   const graphs = new Map<string, LineageGraph>();
   if (options.command === 'audit') {
     const relocations = relocationsFor(facts, tree.home);
@@ -169,7 +170,7 @@ function finishTree(
       runRootChecks(results, g, prepared.checks, options);
     }
   }
-  return { results, graphs };
+  return { results, graphs, notRead: notRead(found ?? []) };
 }
 
 /** Audit a tree: every session, then (for `audit`) the checks over each sessions root's lineage graph. */
@@ -177,7 +178,7 @@ export function auditTree(
   paths: readonly string[],
   options: AuditOptions,
   tree: TreeOptions = {},
-): { results: SessionResult[]; graphs: Map<string, LineageGraph> } {
+): { results: SessionResult[]; graphs: Map<string, LineageGraph>; notRead: NotRead[] } {
   const prepared = prepareTree(tree);
   return finishTree(
     auditPaths(paths, options, tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
@@ -192,7 +193,7 @@ export async function auditTreeParallel(
   options: AuditOptions,
   tree: TreeOptions,
   run: RunOptions,
-): Promise<{ results: SessionResult[]; graphs: Map<string, LineageGraph>; facts: LineageFacts[] }> {
+): Promise<{ results: SessionResult[]; graphs: Map<string, LineageGraph>; facts: LineageFacts[]; notRead: NotRead[] }> {
   const prepared = prepareTree(tree);
   const audited = await auditPathsParallel(
     paths,
@@ -200,7 +201,7 @@ export async function auditTreeParallel(
     tree.formatHint !== undefined ? { ...run, formatHint: tree.formatHint } : run,
   );
   // A shard leaves the checks over the whole lineage graph to `merge`, which has every shard's facts.
-  if (run.shard) return { results: audited.results, graphs: new Map(), facts: audited.facts };
+  if (run.shard) return { results: audited.results, graphs: new Map(), facts: audited.facts, notRead: [] };
   return { ...finishTree(audited, options, tree, prepared), facts: audited.facts };
 }
 

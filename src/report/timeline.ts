@@ -197,9 +197,10 @@ function csvCell(v: unknown): string {
 
 function timesketchLine(e: TimelineEvent, timed: TimelineEvent | undefined, dataType: string): string {
   const ms = timed?.timeMs ?? 0;
+  const next = timed !== undefined && timed.line > e.line && timed.file === e.file;
   const desc =
     e.timeMs === null
-      ? `No timestamp (time of the ${timed && timed.line > e.line && timed.file === e.file ? 'next' : 'previous'} event)`
+      ? `No timestamp (time of the ${next ? 'next' : 'previous'} event)`
       : e.timeSource === 'agentTimestampMs'
         ? 'Agent event time'
         : 'Log write time';

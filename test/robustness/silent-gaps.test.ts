@@ -92,5 +92,30 @@ describe.skipIf(!BUILT || !deny)(
       expect(v.code, v.stderr).toBe(1);
       expect((JSON.parse(v.stdout) as AuditReport).findings.map((f) => f.code)).toEqual(['SESSION_UNREADABLE']);
     });
+
+    test('lineage and pairs over a tree with a group that cannot be listed name it, in every format', () => {
+      const { root } = tree('group-lineage');
+      const hidden = join(root, 'sessions', '%2Fsecret');
+      cpSync(join(root, 'sessions', GROUP), hidden, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX', root]);
+      chmodSync(hidden, 0o000);
+      const gap = new RegExp(
+        '1 directory not read, so not in (the lineage|these tool calls) .*\\n {2}.*%2Fsecret: could not be opened: ' +
+          'listing it failed \\(EACCES\\)\\n$',
+      );
+      for (const args of [
+        ['lineage', root],
+        ['lineage', root, '--format', 'json'],
+        ['pairs', join(root, 'sessions')],
+        ['pairs', join(root, 'sessions'), '--format', 'json'],
+      ]) {
+        const r = runBuilt(args, asDenied(deny!));
+        expect(r.code, args.join(' ')).toBe(0);
+        expect(r.stderr, args.join(' ')).toMatch(gap);
+      }
+      const table = runBuilt(['pairs', join(root, 'sessions')], asDenied(deny!)).stdout;
+      expect(table).toContain(`${hidden}\nnot read: could not be opened: listing it failed (EACCES)\n`);
+      expect(table).not.toMatch(/%2Fsecret\n0 tool call/);
+    });
   },
 );

@@ -4,6 +4,7 @@ import { LINEAGE_FORMATS, LINEAGE_RENDERERS } from '../../report/lineage.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseHome, useColor } from '../options.js';
 import { auditTree } from '../../engine/tree.js';
+import { notReadLines } from '../../model/not-read.js';
 import { opt, type CommandModule } from '../spec.js';
 
 export const lineageModule: CommandModule = {
@@ -14,7 +15,7 @@ export const lineageModule: CommandModule = {
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
     const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
     const home = parseHome(opt.str(args, 'grok-home'));
-    const { results, graphs } = auditTree(
+    const { results, graphs, notRead } = auditTree(
       paths,
       { command: 'audit' },
       {
@@ -36,6 +37,8 @@ export const lineageModule: CommandModule = {
       color: useColor(opt.bool(args, 'color'), io, output !== undefined),
     });
     io.setExitCode(0);
+    // A directory that could not be read may hold sessions whose edges are missing here: say so, every format.
+    io.stderr(notReadLines(notRead, 'the lineage'));
     writeOutput(text, output, io.stdout);
   },
 };

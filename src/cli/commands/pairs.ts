@@ -8,6 +8,7 @@ import { displayWidth } from '../../report/width.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseLimit, useColor } from '../options.js';
 import { findSessions } from '../../engine/tree.js';
+import { notRead, notReadLines, whyNotRead } from '../../model/not-read.js';
 import { pairRows } from '../../engine/session.js';
 import { opt, type CommandModule } from '../spec.js';
 
@@ -96,18 +97,24 @@ export const pairsModule: CommandModule = {
     withOutput(output, io.stdout, (out) => {
       // One session at a time: its rows are written, then dropped.
       found.forEach((f, i) => {
-        const s = { id: f.id, path: f.display, rows: pairRows(f) };
+        const why = whyNotRead(f);
+        const s = { id: f.id, path: f.display, ...(why !== undefined ? { notRead: why } : {}), rows: pairRows(f) };
         if (format === 'json') {
           const body = JSON.stringify(s, null, 2).replaceAll('\n', '\n    ');
           out.write(`${i === 0 ? '{\n  "sessions": [\n' : ',\n'}    ${body}`);
           return;
         }
         // The path whole, on its own line (it can be copied), then the count.
+        if (why !== undefined) {
+          out.write(`${colors(color).bold(escapeText(s.path))}\nnot read: ${escapeText(why)}\n\n`);
+          return;
+        }
         out.write(`${colors(color).bold(escapeText(s.path))}\n${s.rows.length} tool call(s)\n`);
         if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit));
         out.write('\n');
       });
       out.write(format === 'json' ? '\n  ]\n}\n' : '* the tool can change files or run commands\n');
     });
+    io.stderr(notReadLines(notRead(found), 'these tool calls'));
   },
 };
