@@ -94,6 +94,8 @@ export const pairsModule: CommandModule = {
     const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
     const width = Math.max(40, io.columns);
     io.setExitCode(0);
+    // Said first: a reader that stops early (| head) still gets it.
+    io.stderr(notReadLines(notRead(found), 'these tool calls'));
     withOutput(output, io.stdout, (out) => {
       // One session at a time: its rows are written, then dropped.
       found.forEach((f, i) => {
@@ -115,6 +117,5 @@ export const pairsModule: CommandModule = {
       });
       out.write(format === 'json' ? '\n  ]\n}\n' : '* the tool can change files or run commands\n');
     });
-    io.stderr(notReadLines(notRead(found), 'these tool calls'));
   },
 };
