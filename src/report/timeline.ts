@@ -195,9 +195,9 @@ function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function timesketchLine(e: TimelineEvent, timed: TimelineEvent | undefined, dataType: string): string {
+/** `timed`: the event whose time `e` takes (itself when it has one); `next`: it comes after `e`. */
+function timesketchLine(e: TimelineEvent, timed: TimelineEvent | undefined, dataType: string, next = false): string {
   const ms = timed?.timeMs ?? 0;
-  const next = timed !== undefined && timed.line > e.line && timed.file === e.file;
   const desc =
     e.timeMs === null
       ? `No timestamp (time of the ${next ? 'next' : 'previous'} event)`
@@ -269,7 +269,7 @@ export function timelineWriter(format: TimelineFormat, out: Out, o: TimelineWrit
             return;
           }
           if (e.timeMs !== null) {
-            for (const h of held) out(timesketchLine(h, e, o.dataType));
+            for (const h of held) out(timesketchLine(h, e, o.dataType, true));
             held.length = 0;
             if (dropped) o.onOmitted?.(dropped, `more than ${UNPLACED_HELD} came before the first timed event`);
             dropped = 0;
