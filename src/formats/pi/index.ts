@@ -19,8 +19,8 @@ const PAIRING: PairingDialect = {
   placement: 'run',
   conversation: 'the session file',
   orphan:
-    'Pi sends the model a toolResult without its toolCall, which the provider rejects: the entry holding the call was ' +
-    'lost, or history was spliced in',
+    'Pi sends the model a toolResult without its toolCall, which the provider rejects: the entry holding the ' +
+    'call was lost, or history was spliced in',
   duplicate: "the model's history holds two results for one call",
   unanswered:
     'Pi adds a "No result provided" stub for it in every request (never written to the file), which hides whether ' +

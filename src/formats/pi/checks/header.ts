@@ -56,8 +56,8 @@ export const piHeader = defineCheck({
         ctx.emit(
           'PI_HEADER_INVALID',
           { file: f.file, line: 1, byteOffset: 0 },
-          `${f.stats?.lines ? 'no line of the file parses' : 'the file is empty'}: Pi loads nothing from it, and opening it in Pi truncates it to a fresh ` +
-            `header; ${BUNDLE_FIRST}`,
+          `${f.stats?.lines ? 'no line of the file parses' : 'the file is empty'}: Pi loads nothing from it, and ` +
+            `opening it in Pi truncates it to a fresh header; ${BUNDLE_FIRST}`,
         );
       },
       record({ file, kind, record }) {

@@ -135,13 +135,16 @@ export const piTree = defineCheck({
         if (t.roots.length > 1 && t.leaf) {
           const top = t.path[0];
           const explained = t.roots.slice(1).every((r) => r.type === 'branch_summary' && r.fromId === 'root');
+          const why = explained
+            ? 'a branch summary from "root": /tree back to the start'
+            : 'legal: /tree back to before the first message';
           ctx.emit(
             'PI_SEVERAL_ROOTS',
             at(file, t.roots[1]!, '/parentId'),
-            `${t.roots.length} entries start a tree (parentId null), at lines ${t.roots.map((r) => r.line).join(', ')}` +
-              `${explained ? ' (a branch summary from "root": /tree back to the start)' : ' (legal: /tree back to before the first message)'}` +
-              `; a resume continues from the leaf at line ${t.leaf.line} (the last entry), whose path reaches the ` +
-              `root at line ${top?.line ?? '?'}: entries under the other roots are not in the context`,
+            `${t.roots.length} entries start a tree (parentId null), at lines ` +
+              `${t.roots.map((r) => r.line).join(', ')} (${why}); a resume continues from the leaf at line ` +
+              `${t.leaf.line} (the last entry), whose path reaches the root at line ${top?.line ?? '?'}: entries ` +
+              'under the other roots are not in the context',
           );
         }
         compactionsV2(t, byId, (e, msg, severity) =>
@@ -164,8 +167,9 @@ function compactionsV1(t: TreeFacts, emit: (e: PiEntry, msg: string) => void): v
     if (!target || idx === 0 || target.type === 'session' || (idx as number) >= i)
       emit(
         e,
-        `firstKeptEntryIndex ${JSON.stringify(idx)} names no entry before the compaction (Pi reads ${t.entries.length} ` +
-          'entries, the header is 0): the migration drops the reference and Pi keeps nothing before the summary',
+        `firstKeptEntryIndex ${JSON.stringify(idx)} names no entry before the compaction (Pi reads ` +
+          `${t.entries.length} entries, the header is 0): the migration drops the reference and Pi keeps nothing ` +
+          'before the summary',
       );
   });
 }
