@@ -9,6 +9,10 @@ import { PiSession, piCwdDir, piFileName } from './pi-builder.js';
 import type { Case, Expectation, Files } from './case-kit.js';
 
 export const PI_CWD = '/home/dev/app';
+/** What a case directory holds, for the corpora README. */
+export const PI_LAYOUT =
+  'a `~/.pi/agent` tree (`sessions/--<encoded-cwd>--/<time>_<id>.jsonl`; in the clean tree also the old ' +
+  '`~/.pi/agent/*.jsonl` placement and a `--session-dir` directory, `pi-sessions/`)';
 const HOME = '/home/dev';
 /** Case roots are `~/.pi/agent` (what a user points the tool at); sessions sit under its sessions/. */
 const DIR = `sessions/${piCwdDir(PI_CWD)}`;
