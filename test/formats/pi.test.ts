@@ -101,7 +101,7 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
     }
   });
 
-  test('pairs lists every call with its status: 391 calls, 373 answered, 18 that never ran (large-session)', async () => {
+  test('pairs lists each call with its status: 391 calls, 373 answered, 18 never ran (large-session)', async () => {
     const r = await cli(['pairs', join(EXTERNAL, 'large-session.jsonl'), '--format', 'json']);
     expect(r.code).toBe(0);
     const rows = (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ status: string }> }> }).sessions[0]!.rows;
@@ -109,7 +109,7 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
     expect([rows.length, by('answered'), by('abandoned')]).toEqual([391, 373, 18]);
   });
 
-  test('the v1 compactions name their first kept entry by index and it resolves (a user message before them)', async () => {
+  test('v1 compactions name their first kept entry by index, and it resolves (a user message before)', async () => {
     const recs = records('before-compaction.jsonl') as Array<Rec & { firstKeptEntryIndex?: number }>;
     const compactions = recs.map((r, i) => ({ r, i })).filter(({ r }) => r.type === 'compaction');
     expect(compactions.length).toBe(2);
@@ -202,4 +202,21 @@ test('the checked-in Pi corpora are exactly what the generator writes', () => {
 
 test('zod and the generated JSON Schema agree on every record of the pi corpora', () => {
   expectModelAndSchemaAgree('pi', SessionLine, validator(PI_SCHEMAS.session!.file));
+});
+
+test('an entry type Pi does not know is a note, not an error (a newer Pi or an extension wrote it)', async () => {
+  const dir = join(scratch, 'unknown-type');
+  mkdirSync(dir, { recursive: true });
+  const src = join(
+    CORPORA,
+    'pi/clean/sessions/--home-dev-app--/2026-03-12T09-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a01.jsonl',
+  );
+  const lines = readFileSync(src, 'utf8').split('\n').filter(Boolean);
+  const last = JSON.parse(lines.at(-1)!) as { id: string };
+  lines.push(
+    JSON.stringify({ type: 'bookmark', id: 'ffff0001', parentId: last.id, timestamp: '2026-03-12T09:10:00.000Z' }),
+  );
+  writeFileSync(join(dir, 'session.jsonl'), `${lines.join('\n')}\n`);
+  const rep = await audit(dir);
+  expect(summary(rep)).toEqual([`session.jsonl:${lines.length} SCHEMA_UNKNOWN_TYPE note`]);
 });
