@@ -220,3 +220,30 @@ test('an entry type Pi does not know is a note, not an error (a newer Pi or an e
   const rep = await audit(dir);
   expect(summary(rep)).toEqual([`session.jsonl:${lines.length} SCHEMA_UNKNOWN_TYPE note`]);
 });
+
+test('a version that is not a number is unknown, not v1 (no migration claim)', async () => {
+  const dir = join(scratch, 'version-string');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 's.jsonl'),
+    '{"type":"session","version":"3","id":"x","timestamp":"2026-03-12T09:00:00.000Z","cwd":"/w"}\n',
+  );
+  const codes = (await audit(dir)).findings.map((f) => f.code).sort();
+  expect(codes).toEqual(['PI_VERSION_UNKNOWN', 'SCHEMA_VIOLATION']);
+});
+
+test('bundle of ~/.pi/agent takes the session files only, never auth.json or settings.json beside them', async () => {
+  const dir = join(scratch, 'agent-home');
+  mkdirSync(dir, { recursive: true });
+  const clean = join(CORPORA, 'pi', 'clean');
+  const name = '2026-03-11T09-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a03.jsonl';
+  copyFileSync(join(clean, name), join(dir, name));
+  writeFileSync(join(dir, 'auth.json'), '{"anthropic":{"type":"api_key","key":"not-a-real-key"}}\n');
+  writeFileSync(join(dir, 'settings.json'), '{}\n');
+  const bag = join(scratch, 'home.zip');
+  expect((await cli(['bundle', dir, '-o', bag])).code).toBe(0);
+  const listing = readFileSync(bag).toString('latin1');
+  expect(listing).toContain(name);
+  expect(listing).not.toContain('auth.json');
+  expect(listing).not.toContain('settings.json');
+});

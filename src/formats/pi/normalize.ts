@@ -134,8 +134,8 @@ export class PiNormalizer {
   private header(e: SessionEvent, v: Obj, r: JsonlRecord): void {
     e.kind = 'session_update';
     e.sessionId = str(v.id);
-    const version = typeof v.version === 'number' ? v.version : 1;
-    e.summary = clip(`session header v${version}${str(v.cwd) ? ` in ${str(v.cwd)}` : ''}`);
+    const version = v.version === undefined || v.version === null ? 1 : v.version;
+    e.summary = clip(`session header v${String(version)}${str(v.cwd) ? ` in ${str(v.cwd)}` : ''}`);
     if (r.line !== 1 || r.recovered !== undefined) return;
     const id = this.identity;
     if (str(v.id) !== undefined) id.id = str(v.id)!;

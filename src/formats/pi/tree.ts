@@ -43,9 +43,12 @@ export interface TreeFacts {
   lostIds: Map<string, number>;
 }
 
-/** Pi's version of a header value: absent (or not a number) is 1. */
-export const versionOf = (header: unknown): number | undefined =>
-  isObj(header) && header.type === 'session' ? (typeof header.version === 'number' ? header.version : 1) : undefined;
+/** Pi's version of a header value: absent (or null) is 1; anything but a number is NaN (no version known). */
+export const versionOf = (header: unknown): number | undefined => {
+  if (!isObj(header) || header.type !== 'session') return undefined;
+  const v = header.version;
+  return v === undefined || v === null ? 1 : typeof v === 'number' ? v : Number.NaN;
+};
 
 export class PiTree {
   private readonly entries: PiEntry[] = [];

@@ -92,7 +92,7 @@ export const piHeader = defineCheck({
               ctx.emit(
                 'PI_VERSION_UNKNOWN',
                 { ...where, pointer: '/version' },
-                `version ${JSON.stringify(version)} is not one this audit knows (1 to ${PI_CURRENT_VERSION}): ` +
+                `version ${JSON.stringify((v as { version?: unknown }).version)} is not one this audit knows (1 to ${PI_CURRENT_VERSION}): ` +
                   `audited as v${PI_CURRENT_VERSION}`,
               );
             return;
