@@ -247,3 +247,13 @@ test('bundle of ~/.pi/agent takes the session files only, never auth.json or set
   expect(listing).not.toContain('auth.json');
   expect(listing).not.toContain('settings.json');
 });
+
+test('inspect counts only the turns on the path a resume continues: after /tree to a new root, one', async () => {
+  const file = join(
+    CORPORA,
+    'pi/several-roots/sessions/--home-dev-app--/2026-03-12T09-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a01.jsonl',
+  );
+  const r = await cli(['inspect', file, '--format', 'json']);
+  const rep = JSON.parse(r.stdout) as { replay: { liveTurns: number; logLines: number } };
+  expect(rep.replay).toMatchObject({ liveTurns: 1, logLines: 12 });
+});

@@ -127,7 +127,8 @@ export class PiNormalizer {
       default:
         e.summary = type ? `unknown entry ${JSON.stringify(type)}` : 'no type';
     }
-    if (e.opensTurn) this.prompts.push(e.seq);
+    // A prompt recovered from a damaged line is not one Pi can replay.
+    if (e.opensTurn && r.recovered === undefined) this.prompts.push(e.seq);
     return { event: e, chats };
   }
 
