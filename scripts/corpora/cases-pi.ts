@@ -367,5 +367,86 @@ export function piCases(): Case[] {
       { maxSeverity: 'note', onlyAt: ['TOOL_INTERRUPTED_CALL'] },
     ),
   );
+  cases.push(
+    single(
+      'compaction-index-unresolved',
+      'A v1 compaction whose firstKeptEntryIndex points past itself (an index into the entries Pi reads, the ' +
+        'header being 0): the migration drops the reference and Pi keeps nothing before the summary.',
+      ['PI_COMPACTION_UNRESOLVED'],
+      (s) => {
+        standard(s);
+        s.entry('compaction', { summary: 'parse() fixed.', firstKeptEntryIndex: 40, tokensBefore: 41_000 });
+        s.user('Continue.');
+        s.assistant('Done.');
+      },
+      (ls) => [{ code: 'PI_COMPACTION_UNRESOLVED', file: FILE, line: lineOf(ls, /"compaction"/), severity: 'error' }],
+      { version: 0, allow: ['PI_VERSION_OLD'], onlyAt: ['PI_COMPACTION_UNRESOLVED'] },
+    ),
+  );
+  cases.push(
+    single(
+      'prefix-flushed-twice',
+      'What Pi before 0.55.2 wrote when a branched session flushed its in-memory prefix into a file that already ' +
+        'held it (#1672): the header and the first entries again, byte for byte. Warnings: a known writer bug, ' +
+        'not forged history.',
+      ['PI_HEADER_REPEATED', 'PI_ID_COLLISION'],
+      standard,
+      (ls) => {
+        const n = ls.length;
+        ls.push(...ls.slice(0, 4));
+        return [
+          { code: 'PI_HEADER_REPEATED', file: FILE, line: n + 1, severity: 'warning' },
+          { code: 'PI_ID_COLLISION', file: FILE, line: n + 2, severity: 'warning' },
+          { code: 'PI_ID_COLLISION', file: FILE, line: n + 3, severity: 'warning' },
+          { code: 'PI_ID_COLLISION', file: FILE, line: n + 4, severity: 'warning' },
+        ];
+      },
+      {
+        maxSeverity: 'warning',
+        // The repeated entries keep their first times, so time goes back where they start: true of such a file.
+        allow: ['TIME_BACKWARDS'],
+        onlyAt: ['PI_HEADER_REPEATED', 'PI_ID_COLLISION'],
+      },
+    ),
+  );
+  {
+    // A session with a label on its path, and its /fork: Pi drops label entries from the copied path without
+    // re-parenting the entry that hung from the label (earendil-works/pi #5669).
+    const main = session();
+    opening(main);
+    const done = turnOne(main);
+    main.entry('label', { targetId: done, label: 'parser-fixed' });
+    main.wait(20_000).user('Add a doc comment to parse.');
+    main.assistant('Documented.');
+    const fork = session(PI_IDS.fork, T0 + 3_600_000, { parentSession: `${HOME}/.pi/agent/${MAIN}`, seed: 2 });
+    fork.header();
+    for (const l of main.lines.slice(1)) if (l.type !== 'label') fork.lines.push(l);
+    fork.last = main.last;
+    fork.user('Now a property test.');
+    fork.assistant('Added.');
+    const forkFile = piFileName(T0 + 3_600_000, PI_IDS.fork);
+    const fl = lines(fork.render());
+    cases.push({
+      name: 'fork-label-dropped',
+      description:
+        'A /fork of a session with a label on its path: Pi drops the label from the copied path but not the ' +
+        "entry's link to it (#5669), so the fork has a dangling parent. A warning: Pi's own fork did it.",
+      must: ['PI_PARENT_DANGLING'],
+      maxSeverity: 'warning',
+      onlyAt: ['PI_PARENT_DANGLING'],
+      at: [
+        {
+          code: 'PI_PARENT_DANGLING',
+          file: forkFile,
+          line: lineOf(fl, /Add a doc comment/),
+          severity: 'warning',
+        },
+      ],
+      files: new Map([
+        [MAIN, main.render()],
+        [`${DIR}/${forkFile}`, join(fl)],
+      ]),
+    });
+  }
   return cases;
 }

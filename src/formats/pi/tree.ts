@@ -5,6 +5,7 @@
  * and the model's context is the walk from that leaf up its parentId links. v1 files have no tree: every entry is on
  * the one path, in line order, and a compaction names its first kept entry by index (the header is index 0).
  */
+import { createHash } from 'node:crypto';
 import type { JsonlRecord } from '../../model/records.js';
 
 type Obj = Record<string, unknown>;
@@ -23,8 +24,8 @@ export interface PiEntry {
   firstKeptEntryId?: string;
   firstKeptEntryIndex?: unknown;
   fromId?: string;
-  /** The line's value, compact, to tell byte-identical repeats from different entries sharing an id. */
-  text: string;
+  /** A digest of the entry's value, to tell identical repeats from different entries sharing an id. */
+  digest: string;
 }
 
 export interface TreeFacts {
@@ -68,14 +69,14 @@ export class PiTree {
       this.version = versionOf(v);
       this.forked = typeof v.parentSession === 'string' || typeof v.branchedFrom === 'string';
     }
-    const e: PiEntry = { line: r.line, byteOffset: r.byteOffset, seq, type: str(v.type) ?? '', text: '' };
+    const e: PiEntry = { line: r.line, byteOffset: r.byteOffset, seq, type: str(v.type) ?? '', digest: '' };
     if (isObj(v.message) && typeof v.message.role === 'string') e.role = v.message.role;
     if (typeof v.id === 'string') e.id = v.id;
     if (v.parentId === null || typeof v.parentId === 'string') e.parentId = v.parentId;
     if (typeof v.firstKeptEntryId === 'string') e.firstKeptEntryId = v.firstKeptEntryId;
     if ('firstKeptEntryIndex' in v) e.firstKeptEntryIndex = v.firstKeptEntryIndex;
     if (typeof v.fromId === 'string') e.fromId = v.fromId;
-    if (e.type !== 'message') e.text = JSON.stringify(v);
+    if (e.id !== undefined) e.digest = createHash('sha1').update(JSON.stringify(v)).digest('base64');
     this.entries.push(e);
   }
 
@@ -98,7 +99,12 @@ export class PiTree {
     }
     const byId = new Map<string, PiEntry>();
     for (const e of body) if (e.id !== undefined) byId.set(e.id, e);
-    facts.roots = body.filter((e) => e.type !== 'session' && e.id !== undefined && e.parentId === null);
+    // One root per id: a repeated entry (a prefix written twice) is the same root, and Pi keeps the last.
+    facts.roots = [
+      ...new Map(
+        body.filter((e) => e.type !== 'session' && e.id !== undefined && e.parentId === null).map((e) => [e.id, e]),
+      ).values(),
+    ].sort((a, b) => a.line - b.line);
     const leaf = [...body].reverse().find((e) => e.id !== undefined);
     if (!leaf) return facts;
     facts.leaf = leaf;

@@ -91,7 +91,7 @@ export const piTree = defineCheck({
           }
           const prev = firstOf.get(e.id);
           if (prev) {
-            const same = prev.text !== '' && prev.text === e.text;
+            const same = prev.digest === e.digest;
             ctx.emit(
               'PI_ID_COLLISION',
               at(file, e, '/id'),
