@@ -257,3 +257,20 @@ test('inspect counts only the turns on the path a resume continues: after /tree 
   const rep = JSON.parse(r.stdout) as { replay: { liveTurns: number; logLines: number } };
   expect(rep.replay).toMatchObject({ liveTurns: 1, logLines: 12 });
 });
+
+test('verify --against reports a Pi file that was migrated in place after the capture (BUNDLE_NOT_APPEND_ONLY)', async () => {
+  const dir = join(scratch, 'migrated');
+  mkdirSync(dir, { recursive: true });
+  const clean = join(CORPORA, 'pi', 'clean');
+  const name = '2026-03-11T09-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a03.jsonl';
+  copyFileSync(join(clean, name), join(dir, name));
+  const bag = join(scratch, 'migrated.zip');
+  expect((await cli(['bundle', dir, '-o', bag])).code).toBe(0);
+  // What Pi's load does to an older file: the whole file rewritten, here with the header's version changed.
+  const text = readFileSync(join(dir, name), 'utf8').replace('"version":3', '"version":4');
+  writeFileSync(join(dir, name), text);
+  const v = await cli(['verify', bag, '--against', dir, '--format', 'json']);
+  const codes = (JSON.parse(v.stdout) as AuditReport).findings.map((f) => f.code);
+  expect(codes).toContain('BUNDLE_NOT_APPEND_ONLY');
+  expect(v.code).not.toBe(0);
+});
