@@ -258,7 +258,7 @@ test('inspect counts only the turns on the path a resume continues: after /tree 
   expect(rep.replay).toMatchObject({ liveTurns: 1, logLines: 12 });
 });
 
-test('verify --against reports a Pi file that was migrated in place after the capture (BUNDLE_NOT_APPEND_ONLY)', async () => {
+test('verify --against reports a Pi file rewritten in place after the capture (BUNDLE_NOT_APPEND_ONLY)', async () => {
   const dir = join(scratch, 'migrated');
   mkdirSync(dir, { recursive: true });
   const clean = join(CORPORA, 'pi', 'clean');
