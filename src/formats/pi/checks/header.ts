@@ -80,11 +80,13 @@ export const piHeader = defineCheck({
             if (record.line === 1) return;
           } else {
             const version = versionOf(v)!;
+            const raw = (v as { version?: unknown }).version;
+            const absent = raw === undefined || raw === null ? ' (no version field)' : '';
             if (version < PI_CURRENT_VERSION)
               ctx.emit(
                 'PI_VERSION_OLD',
                 { ...where, pointer: '/version' },
-                `a v${version} session file${version === 1 ? ' (no version field)' : ''}: opening it in Pi migrates ` +
+                `a v${version} session file${absent}: opening it in Pi migrates ` +
                   `it to v${PI_CURRENT_VERSION} and rewrites it in place` +
                   `${version === 1 ? ' with fresh random entry ids' : ''}; ${BUNDLE_FIRST}`,
               );
@@ -92,8 +94,8 @@ export const piHeader = defineCheck({
               ctx.emit(
                 'PI_VERSION_UNKNOWN',
                 { ...where, pointer: '/version' },
-                `version ${JSON.stringify((v as { version?: unknown }).version)} is not one this audit knows (1 to ${PI_CURRENT_VERSION}): ` +
-                  `audited as v${PI_CURRENT_VERSION}`,
+                `version ${JSON.stringify(raw)} is not one this audit knows (1 to ${PI_CURRENT_VERSION}): audited ` +
+                  `as v${PI_CURRENT_VERSION}`,
               );
             return;
           }
