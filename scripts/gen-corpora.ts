@@ -13,6 +13,7 @@ import { generateBundles } from './corpora/cases-bundle.js';
 import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
+import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
 
 export interface Expected {
   description: string;
@@ -136,6 +137,7 @@ export function generate(outDir: string): string[] {
       allCodes,
     ),
   );
+  written.push(...generateAgentCorpora(outDir, 'pi', 'Pi coding agent', PI_LAYOUT, piCleanTree(), piCases(), allCodes));
   return written;
 }
 

@@ -158,6 +158,11 @@ export interface ChatItem {
   /** A result the harness wrote in place of a real one (a cancellation or rejection text of the agent's own). */
   synthetic?: boolean;
   /**
+   * An assistant item whose response the agent ends without running any of its calls (e.g. Pi's stopReason "error"
+   * or "aborted"): why, in words. Its calls without a result are expected, not lost.
+   */
+  abandoned?: string;
+  /**
    * The item came out of a damaged line (the reader recovered it): the agent's own reader, which parses whole lines,
    * skips that line, so the model never sees the item.
    */

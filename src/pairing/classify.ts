@@ -23,7 +23,9 @@ export type PairStatus =
   | 'interrupted'
   | 'orphan result'
   | 'rewound'
-  | 'log only';
+  | 'log only'
+  /** The response that made the call ended without running its calls: no result is expected. */
+  | 'abandoned';
 
 export interface PairRow {
   id: string;
@@ -367,6 +369,19 @@ function classifyUnanswered(
   d: PairingDialect,
   logName: string,
 ): void {
+  if (call.abandoned !== undefined && !log) {
+    row.status = 'abandoned';
+    findings.push({
+      code: 'TOOL_INTERRUPTED_CALL',
+      at: call,
+      key: call.id,
+      severity: 'note',
+      message:
+        `call ${call.id} (${call.name}) has no result, as expected: ${call.abandoned}, so the tool never ran ` +
+        '(the agent runs no call of such a response)',
+    });
+    return;
+  }
   const ran = log?.terminal
     ? ` ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the ` +
       `result.`

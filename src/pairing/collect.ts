@@ -25,6 +25,8 @@ export interface ChatCall extends Where {
   continuedAfter: boolean;
   /** The call's arguments (first 200 characters), kept only when the collector is asked to (inspect, pairs). */
   args?: string;
+  /** The response that made the call ended without running its calls (ChatItem.abandoned). */
+  abandoned?: string;
 }
 
 export interface ChatResult extends Where {
@@ -403,6 +405,7 @@ export class PairingCollector {
       continuedAfter: false,
     };
     if (this.keepDetail && call.args !== undefined) row.args = keep(call.args);
+    if (c.abandoned !== undefined) row.abandoned = c.abandoned;
     this.chatCalls.set(id, row);
     this.lastCallIdsThisTurn.push(id);
   }

@@ -273,31 +273,55 @@ export class JsonlScanner {
     });
   }
 
-  /** A line holding a partial record with the next record glued on: recover the trailing complete record. */
+  /**
+   * A line holding records glued together (a writer that appends without a leading newline after a line that lost
+   * its own): recover every complete record, peeled from the end, and say whether the first bytes are a complete
+   * record too or a partial one (lost).
+   */
   private recoverMerged(b: Buffer, line: number, start: number): boolean {
-    const p = trailingObjectStart(b);
-    if (p <= 0) return false;
-    const before = prevNonSpace(b, p);
-    if (before === 0x3a /* : */ || before === 0x2c /* , */ || before === 0x5b /* [ */) return false;
-    const tail = parseBytes(b.subarray(p));
-    if (!tail.ok || !this.looksLikeRecord(tail.value)) return false;
-    const prefix = b.subarray(0, p);
-    const head = parseBytes(prefix);
-    const headOk = head.ok && this.looksLikeRecord(head.value);
-    const cutUtf8 = !head.ok && head.badUtf8At !== undefined;
-    this.damage({
-      code: 'JSONL_MERGED_LINE',
-      line,
-      byteOffset: start,
-      byteLength: b.length,
-      detail: headOk
+    const tails: Array<{ at: number; end: number; value: unknown }> = [];
+    let end = b.length;
+    let headOk = false;
+    let cutUtf8 = false;
+    let headValue: unknown;
+    for (;;) {
+      const rest = b.subarray(0, end);
+      const p = trailingObjectStart(rest);
+      if (p <= 0) break;
+      const before = prevNonSpace(rest, p);
+      if (before === 0x3a /* : */ || before === 0x2c /* , */ || before === 0x5b /* [ */) break;
+      const tail = parseBytes(b.subarray(p, end));
+      if (!tail.ok || !this.looksLikeRecord(tail.value)) break;
+      tails.unshift({ at: p, end, value: tail.value });
+      end = p;
+      const head = parseBytes(b.subarray(0, end));
+      headOk = head.ok && this.looksLikeRecord(head.value);
+      cutUtf8 = !head.ok && head.badUtf8At !== undefined;
+      if (headOk && head.ok) {
+        headValue = head.value;
+        break;
+      }
+    }
+    if (!tails.length) return false;
+    const p = tails[0]!.at;
+    const starts = tails.map((t) => t.at).join(', ');
+    let detail: string;
+    if (tails.length === 1)
+      detail = headOk
         ? `two complete records on one line (the second starts at byte ${p} of the line); both recovered`
         : `the first ${p} bytes are a partial record${cutUtf8 ? ' (torn inside a UTF-8 character)' : ''} with the ` +
-          `next record glued on at byte ${p}; the trailing record was recovered, the partial one is lost`,
-    });
-    if (headOk && head.ok)
-      this.deliver({ line, byteOffset: start, byteLength: p, value: head.value, recovered: 'merged' });
-    this.deliver({ line, byteOffset: start + p, byteLength: b.length - p, value: tail.value, recovered: 'merged' });
+          `next record glued on at byte ${p}; the trailing record was recovered, the partial one is lost`;
+    else
+      detail = headOk
+        ? `${tails.length + 1} complete records on one line (the others start at bytes ${starts} of the line); all ` +
+          'recovered'
+        : `the first ${p} bytes are a partial record${cutUtf8 ? ' (torn inside a UTF-8 character)' : ''} with ` +
+          `${tails.length} complete records glued on (at bytes ${starts}); those were recovered, the partial one ` +
+          'is lost';
+    this.damage({ code: 'JSONL_MERGED_LINE', line, byteOffset: start, byteLength: b.length, detail });
+    if (headOk) this.deliver({ line, byteOffset: start, byteLength: p, value: headValue, recovered: 'merged' });
+    for (const t of tails)
+      this.deliver({ line, byteOffset: start + t.at, byteLength: t.end - t.at, value: t.value, recovered: 'merged' });
     return true;
   }
 

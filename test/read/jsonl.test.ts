@@ -70,6 +70,29 @@ describe('damage, one code each', () => {
     expect(r.records.map((x) => x.value)).toEqual([JSON.parse(A), JSON.parse(B)]);
   });
 
+  test('merged line: three complete records glued on one line are all recovered, each at its own offset', () => {
+    const r = scan(`${A}\n${A}${B}${C}\n`);
+    expect(codes(r)).toEqual(['JSONL_MERGED_LINE']);
+    const line = A.length + 1;
+    expect(r.records.filter((x) => x.recovered === 'merged').map((x) => [x.byteOffset, x.byteLength])).toEqual([
+      [line, A.length],
+      [line + A.length, B.length],
+      [line + A.length + B.length, C.length],
+    ]);
+    expect(r.damage[0]!.detail).toContain('3 complete records on one line');
+  });
+
+  test('merged line: a partial record with two complete records glued on loses only the partial one', () => {
+    const torn = '{"type":"user","content":"ab';
+    const r = scan(`${torn}${B}${C}\n`);
+    expect(codes(r)).toEqual(['JSONL_MERGED_LINE']);
+    expect(r.records.map((x) => [x.byteOffset, x.value])).toEqual([
+      [torn.length, JSON.parse(B)],
+      [torn.length + B.length, JSON.parse(C)],
+    ]);
+    expect(r.damage[0]!.detail).toMatch(/partial record with 2 complete records glued on .*the partial one is lost/);
+  });
+
   test('a torn record ending in a nested object is not mistaken for a merge (no invented record)', () => {
     const torn =
       '{"timestamp":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}';
