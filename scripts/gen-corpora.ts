@@ -11,6 +11,7 @@ import { oracleTimeline } from './corpora/grok-builder.js';
 import { damagedCases, type Case, type Content } from './corpora/cases.js';
 import { generateBundles } from './corpora/cases-bundle.js';
 import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
+import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 
@@ -133,6 +134,17 @@ export function generate(outDir: string): string[] {
       'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
       claudeCleanTree().files,
       [...claudeCases(), ...claudeCaptureCases()],
+      allCodes,
+    ),
+  );
+  written.push(
+    ...generateAgentCorpora(
+      outDir,
+      'hermes',
+      'Hermes Agent',
+      'a `~/.hermes` home (`state.db`, `sessions/<id>.jsonl`, `sessions/session_<id>.json`, `sessions/sessions.json`)',
+      hermesCleanTree(),
+      hermesCases(),
       allCodes,
     ),
   );

@@ -1,0 +1,111 @@
+/**
+ * The Hermes loader: the documents first (the gateway index, each CLI snapshot), then the database, read from a
+ * private copy (db/copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every gateway transcript
+ * streamed as a log (records, events, conversation items, damage), then the home's identity.
+ */
+import type { SessionSource } from '../../model/source.js';
+import type { JsonlRecord } from '../../model/records.js';
+import type { SessionEvent } from '../../model/events.js';
+import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';
+import type { LoadLimits } from '../types.js';
+import { parseDoc } from '../shared/docs.js';
+import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
+import { isObj } from '../shared/events.js';
+import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
+import { copyDatabase } from './db/copy.js';
+import { DB_KIND, type DbFacts } from './db/facts.js';
+import { readDatabase } from './db/read.js';
+import { HermesNormalizer } from './normalize.js';
+
+const MAX_DOC_BYTES = 256 * 1024 * 1024;
+
+/** What merged-line recovery may take for a record: a message dict with a role. */
+export const looksLikeMessage = (v: unknown): boolean => isObj(v) && typeof v.role === 'string';
+
+const of = (artifacts: ReadonlyMap<string, Artifact>, source: SessionSource, kind: string): Artifact[] =>
+  [...artifacts.values()].filter((a) => a.kind === kind && source.entry(a.path)?.type === 'file');
+
+/** Read `state.db` (with its -wal and -shm) from a private copy; the copy is removed before this returns. */
+export function databaseFacts(source: SessionSource): DbFacts | undefined {
+  const e = source.entry(DB_FILE);
+  if (!e) return undefined;
+  const blank: DbFacts = {
+    file: DB_FILE,
+    walHeader: false,
+    hasShm: false,
+    schemaVersions: [],
+    integrity: [],
+    tables: [],
+    sessionColumns: [],
+    messageColumns: [],
+    sessions: [],
+    messages: [],
+  };
+  const copy = copyDatabase(source, DB_FILE);
+  if (!copy.ok) return { ...blank, error: copy.error };
+  try {
+    return readDatabase(DB_FILE, copy.value.path);
+  } catch (err) {
+    return { ...blank, error: `reading it failed (${(err as Error).message})` };
+  } finally {
+    copy.value.remove();
+  }
+}
+
+function streamTranscript(source: SessionSource, a: Artifact, limits: LoadLimits, h: LogHandlers): FileEndEvent {
+  const n = new HermesNormalizer(a.path, hermesIdOf(a.path) ?? a.path);
+  const r = streamNormalizedLog(source, a.path, looksLikeMessage, limits.maxLineBytes, n, h);
+  return r.ok
+    ? { file: a.path, kind: 'transcript', stats: r.value }
+    : { file: a.path, kind: 'transcript', error: r.error };
+}
+
+export function loadHermes(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  sink: LoadSink,
+  limits: LoadLimits,
+): void {
+  for (const kind of ['index', 'snapshot']) {
+    for (const a of of(artifacts, source, kind)) {
+      const r = source.readFile(a.path, MAX_DOC_BYTES);
+      const size = source.entry(a.path)?.size ?? 0;
+      if (!r.ok) sink.doc({ file: a.path, kind, size, problem: { kind: 'unreadable', detail: r.error } });
+      else if (r.value.truncated)
+        sink.doc({
+          file: a.path,
+          kind,
+          size,
+          problem: { kind: 'too-large', detail: `larger than ${MAX_DOC_BYTES} bytes` },
+        });
+      else sink.doc(parseDoc(a.path, kind, r.value.bytes, size));
+    }
+  }
+  const db = databaseFacts(source);
+  if (db) sink.doc({ file: DB_FILE, kind: DB_KIND, size: source.entry(DB_FILE)?.size ?? 0, value: db });
+  for (const a of of(artifacts, source, 'transcript')) {
+    sink.fileEnd(
+      streamTranscript(source, a, limits, {
+        record: (record) => sink.record({ file: a.path, kind: 'transcript', record }),
+        event: (e) => sink.event(e),
+        chat: (c) => sink.chat(c),
+        damage: (damage) => sink.damage({ file: a.path, kind: 'transcript', damage }),
+      }),
+    );
+  }
+  const identity: SessionIdentity = { subagents: [] };
+  sink.doc({ file: DB_FILE, kind: IDENTITY_KIND, size: 0, value: identity });
+  source.hashUnread();
+}
+
+/** The timeline's log: the first gateway transcript (a home holds many; each is its own conversation). */
+export function streamHermesLog(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  limits: LoadLimits,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+): FileEndEvent | undefined {
+  const a = of(artifacts, source, 'transcript').find((x) => TRANSCRIPT.test(x.path));
+  return a ? streamTranscript(source, a, limits, { event: onEvent }) : undefined;
+}
