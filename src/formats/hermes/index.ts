@@ -67,7 +67,9 @@ export const hermes = {
   timeline: IN_ORDER,
   duplicateKeys: {
     rejectsRecord: false,
-    text: "Hermes reads lines with Python's json.loads, which keeps the last value of a repeated key, as this audit does",
+    text:
+      "Hermes reads lines with Python's json.loads, which keeps the last value of a repeated key, as this audit " +
+      'does',
   },
   damageNotes: {
     JSONL_BAD_LINE: 'the gateway skips a line it cannot parse ("Skipping corrupt line in transcript")',

@@ -101,8 +101,9 @@ export class HermesNormalizer {
           e.toolStatus = 'pending';
           e.summary = clip(`${calls.map((c) => `${c.name} ${c.args}`).join('; ')}${localTime(v)}`);
         } else {
-          e.kind = 'model_text';
-          e.stopReason = str(v.finish_reason);
+          // Hermes's loop ends a turn when the model answers without tool calls: this message closes the turn.
+          e.kind = 'turn_completed';
+          e.stopReason = str(v.finish_reason) ?? 'stop';
           e.summary = clip(`${text}${localTime(v)}`);
         }
         chat({
