@@ -193,3 +193,24 @@ test('a snapshot left from a deleted session, and a home without a database, sti
   const found = codes(await cli(['audit', dir, '--format', 'json', '--fail-on', 'never']));
   expect(found).toEqual(['HERMES_DB_UNREADABLE error']);
 });
+
+test("the timeline shows state.db's rows on the database's clock (UTC) and the transcripts' local times unconverted", async () => {
+  const r = await cli(['timeline', join(CORPORA, 'hermes', 'clean'), '--format', 'jsonl']);
+  expect(r.code).toBe(0);
+  const events = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (l) => JSON.parse(l) as { file: string; line: number; time: string | null; timeSource: string; summary: string },
+    );
+  const db = events.filter((e) => e.file === 'state.db');
+  const rows = hermesSessions().flatMap((s) => s.messages);
+  expect(db.length).toBe(rows.length);
+  // Row 1 is the gateway's first prompt, stamped T0 + 1 s in UTC epoch seconds.
+  expect(db[0]).toMatchObject({ line: 1, timeSource: 'line', time: '2026-05-12T21:16:44.000Z' });
+  const file = events.filter((e) => e.file.endsWith('.jsonl'));
+  expect(file.length).toBe(5);
+  for (const e of file) expect(e).toMatchObject({ time: null, timeSource: 'none' });
+  // The same prompt in the transcript: the host's local time (UTC+2 in this home), as written.
+  expect(file[1]!.summary).toContain('[local 2026-05-12T23:16:44.000000]');
+});

@@ -8,6 +8,7 @@ import type { JsonlRecord } from '../../model/records.js';
 import type { SessionEvent } from '../../model/events.js';
 import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';
+import { validTimeMs } from '../../model/safe-values.js';
 import type { LoadLimits } from '../types.js';
 import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
@@ -99,13 +100,64 @@ export function loadHermes(
   source.hashUnread();
 }
 
-/** The timeline's log: the first gateway transcript (a home holds many; each is its own conversation). */
+/**
+ * The rows of state.db as events, in insertion order (`messages.id`, the order Hermes replays), each with its
+ * UTC time (epoch seconds in the row) and its session; `line` is the row's id.
+ */
+function streamDbRows(db: DbFacts, onEvent: (e: SessionEvent, r: JsonlRecord) => void): number {
+  const n = new HermesNormalizer(db.file, db.file);
+  let session: string | undefined;
+  for (const m of db.messages) {
+    if (m.sessionId !== session) {
+      session = m.sessionId;
+      n.session();
+    }
+    const value: Record<string, unknown> = { role: m.role, content: m.head };
+    if (m.toolCallId !== undefined) value.tool_call_id = m.toolCallId;
+    if (m.calls?.length)
+      value.tool_calls = m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name } }));
+    const r: JsonlRecord = { line: m.id, byteOffset: 0, byteLength: 0, value };
+    const { event } = n.push(r, 'state.db');
+    event.sessionId = m.sessionId;
+    event.summary = `[${m.sessionId}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
+    const ms = validTimeMs(m.timestamp !== undefined ? m.timestamp * 1000 : undefined);
+    if (ms !== undefined) {
+      event.timeMs = ms;
+      event.timeSource = 'line';
+    }
+    onEvent(event, r);
+  }
+  return db.messages.length;
+}
+
+/**
+ * The timeline's logs: the rows of state.db (UTC times: the database's clock), then each gateway transcript
+ * (naive local times, shown as written, never converted: each file is its own clock).
+ */
 export function streamHermesLog(
   source: SessionSource,
   artifacts: ReadonlyMap<string, Artifact>,
   limits: LoadLimits,
   onEvent: (e: SessionEvent, r: JsonlRecord) => void,
 ): FileEndEvent | undefined {
-  const a = of(artifacts, source, 'transcript').find((x) => TRANSCRIPT.test(x.path));
-  return a ? streamTranscript(source, a, limits, { event: onEvent }) : undefined;
+  let end: FileEndEvent | undefined;
+  const db = databaseFacts(source);
+  if (db && db.error === undefined) {
+    const rows = streamDbRows(db, onEvent);
+    end = {
+      file: db.file,
+      kind: 'state-db',
+      stats: { lines: rows, records: rows, bytes: source.entry(db.file)?.size ?? 0, endsWithNewline: true },
+    };
+  }
+  for (const a of of(artifacts, source, 'transcript').filter((x) => TRANSCRIPT.test(x.path))) {
+    const name = a.path.slice(a.path.lastIndexOf('/') + 1);
+    end = streamTranscript(source, a, limits, {
+      event: (e, r) => {
+        e.summary = `[${name}] ${e.summary}`;
+        onEvent(e, r);
+      },
+    });
+  }
+  return end;
 }

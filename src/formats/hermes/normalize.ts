@@ -57,8 +57,13 @@ export class HermesNormalizer {
     this.seq++;
   }
 
-  push(r: JsonlRecord): { event: SessionEvent; chats: ChatItem[] } {
-    const e = blankEvent(this.file, r, 'hermes', this.seq++);
+  /** The next records belong to another Hermes session (its turns count from 0). */
+  session(): void {
+    this.turns = -1;
+  }
+
+  push(r: JsonlRecord, rail = 'hermes'): { event: SessionEvent; chats: ChatItem[] } {
+    const e = blankEvent(this.file, r, rail, this.seq++);
     const chats: ChatItem[] = [];
     const v = r.value;
     if (!isObj(v)) {
