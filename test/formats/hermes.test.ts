@@ -194,7 +194,7 @@ test('a snapshot left from a deleted session, and a home without a database, sti
   expect(found).toEqual(['HERMES_DB_UNREADABLE error']);
 });
 
-test("the timeline: state.db's rows on the database's clock (UTC), the transcripts' local times unconverted", async () => {
+test("timeline: state.db's rows on the database's clock (UTC), the transcripts' local times unconverted", async () => {
   const r = await cli(['timeline', join(CORPORA, 'hermes', 'clean'), '--format', 'jsonl']);
   expect(r.code).toBe(0);
   const events = r.stdout
