@@ -4,7 +4,7 @@
  * Synthetic, shaped like the public homes described in formats/pi-hermes.md §2.8 (never copied).
  */
 import type { Case, Files } from './case-kit.js';
-import { type HermesSession, snapshot, stateDb, transcript, walPair } from './hermes-builder.js';
+import { type HermesSession, hotJournal, snapshot, stateDb, transcript, walPair } from './hermes-builder.js';
 
 const T0 = Date.UTC(2026, 4, 12, 21, 16, 43) / 1000;
 
@@ -195,6 +195,24 @@ export function hermesCases(): Case[] {
       description: 'state.db-wal ends in two frames after its last commit (a transaction that never committed)',
       must: ['HERMES_DB_WAL_UNCOMMITTED', 'HERMES_DB_WAL_PENDING'],
       files: walHome(2),
+    },
+    {
+      name: 'db-hot-journal',
+      description:
+        'a write interrupted in rollback-journal mode: state.db holds a half-written turn (a count that disagrees), ' +
+        'state.db-journal the pages to restore; the rolled-back database agrees with the transcript',
+      must: ['HERMES_DB_HOT_JOURNAL'],
+      files: (() => {
+        const base = hermesSessions();
+        const half = edit((s) => {
+          byId(s, HERMES_IDS.gateway).messages.push({ role: 'user', content: 'And /home?', ts: T0 + 400 });
+          byId(s, HERMES_IDS.gateway).messageCount = 9;
+        });
+        const { db, journal } = hotJournal(stateDb(base), stateDb(half));
+        const f = hermesHome(base, db);
+        f.set('state.db-journal', journal);
+        return f;
+      })(),
     },
     {
       name: 'db-unreadable',

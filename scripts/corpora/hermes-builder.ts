@@ -268,3 +268,35 @@ export function walPair(before: Buffer, after: Buffer, torn = 0): { db: Buffer; 
   }
   return { db, wal: Buffer.concat(parts) };
 }
+
+/**
+ * A write interrupted in rollback-journal mode (sqlite.org/fileformat2.html §3): the database holds `after`'s
+ * pages, and a hot `-journal` holds `before`'s originals of every page that changed (a fixed nonce), so SQLite
+ * rolls the database back to `before` on the next open that can write.
+ */
+export function hotJournal(before: Buffer, after: Buffer): { db: Buffer; journal: Buffer } {
+  const pageSize = before.readUInt16BE(16);
+  const sector = 512;
+  const nonce = 0x48524d53;
+  const beforePages = before.length / pageSize;
+  const records: Buffer[] = [];
+  for (let p = 0; p < beforePages; p++) {
+    const orig = before.subarray(p * pageSize, (p + 1) * pageSize);
+    if (orig.equals(after.subarray(p * pageSize, (p + 1) * pageSize))) continue;
+    const rec = Buffer.alloc(8 + pageSize);
+    rec.writeUInt32BE(p + 1, 0);
+    orig.copy(rec, 4);
+    let sum = nonce;
+    for (let i = pageSize - 200; i > 0; i -= 200) sum = (sum + orig[i]!) >>> 0;
+    rec.writeUInt32BE(sum, 4 + pageSize);
+    records.push(rec);
+  }
+  const header = Buffer.alloc(sector);
+  Buffer.from('d9d505f920a163d7', 'hex').copy(header, 0);
+  header.writeUInt32BE(records.length, 8);
+  header.writeUInt32BE(nonce, 12);
+  header.writeUInt32BE(beforePages, 16);
+  header.writeUInt32BE(sector, 20);
+  header.writeUInt32BE(pageSize, 24);
+  return { db: Buffer.from(after), journal: Buffer.concat([header, ...records]) };
+}

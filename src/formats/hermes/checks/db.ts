@@ -50,6 +50,16 @@ export const hermesDb = defineCheck({
         'the database. The message says which. A torn tail after a crash is the usual cause; frames after a ' +
         'checksum break in the middle point to damage.',
     },
+    HERMES_DB_HOT_JOURNAL: {
+      severity: 'warning',
+      title: 'A rollback journal beside state.db holds an interrupted write',
+      help:
+        'state.db-journal exists: a transaction was being written in rollback-journal mode (Hermes falls back to ' +
+        'it on network file systems) when the process stopped, and state.db may hold half of it. SQLite rolls it ' +
+        "back on the next open that can write, which Hermes's next start does: the evidence changes then. The audit " +
+        'rolled back its private copy the same way and read that; bundle the home (the journal included) before ' +
+        'Hermes starts again.',
+    },
     HERMES_DB_SCHEMA: {
       severity: 'warning',
       title: "state.db's schema version is missing, unknown or does not match its tables",
@@ -80,6 +90,13 @@ export const hermesDb = defineCheck({
           ctx.emit('HERMES_DB_UNREADABLE', at(), db.error);
           return;
         }
+        if (db.rolledBack)
+          ctx.emit(
+            'HERMES_DB_HOT_JOURNAL',
+            { file: `${db.file}-journal` },
+            'a hot rollback journal: the interrupted write was rolled back in the private copy (as Hermes will on ' +
+              'its next start) and the rolled-back database was read',
+          );
         if (db.integrity.length)
           ctx.emit(
             'HERMES_DB_INTEGRITY',

@@ -1,7 +1,7 @@
 /**
- * A private copy of `state.db` with its `-wal` and `-shm`, the only way this audit opens the database: SQLite
- * writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the evidence
- * itself is never opened. The three files are read through the session source (read-only, hashed) into a new
+ * A private copy of `state.db` with its `-wal`, `-shm` and `-journal`, the only way this audit opens the database:
+ * SQLite writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the
+ * evidence itself is never opened. The files are read through the session source (read-only, hashed) into a new
  * directory only this process can enter, and read again: if any of them changed between the two reads the capture
  * is retried, then refused.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReadOutcome, SessionSource } from '../../../model/source.js';
 
-export const DB_SUFFIXES = ['', '-wal', '-shm'] as const;
+export const DB_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const;
 
 export interface DbCopy {
   dir: string;

@@ -42,6 +42,11 @@ export interface DbFacts {
   walHeader: boolean;
   wal?: WalState;
   hasShm: boolean;
+  /**
+   * A rollback journal was beside the database (a write interrupted in rollback-journal mode): the private copy
+   * was rolled back with it, as Hermes's next open does, before it was read.
+   */
+  rolledBack?: boolean;
   /** `schema_version` rows (Hermes keeps one). */
   schemaVersions: number[];
   /** Why `schema_version` could not be read. */

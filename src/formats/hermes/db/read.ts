@@ -71,7 +71,7 @@ export function readDatabase(rel: string, path: string): DbFacts {
   if (existsSync(`${path}-wal`)) facts.wal = walState(readFileSync(`${path}-wal`));
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = open(path, facts);
   } catch (e) {
     facts.error = `SQLite cannot open it (${(e as Error).message})`;
     return facts;
@@ -113,6 +113,30 @@ export function readDatabase(rel: string, path: string): DbFacts {
     db.close();
   }
   return facts;
+}
+
+/**
+ * Open the copy read-only. A hot rollback journal cannot be rolled back read-only (SQLITE_READONLY_ROLLBACK): the
+ * private copy is then opened read-write once, so SQLite rolls the interrupted write back there, as Hermes's next
+ * open would, and opened read-only again. The evidence is never involved: this is the copy.
+ */
+function open(path: string, facts: DbFacts): Database.Database {
+  const first = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    first.prepare('SELECT count(*) FROM sqlite_master').get();
+    return first;
+  } catch (e) {
+    first.close();
+    if ((e as { code?: string }).code !== 'SQLITE_READONLY_ROLLBACK') throw e;
+  }
+  const rw = new Database(path, { fileMustExist: true });
+  try {
+    rw.prepare('SELECT count(*) FROM sqlite_master').get();
+  } finally {
+    rw.close();
+  }
+  facts.rolledBack = true;
+  return new Database(path, { readonly: true, fileMustExist: true });
 }
 
 function readRows(facts: DbFacts, all: (sql: string) => Row[]): void {
