@@ -14,7 +14,9 @@ import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { hermesCases, hermesCleanTree, hermesSessions, HERMES_IDS } from '../../scripts/corpora/cases-hermes.js';
 import { snapshot, stateDb, transcript, walPair } from '../../scripts/corpora/hermes-builder.js';
 import { catalog } from '../../src/checks/catalog.js';
+import { copyDatabase } from '../../src/formats/hermes/db/copy.js';
 import { walState } from '../../src/formats/hermes/db/wal.js';
+import type { SessionSource } from '../../src/model/source.js';
 import { Message } from '../../src/formats/hermes/models.js';
 import { HERMES_SCHEMAS } from '../../src/formats/hermes/schemas.js';
 import { validator } from '../../src/formats/schema-runtime.js';
@@ -213,4 +215,33 @@ test("timeline: state.db's rows on the database's clock (UTC), the transcripts' 
   for (const e of file) expect(e).toMatchObject({ time: null, timeSource: 'none' });
   // The same prompt in the transcript: the host's local time (UTC+2 in this home), as written.
   expect(file[1]!.summary).toContain('[local 2026-05-12T23:16:44.000000]');
+});
+
+test('a database that changes on every copy is refused with a clear error, never read half-old', () => {
+  let n = 0;
+  const fake = {
+    entry: (rel: string) => (rel === 'state.db' ? { path: rel, type: 'file', size: 4 } : undefined),
+    streamRaw: (_rel: string, onChunk: (b: Buffer) => void) => {
+      const b = Buffer.from(`v${n++}`);
+      onChunk(b);
+      return { ok: true, value: { sha256: createHash('sha256').update(b).digest('hex'), size: b.length } };
+    },
+  } as unknown as SessionSource;
+  const r = copyDatabase(fake, 'state.db');
+  expect(r.ok).toBe(false);
+  expect(!r.ok && r.error).toMatch(/changed while it was being copied, 3 times \(state\.db\)/);
+  expect(n).toBe(6);
+});
+
+test('a home from before the database (sessions/ and config.yaml, no state.db) is found and audited', async () => {
+  const dir = join(scratch, 'predb', '.hermes');
+  mkdirSync(join(dir, 'sessions'), { recursive: true });
+  mkdirSync(join(dir, 'memories'));
+  writeFileSync(join(dir, 'config.yaml'), 'model: x\n');
+  const gw = hermesSessions()[0]!;
+  writeFileSync(join(dir, 'sessions', `${gw.id}.jsonl`), transcript(gw));
+  const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never']);
+  const report = JSON.parse(r.stdout) as AuditReport;
+  expect(report.sessions.map((s) => s.format)).toEqual(['hermes']);
+  expect(report.findings).toEqual([]);
 });

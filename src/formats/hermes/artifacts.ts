@@ -16,8 +16,18 @@ const REQUEST_DUMP = /^sessions\/request_dump_[^/]+\.json$/;
 /** Names beside `state.db` that only a Hermes home has together with it. */
 const HOME_MARKERS = ['sessions', 'config.yaml', 'SOUL.md', 'memories', 'skills', 'profiles'];
 
+/** What a home has that no other agent's directory has together: Hermes's persona file, memories and skills. */
+const OWN_MARKERS = ['SOUL.md', 'memories', 'skills'];
+
+/**
+ * A Hermes home: `state.db` beside one of its markers, or (a home from before the database, 2026-02, or one whose
+ * database is gone) `sessions/` and `config.yaml` beside one of Hermes's own files.
+ */
 export const detectHermes = (names: readonly string[]): 'session' | 'descend' =>
-  names.includes(DB_FILE) && HOME_MARKERS.some((m) => names.includes(m)) ? 'session' : 'descend';
+  (names.includes(DB_FILE) && HOME_MARKERS.some((m) => names.includes(m))) ||
+  (names.includes('sessions') && names.includes('config.yaml') && OWN_MARKERS.some((m) => names.includes(m)))
+    ? 'session'
+    : 'descend';
 
 /** The Hermes session id of a transcript or snapshot path, or undefined. */
 export function hermesIdOf(rel: string): string | undefined {
