@@ -18,6 +18,7 @@ import { copyDatabase } from '../../src/formats/hermes/db/copy.js';
 import { walState } from '../../src/formats/hermes/db/wal.js';
 import type { SessionSource } from '../../src/model/source.js';
 import { Message } from '../../src/formats/hermes/models.js';
+import { HermesNormalizer, approvalMarker } from '../../src/formats/hermes/normalize.js';
 import { HERMES_SCHEMAS } from '../../src/formats/hermes/schemas.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import type { AuditReport } from '../../src/model/report.js';
@@ -244,4 +245,29 @@ test('a home from before the database (sessions/ and config.yaml, no state.db) i
   const report = JSON.parse(r.stdout) as AuditReport;
   expect(report.sessions.map((s) => s.format)).toEqual(['hermes']);
   expect(report.findings).toEqual([]);
+});
+
+test("the approval gate's markers in a terminal result are shown as written, a blocked command as failed", () => {
+  const blocked =
+    '{"output": "", "status": "blocked", "error": "BLOCKED: User denied this potentially dangerous command"}';
+  const approved =
+    '{"output": "ok", "exit_code": 0, "approval": ' +
+    '"Command required approval (recursive delete) and was approved by the user."}';
+  expect(approvalMarker(blocked)).toBe('blocked');
+  expect(approvalMarker(approved)).toBe('approved');
+  expect(approvalMarker('{"output": "ok", "approval": "… was auto-approved by smart approval."}')).toBe(
+    'auto-approved',
+  );
+  expect(approvalMarker('{"status": "pending_approval", "command": "rm -rf /tmp/x"}')).toBe('pending');
+  // A command that mentions the word in its output is not a marker.
+  expect(approvalMarker('{"output": "grep BLOCKED log.txt: 0 matches", "exit_code": 0}')).toBeUndefined();
+  const n = new HermesNormalizer('t.jsonl', 't');
+  const step = n.push({
+    line: 1,
+    byteOffset: 0,
+    byteLength: 1,
+    value: { role: 'tool', tool_call_id: 'c1', content: blocked },
+  });
+  expect(step.event.toolStatus).toBe('failed');
+  expect(step.event.summary).toContain("blocked by Hermes's approval gate");
 });

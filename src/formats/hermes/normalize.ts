@@ -21,6 +21,26 @@ export const SYNTHETIC_RESULTS = [
 ];
 export const isSynthetic = (text: string): boolean => SYNTHETIC_RESULTS.some((re) => re.test(text));
 
+/**
+ * What Hermes's approval gate wrote into a terminal result (tools/terminal_tool.py, tools/approval.py): the only
+ * permission evidence a session holds (approvals and YOLO mode live in memory and config.yaml). Nothing is inferred
+ * from a result without a marker.
+ */
+export type ApprovalMarker = 'blocked' | 'pending' | 'approved' | 'auto-approved';
+const APPROVAL_WORDS: Record<ApprovalMarker, string> = {
+  blocked: "blocked by Hermes's approval gate",
+  pending: 'waiting for approval',
+  approved: 'approved by the user',
+  'auto-approved': 'auto-approved by smart approval',
+};
+export function approvalMarker(text: string): ApprovalMarker | undefined {
+  if (/^\s*BLOCKED\b|"status":\s*"blocked"|"error":\s*"BLOCKED/.test(text)) return 'blocked';
+  if (/"status":\s*"pending_approval"/.test(text)) return 'pending';
+  if (/"approval":\s*"[^"]*auto-approved by smart approval/.test(text)) return 'auto-approved';
+  if (/"approval":\s*"[^"]*approved by the user/.test(text)) return 'approved';
+  return undefined;
+}
+
 /** The text of a message's content: a string, or OpenAI content parts. */
 export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
@@ -123,9 +143,10 @@ export class HermesNormalizer {
       case 'tool': {
         e.kind = 'tool_update';
         e.toolCallId = str(v.tool_call_id);
-        e.toolStatus = /"status":\s*"(blocked|error)"|^BLOCKED/.test(text) ? 'failed' : 'completed';
+        const gate = approvalMarker(text);
+        e.toolStatus = gate === 'blocked' || /"status":\s*"error"/.test(text) ? 'failed' : 'completed';
         const synthetic = isSynthetic(text);
-        e.summary = clip(`${e.toolCallId ?? '?'} — ${text}`);
+        e.summary = clip(`${e.toolCallId ?? '?'}${gate ? ` (${APPROVAL_WORDS[gate]})` : ''} — ${text}`);
         chat({
           type: 'tool_result',
           toolCallId: e.toolCallId ?? '',
