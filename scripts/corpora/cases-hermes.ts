@@ -333,13 +333,23 @@ export function hermesCases(): Case[] {
     },
     {
       name: 'not-in-db',
-      description: 'a CLI snapshot whose session state.db does not hold (deleted, or older than the database)',
+      description:
+        'a CLI snapshot, and a gateway route to it, whose session state.db does not hold (deleted, or older than ' +
+        'the database)',
       must: ['HERMES_ARTIFACT_NOT_IN_DB'],
       maxSeverity: 'note',
+      at: [
+        { code: 'HERMES_ARTIFACT_NOT_IN_DB', file: 'sessions/session_20260210_101010_0ld5e5.json' },
+        { code: 'HERMES_ARTIFACT_NOT_IN_DB', file: 'sessions/sessions.json' },
+      ],
+      onlyAt: ['HERMES_ARTIFACT_NOT_IN_DB'],
       files: (() => {
         const f = hermesCleanTree();
         const old: HermesSession = { ...gateway(), id: '20260210_101010_0ld5e5', source: 'cli' };
         f.set(`sessions/session_${old.id}.json`, snapshot(old));
+        const index = JSON.parse(String(f.get('sessions/sessions.json'))) as Record<string, unknown>;
+        index['agent:main:discord:dm:77'] = { session_key: 'agent:main:discord:dm:77', session_id: old.id };
+        f.set('sessions/sessions.json', `${JSON.stringify(index, null, 2)}\n`);
         return f;
       })(),
     },

@@ -46,11 +46,12 @@ export const hermesAgreement = defineCheck({
     },
     HERMES_ARTIFACT_NOT_IN_DB: {
       severity: 'note',
-      title: 'A Hermes transcript or snapshot has no session row in state.db',
+      title: 'A Hermes transcript, snapshot or gateway route names a session state.db does not hold',
       help:
-        'A session file whose id state.db does not hold: a session older than the database (before 2026-02-19), ' +
-        'or one deleted from it (`hermes sessions delete` removes `<id>.jsonl` but not `session_<id>.json`, which ' +
-        'can be the only copy left). The file is audited on its own.',
+        'A session file, or an entry of the gateway index sessions/sessions.json, whose session id state.db does ' +
+        'not hold: a session older than the database (before 2026-02-19), or one deleted from it (`hermes ' +
+        'sessions delete` removes `<id>.jsonl` but not `session_<id>.json`, which can be the only copy left). ' +
+        'The file is audited on its own.',
     },
   },
   create(ctx) {
@@ -61,9 +62,15 @@ export const hermesAgreement = defineCheck({
       return c;
     };
     let hasDb = false;
+    const routes: Array<{ file: string; key: string; id: string }> = [];
     return {
       doc({ file, kind, value }) {
-        if (kind === 'snapshot' && isObj(value) && Array.isArray(value.messages)) {
+        if (kind === 'index' && isObj(value)) {
+          for (const [key, entry] of Object.entries(value)) {
+            const id = isObj(entry) ? str(entry.session_id) : undefined;
+            if (id !== undefined) routes.push({ file, key, id });
+          }
+        } else if (kind === 'snapshot' && isObj(value) && Array.isArray(value.messages)) {
           const id = str(value.session_id) ?? hermesIdOf(file);
           if (id !== undefined)
             of(id).snapshot = { file, roles: value.messages.map((m) => (isObj(m) ? (str(m.role) ?? '?') : '?')) };
@@ -89,6 +96,15 @@ export const hermesAgreement = defineCheck({
         c.transcript.roles.push(isObj(v) ? (str(v.role) ?? '?') : '?');
       },
       end() {
+        if (hasDb)
+          for (const r of routes)
+            if (!copies.get(r.id)?.db)
+              ctx.emit(
+                'HERMES_ARTIFACT_NOT_IN_DB',
+                { file: r.file, pointer: `/${r.key.replace(/~/g, '~0').replace(/\//g, '~1')}/session_id` },
+                `the gateway routes ${JSON.stringify(r.key)} to session ${r.id}, which has no row in state.db`,
+                { key: `route/${r.key}` },
+              );
         for (const [id, c] of copies) {
           const files = [c.transcript?.file, c.snapshot?.file].filter((f): f is string => f !== undefined);
           if (hasDb && !c.db && files.length) {
