@@ -248,25 +248,51 @@ export function hermesCases(): Case[] {
     },
     {
       name: 'db-tool-orphan',
-      description: 'a tool row of the CLI session answers a call id no assistant row made',
-      must: ['HERMES_DB_TOOL_ORPHAN_RESULT'],
+      description:
+        'a tool row of the gateway session in state.db answers a call id no assistant row made (its transcript is ' +
+        'intact)',
+      must: ['HERMES_DB_TOOL_ORPHAN_RESULT', 'HERMES_DB_TOOL_UNANSWERED'],
+      files: hermesHome(
+        hermesSessions(),
+        stateDb(
+          edit((s) => {
+            byId(s, HERMES_IDS.gateway).messages[2]!.tool_call_id = 'call_gone01';
+          }),
+        ),
+      ),
+    },
+    {
+      name: 'db-tool-unanswered',
+      description: "the result row of the gateway session's call is gone from state.db (its transcript has it)",
+      must: ['HERMES_DB_TOOL_UNANSWERED', 'HERMES_DB_COUNTS'],
+      allow: ['HERMES_ARTIFACTS_DISAGREE'],
+      files: hermesHome(
+        hermesSessions(),
+        stateDb(
+          edit((s) => {
+            const g = byId(s, HERMES_IDS.gateway);
+            g.messageCount = g.messages.length;
+            g.messages.splice(2, 1);
+          }),
+        ),
+      ),
+    },
+    {
+      name: 'db-conversation-pairing',
+      description:
+        'a session state.db alone holds (no transcript) is paired like a transcript: a tool row of the CLI ' +
+        'session answers a call no assistant row made',
+      must: ['TOOL_ORPHAN_RESULT', 'TOOL_UNANSWERED_CALL'],
+      allow: ['HERMES_ARTIFACTS_DISAGREE'],
+      at: [
+        { code: 'TOOL_ORPHAN_RESULT', file: 'state.db', line: 12 },
+        { code: 'TOOL_UNANSWERED_CALL', file: 'state.db', line: 10 },
+      ],
       files: hermesHome(
         edit((s) => {
           byId(s, HERMES_IDS.cli).messages[3]!.tool_call_id = 'call_gone01';
         }),
       ),
-      allow: ['HERMES_DB_TOOL_UNANSWERED', 'HERMES_ARTIFACTS_DISAGREE'],
-    },
-    {
-      name: 'db-tool-unanswered',
-      description: "the result row of the compressed child's patch call is gone (and the count with it)",
-      must: ['HERMES_DB_TOOL_UNANSWERED'],
-      files: hermesHome(
-        edit((s) => {
-          byId(s, HERMES_IDS.compressed).messages.splice(2, 1);
-        }),
-      ),
-      allow: ['HERMES_ARTIFACTS_DISAGREE'],
     },
     {
       name: 'lineage-parent-missing',

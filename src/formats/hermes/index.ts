@@ -17,7 +17,7 @@ import { validateHermes } from './validate.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
-  conversation: 'the gateway transcripts (sessions/<id>.jsonl)',
+  conversation: 'the conversation (the rows of state.db, or the gateway transcript sessions/<id>.jsonl)',
   orphan:
     "Hermes's compression sanitizer drops a result without its call, and a provider rejects one: the line holding " +
     'the call was lost, or lines were edited',

@@ -15,7 +15,7 @@ import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
 import { copyDatabase } from './db/copy.js';
-import { DB_KIND, type DbFacts } from './db/facts.js';
+import { DB_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';
 
@@ -85,7 +85,13 @@ export function loadHermes(
   }
   const db = databaseFacts(source);
   if (db) sink.doc({ file: DB_FILE, kind: DB_KIND, size: source.entry(DB_FILE)?.size ?? 0, value: db });
-  for (const a of of(artifacts, source, 'transcript')) {
+  const transcripts = of(artifacts, source, 'transcript');
+  if (db && db.error === undefined) {
+    const covered = new Set(transcripts.map((a) => hermesIdOf(a.path)));
+    // The sessions no transcript holds are the database's alone: their rows are the conversation.
+    dbConversation(db, (id) => !covered.has(id), sink);
+  }
+  for (const a of transcripts) {
     sink.fileEnd(
       streamTranscript(source, a, limits, {
         record: (record) => sink.record({ file: a.path, kind: 'transcript', record }),
@@ -100,6 +106,41 @@ export function loadHermes(
   source.hashUnread();
 }
 
+/** A row as the message dict a transcript line would hold (content cut to its first characters). */
+function rowRecord(m: DbMessageRow): JsonlRecord {
+  const value: Record<string, unknown> = { role: m.role, content: m.head };
+  if (m.toolCallId !== undefined) value.tool_call_id = m.toolCallId;
+  if (m.calls?.length)
+    value.tool_calls = m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name } }));
+  return { line: m.id, byteOffset: 0, byteLength: 0, value };
+}
+
+/**
+ * The rows of the sessions `wanted` selects, session by session (each in insertion order, sessions by their first
+ * row), as events and conversation items of `state.db` (`line` is the row's id). No times: rows of sessions that
+ * ran at once interleave, and the timeline shows the database's clock.
+ */
+function dbConversation(db: DbFacts, wanted: (id: string) => boolean, sink: LoadSink): void {
+  const bySession = new Map<string, DbMessageRow[]>();
+  for (const m of db.messages) {
+    if (!wanted(m.sessionId)) continue;
+    let l = bySession.get(m.sessionId);
+    if (!l) bySession.set(m.sessionId, (l = []));
+    l.push(m);
+  }
+  const n = new HermesNormalizer(db.file, db.file);
+  for (const [id, rows] of bySession) {
+    n.session();
+    for (const m of rows) {
+      const { event, chats } = n.push(rowRecord(m), 'state.db');
+      event.sessionId = id;
+      event.summary = `[${id}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
+      sink.event(event);
+      for (const c of chats) sink.chat(c);
+    }
+  }
+}
+
 /**
  * The rows of state.db as events, in insertion order (`messages.id`, the order Hermes replays), each with its
  * UTC time (epoch seconds in the row) and its session; `line` is the row's id.
@@ -112,11 +153,7 @@ function streamDbRows(db: DbFacts, onEvent: (e: SessionEvent, r: JsonlRecord) =>
       session = m.sessionId;
       n.session();
     }
-    const value: Record<string, unknown> = { role: m.role, content: m.head };
-    if (m.toolCallId !== undefined) value.tool_call_id = m.toolCallId;
-    if (m.calls?.length)
-      value.tool_calls = m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name } }));
-    const r: JsonlRecord = { line: m.id, byteOffset: 0, byteLength: 0, value };
+    const r = rowRecord(m);
     const { event } = n.push(r, 'state.db');
     event.sessionId = m.sessionId;
     event.summary = `[${m.sessionId}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;

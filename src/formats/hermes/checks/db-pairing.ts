@@ -6,6 +6,7 @@
  */
 import { defineCheck } from '../../../checks/define.js';
 import { DB_KIND, type DbMessageRow, type DbSessionRow } from '../db/facts.js';
+import { hermesIdOf } from '../artifacts.js';
 import { isDbFacts } from './db.js';
 
 export const hermesDbPairing = defineCheck({
@@ -33,6 +34,11 @@ export const hermesDbPairing = defineCheck({
     },
   },
   create(ctx) {
+    // Sessions without a transcript reach the generic pairing as the database's conversation (load.ts): their rows
+    // are checked there (TOOL_*), once. This check covers the rows of the sessions a transcript also holds.
+    const transcribed = new Set(
+      [...ctx.session.artifacts.values()].filter((a) => a.kind === 'transcript').map((a) => hermesIdOf(a.path)),
+    );
     return {
       doc({ kind, value }) {
         if (kind !== DB_KIND || !isDbFacts(value) || value.error !== undefined) return;
@@ -45,6 +51,7 @@ export const hermesDbPairing = defineCheck({
         }
         const sessions = new Map<string, DbSessionRow>(value.sessions.map((s) => [s.id, s]));
         for (const [sid, rows] of bySession) {
+          if (!transcribed.has(sid)) continue;
           const s = sessions.get(sid);
           const calls = new Map<string, { row: number; name: string; answered: number }>();
           let lastAssistant = -1;
