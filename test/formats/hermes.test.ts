@@ -271,3 +271,13 @@ test("the approval gate's markers in a terminal result are shown as written, a b
   expect(step.event.toolStatus).toBe('failed');
   expect(step.event.summary).toContain("blocked by Hermes's approval gate");
 });
+
+test('pairs lists the calls of the sessions only state.db holds, at their rows, beside the transcripts', async () => {
+  const r = await cli(['pairs', join(CORPORA, 'hermes', 'clean')]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('5 tool call(s)');
+  // The gateway session has a transcript: its call is placed there; the others are the database's rows.
+  expect(r.stdout).toMatch(/call_df01[^\n]*\n?[^\n]*sessions\/20260512_231643_a1b2c3d4\.jsonl:3/);
+  for (const row of ['state.db:6', 'state.db:10', 'state.db:11', 'state.db:12', 'state.db:15', 'state.db:16'])
+    expect(r.stdout).toContain(row);
+});
