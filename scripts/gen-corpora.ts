@@ -11,6 +11,7 @@ import { oracleTimeline } from './corpora/grok-builder.js';
 import { damagedCases, type Case, type Content } from './corpora/cases.js';
 import { generateBundles } from './corpora/cases-bundle.js';
 import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
+import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
@@ -138,6 +139,17 @@ export function generate(outDir: string): string[] {
     ),
   );
   written.push(...generateAgentCorpora(outDir, 'pi', 'Pi coding agent', PI_LAYOUT, piCleanTree(), piCases(), allCodes));
+  written.push(
+    ...generateAgentCorpora(
+      outDir,
+      'hermes',
+      'Hermes Agent',
+      'a `~/.hermes` home (`state.db`, `sessions/<id>.jsonl`, `sessions/session_<id>.json`, `sessions/sessions.json`)',
+      hermesCleanTree(),
+      hermesCases(),
+      allCodes,
+    ),
+  );
   return written;
 }
 

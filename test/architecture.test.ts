@@ -103,6 +103,8 @@ const AGENT_FILE_NAMES = [
   '.jsonl.zst',
   'subagents/',
   'tool-results',
+  'state.db',
+  'sessions.json',
 ];
 
 function sources(dir: string): string[] {
@@ -129,7 +131,7 @@ describe('agent knowledge stays in src/formats/<agent>/', () => {
 
   test('no import of an agent folder outside the registry', () => {
     const hits = outside.filter((f) =>
-      /from\s+['"][^'"]*formats\/(?:grok|codex|claude)\//.test(readFileSync(f, 'utf8')),
+      /from\s+['"][^'"]*formats\/(?:grok|codex|claude|hermes)\//.test(readFileSync(f, 'utf8')),
     );
     expect(hits.map((f) => relative(SRC, f))).toEqual([]);
   });

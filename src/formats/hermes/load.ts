@@ -1,0 +1,200 @@
+/**
+ * The Hermes loader: the documents first (the gateway index, each CLI snapshot), then the database, read from a
+ * private copy (db/copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every gateway transcript
+ * streamed as a log (records, events, conversation items, damage), then the home's identity.
+ */
+import type { SessionSource } from '../../model/source.js';
+import type { JsonlRecord } from '../../model/records.js';
+import type { SessionEvent } from '../../model/events.js';
+import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';
+import { validTimeMs } from '../../model/safe-values.js';
+import type { LoadLimits } from '../types.js';
+import { parseDoc } from '../shared/docs.js';
+import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
+import { isObj } from '../shared/events.js';
+import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
+import { copyDatabase } from './db/copy.js';
+import { DB_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
+import { readDatabase } from './db/read.js';
+import { HermesNormalizer } from './normalize.js';
+
+const MAX_DOC_BYTES = 256 * 1024 * 1024;
+
+/** What merged-line recovery may take for a record: a message dict with a role. */
+export const looksLikeMessage = (v: unknown): boolean => isObj(v) && typeof v.role === 'string';
+
+const of = (artifacts: ReadonlyMap<string, Artifact>, source: SessionSource, kind: string): Artifact[] =>
+  [...artifacts.values()].filter((a) => a.kind === kind && source.entry(a.path)?.type === 'file');
+
+/** Read `state.db` (with its -wal and -shm) from a private copy; the copy is removed before this returns. */
+export function databaseFacts(source: SessionSource): DbFacts | undefined {
+  const e = source.entry(DB_FILE);
+  if (!e) return undefined;
+  const blank: DbFacts = {
+    file: DB_FILE,
+    walHeader: false,
+    hasShm: false,
+    schemaVersions: [],
+    integrity: [],
+    tables: [],
+    sessionColumns: [],
+    messageColumns: [],
+    sessions: [],
+    messages: [],
+  };
+  const copy = copyDatabase(source, DB_FILE);
+  if (!copy.ok) return { ...blank, error: copy.error };
+  try {
+    return readDatabase(DB_FILE, copy.value.path);
+  } catch (err) {
+    return { ...blank, error: `reading it failed (${(err as Error).message})` };
+  } finally {
+    copy.value.remove();
+  }
+}
+
+function streamTranscript(source: SessionSource, a: Artifact, limits: LoadLimits, h: LogHandlers): FileEndEvent {
+  const n = new HermesNormalizer(a.path, hermesIdOf(a.path) ?? a.path);
+  const r = streamNormalizedLog(source, a.path, looksLikeMessage, limits.maxLineBytes, n, h);
+  return r.ok
+    ? { file: a.path, kind: 'transcript', stats: r.value }
+    : { file: a.path, kind: 'transcript', error: r.error };
+}
+
+export function loadHermes(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  sink: LoadSink,
+  limits: LoadLimits,
+): void {
+  for (const kind of ['index', 'snapshot']) {
+    for (const a of of(artifacts, source, kind)) {
+      const r = source.readFile(a.path, MAX_DOC_BYTES);
+      const size = source.entry(a.path)?.size ?? 0;
+      if (!r.ok) sink.doc({ file: a.path, kind, size, problem: { kind: 'unreadable', detail: r.error } });
+      else if (r.value.truncated)
+        sink.doc({
+          file: a.path,
+          kind,
+          size,
+          problem: { kind: 'too-large', detail: `larger than ${MAX_DOC_BYTES} bytes` },
+        });
+      else sink.doc(parseDoc(a.path, kind, r.value.bytes, size));
+    }
+  }
+  const db = databaseFacts(source);
+  if (db) sink.doc({ file: DB_FILE, kind: DB_KIND, size: source.entry(DB_FILE)?.size ?? 0, value: db });
+  const transcripts = of(artifacts, source, 'transcript');
+  if (db && db.error === undefined) {
+    const covered = new Set(transcripts.map((a) => hermesIdOf(a.path)));
+    // The sessions no transcript holds are the database's alone: their rows are the conversation.
+    dbConversation(db, (id) => !covered.has(id), sink);
+  }
+  for (const a of transcripts) {
+    sink.fileEnd(
+      streamTranscript(source, a, limits, {
+        record: (record) => sink.record({ file: a.path, kind: 'transcript', record }),
+        event: (e) => sink.event(e),
+        chat: (c) => sink.chat(c),
+        damage: (damage) => sink.damage({ file: a.path, kind: 'transcript', damage }),
+      }),
+    );
+  }
+  const identity: SessionIdentity = { subagents: [] };
+  sink.doc({ file: DB_FILE, kind: IDENTITY_KIND, size: 0, value: identity });
+  source.hashUnread();
+}
+
+/** A row as the message dict a transcript line would hold (content cut to its first characters). */
+function rowRecord(m: DbMessageRow): JsonlRecord {
+  const value: Record<string, unknown> = { role: m.role, content: m.head };
+  if (m.toolCallId !== undefined) value.tool_call_id = m.toolCallId;
+  if (m.calls?.length)
+    value.tool_calls = m.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name } }));
+  return { line: m.id, byteOffset: 0, byteLength: 0, value };
+}
+
+/**
+ * The rows of the sessions `wanted` selects, session by session (each in insertion order, sessions by their first
+ * row), as events and conversation items of `state.db` (`line` is the row's id). No times: rows of sessions that
+ * ran at once interleave, and the timeline shows the database's clock.
+ */
+function dbConversation(db: DbFacts, wanted: (id: string) => boolean, sink: LoadSink): void {
+  const bySession = new Map<string, DbMessageRow[]>();
+  for (const m of db.messages) {
+    if (!wanted(m.sessionId)) continue;
+    let l = bySession.get(m.sessionId);
+    if (!l) bySession.set(m.sessionId, (l = []));
+    l.push(m);
+  }
+  const n = new HermesNormalizer(db.file, db.file);
+  for (const [id, rows] of bySession) {
+    n.session();
+    for (const m of rows) {
+      const { event, chats } = n.push(rowRecord(m), 'state.db');
+      event.sessionId = id;
+      event.summary = `[${id}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
+      sink.event(event);
+      for (const c of chats) sink.chat(c);
+    }
+  }
+}
+
+/**
+ * The rows of state.db as events, in insertion order (`messages.id`, the order Hermes replays), each with its
+ * UTC time (epoch seconds in the row) and its session; `line` is the row's id.
+ */
+function streamDbRows(db: DbFacts, onEvent: (e: SessionEvent, r: JsonlRecord) => void): number {
+  const n = new HermesNormalizer(db.file, db.file);
+  let session: string | undefined;
+  for (const m of db.messages) {
+    if (m.sessionId !== session) {
+      session = m.sessionId;
+      n.session();
+    }
+    const r = rowRecord(m);
+    const { event } = n.push(r, 'state.db');
+    event.sessionId = m.sessionId;
+    event.summary = `[${m.sessionId}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
+    const ms = validTimeMs(m.timestamp !== undefined ? m.timestamp * 1000 : undefined);
+    if (ms !== undefined) {
+      event.timeMs = ms;
+      event.timeSource = 'line';
+    }
+    onEvent(event, r);
+  }
+  return db.messages.length;
+}
+
+/**
+ * The timeline's logs: the rows of state.db (UTC times: the database's clock), then each gateway transcript
+ * (naive local times, shown as written, never converted: each file is its own clock).
+ */
+export function streamHermesLog(
+  source: SessionSource,
+  artifacts: ReadonlyMap<string, Artifact>,
+  limits: LoadLimits,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+): FileEndEvent | undefined {
+  let end: FileEndEvent | undefined;
+  const db = databaseFacts(source);
+  if (db && db.error === undefined) {
+    const rows = streamDbRows(db, onEvent);
+    end = {
+      file: db.file,
+      kind: 'state-db',
+      stats: { lines: rows, records: rows, bytes: source.entry(db.file)?.size ?? 0, endsWithNewline: true },
+    };
+  }
+  for (const a of of(artifacts, source, 'transcript').filter((x) => TRANSCRIPT.test(x.path))) {
+    const name = a.path.slice(a.path.lastIndexOf('/') + 1);
+    end = streamTranscript(source, a, limits, {
+      event: (e, r) => {
+        e.summary = `[${name}] ${e.summary}`;
+        onEvent(e, r);
+      },
+    });
+  }
+  return end;
+}
