@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
 import { standaloneFinding } from '../checks/findings.js';
 import { UsageError } from '../errors.js';
@@ -15,7 +15,7 @@ import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
 import { archive, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
 import { StoreBusy } from '../store/lock.js';
-import { materialize, selectCapture } from '../store/materialize.js';
+import { materialize, neighbours, selectCapture } from '../store/materialize.js';
 import { openStore, readState, StoreError } from '../store/open.js';
 import type { CaptureRecord } from '../store/record.js';
 import { verifyStore, type StoreVerification } from '../store/verify.js';
@@ -182,6 +182,12 @@ export async function runBundleFromStore(
   const cwd = process.cwd();
   try {
     const skipped = materialize(store, picked, join(tmp, dirRel));
+    // Its neighbours as they were, where the format looks for them (their own skipped entries do not matter).
+    const groupRel = picked.session.members ? dirRel : dirname(dirRel);
+    for (const n of neighbours(state.records, picked)) {
+      const at = n.session.members ? groupRel : join(groupRel, basename(n.session.abs));
+      if (!existsSync(join(tmp, at)) || n.session.members) materialize(store, n, join(tmp, at));
+    }
     process.chdir(tmp);
     const r = await runBundle({ ...req, out, paths: [rel] });
     return { ...r, out: req.out, capture: picked, skipped };

@@ -80,7 +80,11 @@ export function selectCapture(
       const r = records.find((x) => x.session.key === k)!;
       return `${k} (${r.session.display})`;
     });
-    return `several sessions have the id ${JSON.stringify(session)}: give one by its key: ${places.join(', ')}`;
+    const more = places.length > 5 ? `, and ${places.length - 5} more` : '';
+    return (
+      `${places.length} sessions have the id ${JSON.stringify(session)}: give one by its key: ` +
+      `${places.slice(0, 5).join(', ')}${more}`
+    );
   }
   const key = [...keys][0]!;
   const mine = records.filter((r) => r.session.key === key);
@@ -96,4 +100,22 @@ export function selectCapture(
     `session ${JSON.stringify(session)} has no capture with its files` +
       (at !== undefined ? ` at or before capture ${at}` : '')
   );
+}
+
+/** The directory a session's group is: the one holding its directory, or (a file session) holding its files. */
+export const groupDirOf = (r: CaptureRecord): string =>
+  r.session.members ? r.session.abs : r.session.abs.replace(/\/[^/]*$/, '');
+
+/**
+ * The other sessions of the picked capture's group, each as of its latest capture by the end of the run that made it (not deleted):
+ * a format reads its neighbours (a subagent's own session, a parent), so the audit in the bag needs them there.
+ */
+export function neighbours(records: readonly CaptureRecord[], picked: CaptureRecord): CaptureRecord[] {
+  const group = groupDirOf(picked);
+  const latest = new Map<string, CaptureRecord>();
+  for (const r of records) {
+    if (r.run > picked.run) break;
+    if (r.session.key !== picked.session.key && groupDirOf(r) === group) latest.set(r.session.key, r);
+  }
+  return [...latest.values()].filter((r) => r.status !== 'deleted');
 }

@@ -1,7 +1,8 @@
 /** `archive [roots..] --store DIR`: capture every session into the evidence store; one summary line. */
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeText } from '../../report/escape.js';
-import { parseFormatHint } from '../options.js';
+import { colors } from '../../report/ansi.js';
+import { parseFormatHint, useColor } from '../options.js';
 import { progressBar } from '../progress.js';
 import { opt, type CommandModule } from '../spec.js';
 
@@ -47,7 +48,7 @@ export const archiveModule: CommandModule = {
       `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} still being written` : ''}; ` +
       `${r.stored} bytes stored in ${plural(r.objects, 'new object')} (${r.read} bytes read); ` +
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}\n`;
-    io.stdout(line);
+    io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
     io.setExitCode(r.findings.length ? EXIT.findings : EXIT.ok);
   },
 };
