@@ -10,7 +10,7 @@ import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import { opaque } from '../model/found.js';
 import { captureSession, SessionUnstable } from './capture-session.js';
-import { capturePath, clearTmp, writeAtomic } from './layout.js';
+import { capturePath, clearTmp, headFile, writeAtomic } from './layout.js';
 import { lockStore } from './lock.js';
 import { readState } from './open.js';
 import {
@@ -81,6 +81,8 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
   const { store } = input;
   clearTmp(store);
   const state = readState(store);
+  // A run killed between its last record and the head: the head catches up (under the lock, before anything new).
+  if (state.last !== null) writeHead(store, state.seq, state.last);
   const run = new Date().toISOString();
   const out: ArchiveOutcome = {
     new: 0,
@@ -101,6 +103,7 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
     writeAtomic(store, capturePath(store, record.seq), bytes);
     state.seq = record.seq;
     state.last = sha256(bytes);
+    writeHead(store, state.seq, state.last);
     state.heads.set(record.session.key, record);
     out.records++;
     for (const finding of record.findings) out.findings.push({ session: record.session, finding, seq: record.seq });
@@ -168,4 +171,8 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
     write({ status: 'deleted', session: head.session, previous: head.seq, files: [], grewFrom: {}, findings: [] });
   }
   return out;
+}
+
+function writeHead(store: string, seq: number, sha: string): void {
+  writeAtomic(store, headFile(store), Buffer.from(`${JSON.stringify({ seq, sha256: sha })}\n`));
 }

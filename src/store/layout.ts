@@ -3,6 +3,7 @@
  * into place and its directory fsynced, so a run killed at any moment leaves every file either absent or whole.
  *
  *   store.json                       what this directory is (format and version)
+ *   head.json                        the last capture record's number and sha256
  *   lock                             held by the run writing the store (its pid)
  *   objects/<2 hex>/<64 hex>         content-addressed pieces of file versions (sha256 of the piece's bytes)
  *   captures/<6 digits>/<10 digits>.json   capture records, numbered from 1, each naming its predecessor's hash
@@ -25,6 +26,8 @@ export const STORE_FORMAT = 'session-audit-store';
 export const STORE_VERSION = 1;
 
 export const storeFile = (store: string): string => join(store, 'store.json');
+/** The last record's number and hash, rewritten after each record: an edit of the last record shows against it. */
+export const headFile = (store: string): string => join(store, 'head.json');
 export const tmpDir = (store: string): string => join(store, 'tmp');
 export const objectsDir = (store: string): string => join(store, 'objects');
 export const capturesDir = (store: string): string => join(store, 'captures');

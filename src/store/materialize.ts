@@ -107,7 +107,8 @@ export const groupDirOf = (r: CaptureRecord): string =>
   r.session.members ? r.session.abs : r.session.abs.replace(/\/[^/]*$/, '');
 
 /**
- * The other sessions of the picked capture's group, each as of its latest capture by the end of the run that made it (not deleted):
+ * The other sessions of the picked capture's group, each as of its latest capture by the end of the run that made
+ * it (not deleted):
  * a format reads its neighbours (a subagent's own session, a parent), so the audit in the bag needs them there.
  */
 export function neighbours(records: readonly CaptureRecord[], picked: CaptureRecord): CaptureRecord[] {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { verifyEnvelope } from '../bundle/dsse.js';
 import type { BundleCode } from '../checks/bundle-codes.js';
 import { byteOrder } from '../model/order.js';
-import { ReadError, streamFile } from '../read/files.js';
-import { captureName, objectPath, objectsDir } from './layout.js';
+import { ReadError, readWholeFile, streamFile } from '../read/files.js';
+import { captureName, headFile, objectPath, objectsDir } from './layout.js';
 import { listCaptureFiles, readCaptureFile, readMarker } from './open.js';
 import { CAPTURE_PAYLOAD_TYPE, decodeRecord, type CaptureRecord } from './record.js';
 
@@ -89,6 +89,7 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
   let prev: string | null = null;
   const sessions = new Set<string>();
   const versions = new VersionHasher(store);
+  const hashes = new Map<number, { hash: string; place: string }>();
   let unsignedWithKey = 0;
   let signedNoKey = 0;
   for (const name of listCaptureFiles(store)) {
@@ -148,6 +149,7 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
       });
     prev = c.hash;
     expected = record.seq + 1;
+    hashes.set(record.seq, { hash: c.hash, place });
     sessions.add(record.session.key);
     for (const f of record.files) {
       if (f.type !== 'file' || f.pieces === undefined || f.sha256 === undefined) continue;
@@ -183,6 +185,7 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
     }
   }
   out.sessions = sessions.size;
+  checkHead(store, hashes, expected - 1, problems);
   if (signedNoKey)
     problems.push({
       code: 'BUNDLE_UNVERIFIED',
@@ -226,4 +229,61 @@ class VersionHasher {
     }
     return { sha256: hash.digest('hex'), size };
   }
+}
+
+/** head.json against the records: the last record was not edited, and none after it was removed. */
+function checkHead(
+  store: string,
+  hashes: ReadonlyMap<number, { hash: string; place: string }>,
+  last: number,
+  problems: StoreProblem[],
+): void {
+  let head: { seq?: unknown; sha256?: unknown } | undefined;
+  try {
+    head = JSON.parse(readWholeFile(headFile(store), 4096, true).bytes.toString('utf8')) as typeof head;
+  } catch (e) {
+    if (e instanceof ReadError && e.reason === 'ENOENT') head = undefined;
+    else {
+      problems.push({
+        code: 'BUNDLE_INVALID',
+        place: 'head.json',
+        message: `cannot be read (${(e as Error).message})`,
+      });
+      return;
+    }
+  }
+  if (!head) {
+    if (last > 0)
+      problems.push({
+        code: 'BUNDLE_FILE_MISSING',
+        place: 'head.json',
+        message: 'missing: an edit of the last capture record cannot be detected',
+      });
+    return;
+  }
+  const seq = Number(head.seq);
+  const at = hashes.get(seq);
+  if (seq > last)
+    problems.push({
+      code: 'BUNDLE_FILE_MISSING',
+      place: 'head.json',
+      message: `names capture ${seq} as the last, but the records end at ${last}: records were removed`,
+    });
+  else if (!at || at.hash !== head.sha256)
+    problems.push({
+      code: 'BUNDLE_MANIFEST_MISMATCH',
+      place: at?.place ?? 'head.json',
+      message:
+        `hashes to ${at?.hash ?? 'nothing'}, but head.json recorded ${String(head.sha256)}: ` +
+        'edited after it was written',
+    });
+  else if (seq < last)
+    problems.push({
+      code: 'BUNDLE_UNVERIFIED',
+      severity: 'warning',
+      place: 'head.json',
+      message:
+        `names capture ${seq}, the records go on to ${last}: a run was stopped between writing a record and the ` +
+        'head (the next run catches up), so the last records are covered by the chain only',
+    });
 }
