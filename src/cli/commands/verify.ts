@@ -84,10 +84,10 @@ async function verifyStoreCommand(
   let text: string;
   if (format === 'json') text = renderJson(report);
   else {
-    text = renderTable(report, {
-      color: useColor(opt.bool(args, 'color'), io, output !== undefined),
-      width: io.columns,
-    });
+    // A clean store is one line: no empty table of findings before it.
+    text = report.findings.length
+      ? renderTable(report, { color: useColor(opt.bool(args, 'color'), io, output !== undefined), width: io.columns })
+      : '';
     const errors = report.summary.findings.error;
     const warnings = report.summary.findings.warning;
     const verdict = errors
