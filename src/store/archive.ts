@@ -10,7 +10,7 @@ import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import { opaque } from '../model/found.js';
 import { captureSession, SessionUnstable } from './capture-session.js';
-import { capturePath, clearTmp, headFile, writeAtomic } from './layout.js';
+import { capturePath, checkpoint, clearTmp, headFile, writeAtomic } from './layout.js';
 import { lockStore } from './lock.js';
 import { readState } from './open.js';
 import {
@@ -59,6 +59,9 @@ export interface ArchiveOutcome {
 }
 
 /** Stable across runs: the format, the directory and (for a file session) the file it is shown by. */
+/** Records between two checkpoints (fsync of everything written, then head.json). */
+const CHECKPOINT_EVERY = 256;
+
 export function sessionKey(f: FoundSession): string {
   const main = f.members ? basename(f.display) : '';
   return sha256(`${f.format ?? ''}\0${f.abs}\0${main}`).slice(0, 32);
@@ -100,13 +103,20 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
   const write = (r: Omit<CaptureRecord, 'type' | 'version' | 'seq' | 'prev' | 'run'>): void => {
     const record: CaptureRecord = { type: CAPTURE_TYPE, version: 1, seq: state.seq + 1, prev: state.last, run, ...r };
     const bytes = encodeRecord(record, input.signKey, input.keyId);
-    writeAtomic(store, capturePath(store, record.seq), bytes);
+    writeAtomic(store, capturePath(store, record.seq), bytes, false);
     state.seq = record.seq;
     state.last = sha256(bytes);
-    writeHead(store, state.seq, state.last);
+    if (++sinceCheckpoint >= CHECKPOINT_EVERY) commit();
     state.heads.set(record.session.key, record);
     out.records++;
     for (const finding of record.findings) out.findings.push({ session: record.session, finding, seq: record.seq });
+  };
+  let sinceCheckpoint = 0;
+  /** Everything written so far onto the disk, then the head moved on to the last record. */
+  const commit = (): void => {
+    checkpoint();
+    if (state.last !== null) writeHead(store, state.seq, state.last);
+    sinceCheckpoint = 0;
   };
   const seen = new Set<string>();
   const total = input.roots.reduce((n, r) => n + r.sessions.length, 0);
@@ -170,6 +180,7 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
     out.deleted++;
     write({ status: 'deleted', session: head.session, previous: head.seq, files: [], grewFrom: {}, findings: [] });
   }
+  commit();
   return out;
 }
 

@@ -5,20 +5,10 @@
  * written under tmp/, fsynced and renamed to its sha256 name; a piece the store already holds costs nothing.
  */
 import { createHash, type Hash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { streamFile } from '../read/files.js';
-import { ensureDir, fsyncDir, objectPath, tmpName } from './layout.js';
+import { ensureDir, objectPath, syncLater, tmpName } from './layout.js';
 
 export interface Version {
   sha256: string;
@@ -87,7 +77,6 @@ export function captureFile(store: string, abs: string, prev: Version | undefine
       { pinned: true, stamp: true },
     );
     if (grew === undefined) grew = false;
-    fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
     rmSync(tmp, { force: true });
@@ -113,14 +102,15 @@ export function captureFile(store: string, abs: string, prev: Version | undefine
 /** Move a fsynced temp file to the object `name`; returns its size (undefined: the store held it already). */
 function putObject(store: string, tmp: string, name: string): number | undefined {
   const target = objectPath(store, name);
-  if (existsSync(target)) {
+  const size = statSync(tmp).size;
+  // An object of another size under this name was cut short (a power loss before its checkpoint): replaced.
+  if (existsSync(target) && statSync(target).size === size) {
     rmSync(tmp, { force: true });
     return undefined;
   }
   const dir = join(target, '..');
   ensureDir(dir);
-  const size = statSync(tmp).size;
   renameSync(tmp, target);
-  fsyncDir(dir);
+  syncLater(target);
   return size;
 }

@@ -6,7 +6,16 @@ import { existsSync, lstatSync, readdirSync, realpathSync, type Stats } from 'no
 import { join } from 'node:path';
 import { readWholeFile } from '../read/files.js';
 import { byteOrder } from '../model/order.js';
-import { capturesDir, ensureDir, tmpDir, STORE_FORMAT, STORE_VERSION, storeFile, writeAtomic } from './layout.js';
+import {
+  capturesDir,
+  ensureDir,
+  headFile,
+  tmpDir,
+  STORE_FORMAT,
+  STORE_VERSION,
+  storeFile,
+  writeAtomic,
+} from './layout.js';
 import { decodeRecord, sha256, type CaptureRecord } from './record.js';
 
 export class StoreError extends Error {}
@@ -31,6 +40,8 @@ export function openStore(dir: string, create: boolean): string {
     if (readdirSync(store).length)
       throw new StoreError(`${dir}: exists, is not empty and is not a session-audit store (no store.json)`);
     ensureDir(tmpDir(store));
+    // The head first (no record yet), then the marker that makes the directory a store.
+    writeAtomic(store, headFile(store), Buffer.from(`${JSON.stringify({ seq: 0, sha256: null })}\n`));
     writeAtomic(store, storeFile(store), Buffer.from(`${JSON.stringify(storeMarker())}\n`));
   }
   const marker = readMarker(store);

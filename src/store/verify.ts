@@ -269,7 +269,7 @@ function checkHead(
       place: 'head.json',
       message: `names capture ${seq} as the last, but the records end at ${last}: records were removed`,
     });
-  else if (!at || at.hash !== head.sha256)
+  else if (seq > 0 && (!at || at.hash !== head.sha256))
     problems.push({
       code: 'BUNDLE_MANIFEST_MISMATCH',
       place: at?.place ?? 'head.json',
