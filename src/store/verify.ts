@@ -90,6 +90,8 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
   const sessions = new Set<string>();
   const versions = new VersionHasher(store);
   const hashes = new Map<number, { hash: string; place: string }>();
+  /** The latest record of each session so far. */
+  const latest = new Map<string, CaptureRecord>();
   let unsignedWithKey = 0;
   let signedNoKey = 0;
   for (const name of listCaptureFiles(store)) {
@@ -151,6 +153,8 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
     expected = record.seq + 1;
     hashes.set(record.seq, { hash: c.hash, place });
     sessions.add(record.session.key);
+    checkGrowth(record, latest.get(record.session.key), place, problems);
+    latest.set(record.session.key, record);
     for (const f of record.files) {
       if (f.type !== 'file' || f.pieces === undefined || f.sha256 === undefined) continue;
       const missing = f.pieces.filter((p) => !good.has(p) && !bad.has(p));
@@ -286,4 +290,41 @@ function checkHead(
         `names capture ${seq}, the records go on to ${last}: a run was stopped between writing a record and the ` +
         'head (the next run catches up), so the last records are covered by the chain only',
     });
+}
+
+/**
+ * A record's claims about its predecessor, re-checked: it names the session's previous record, and each log it says
+ * grew from N bytes starts with the very pieces of the previous version, which were N bytes (pieces are named by
+ * their digest and re-hashed above, so equal piece lists are equal bytes: the proof that the log only grew).
+ */
+function checkGrowth(
+  record: CaptureRecord,
+  before: CaptureRecord | undefined,
+  place: string,
+  problems: StoreProblem[],
+): void {
+  if ((record.previous ?? null) !== (before?.seq ?? null))
+    problems.push({
+      code: 'BUNDLE_INVALID',
+      place,
+      message:
+        `names capture ${record.previous ?? 'none'} as the session's previous one, but it is ` +
+        `${before?.seq ?? 'none'}`,
+    });
+  for (const [path, size] of Object.entries(record.grewFrom ?? {})) {
+    const now = record.files.find((f) => f.path === path);
+    const then = before?.files.find((f) => f.path === path);
+    const prefix =
+      now?.pieces !== undefined &&
+      then?.pieces !== undefined &&
+      then.size === size &&
+      now.size >= size &&
+      then.pieces.every((p, i) => now.pieces![i] === p);
+    if (!prefix)
+      problems.push({
+        code: 'BUNDLE_INVALID',
+        place: `${place}: ${path}`,
+        message: `says the log grew from the previous capture's ${size} bytes, but the stored versions do not show it`,
+      });
+  }
 }

@@ -162,13 +162,32 @@ describe('verify --store finds tampering, with its place', () => {
     const last = readState(store).seq;
     const path = capturePath(store, last);
     const bytes = readFileSync(path);
-    writeFileSync(path, Buffer.from(bytes.toString('utf8').replace('"grewFrom":{', '"grewFrom":{"x":1,')));
+    writeFileSync(path, Buffer.from(bytes.toString('utf8').replace('"run":"2', '"run":"1')));
     try {
       expect(errorsOf(store)).toEqual([
         expect.stringMatching(
           new RegExp(`^BUNDLE_MANIFEST_MISMATCH captures/000000/${String(last).padStart(10, '0')}`),
         ),
       ]);
+    } finally {
+      writeFileSync(path, bytes);
+    }
+  });
+
+  test('a record claiming a log grew that did not', () => {
+    const last = readState(store).seq;
+    const path = capturePath(store, last);
+    const bytes = readFileSync(path);
+    writeFileSync(
+      path,
+      Buffer.from(bytes.toString('utf8').replace(/"grewFrom":\{"updates.jsonl":\d+/, '"grewFrom":{"updates.jsonl":7')),
+    );
+    try {
+      expect(errorsOf(store)).toContainEqual(
+        expect.stringMatching(
+          /^BUNDLE_INVALID captures\/.*: updates.jsonl: says the log grew from the previous capture's 7 bytes/,
+        ),
+      );
     } finally {
       writeFileSync(path, bytes);
     }
