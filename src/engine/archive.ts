@@ -113,6 +113,12 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
     return { ...out, roots: found.map((r) => r.arg), missing };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
+    // The store cannot be written (full, read-only, denied): what was recorded before stays valid.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code)
+      throw new UsageError(
+        `--store ${req.store}: cannot be written (${code}); the captures recorded before this stay valid`,
+      );
     throw e;
   }
 }

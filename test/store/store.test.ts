@@ -222,6 +222,24 @@ describe('bundle --from-store', () => {
     expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
   });
 
+  test('--at exports an earlier capture: the log as it was then', async () => {
+    const root = sourceTree('at');
+    const s = join(work, 'at-store');
+    const log = join(root, GROUP, A001, 'updates.jsonl');
+    const before = readFileSync(log);
+    runArchive({ roots: [root], store: s });
+    appendFileSync(log, '{"timestamp":1787149999}\n');
+    runArchive({ roots: [root], store: s });
+    const state = readState(s);
+    const mine = state.records.filter((r) => r.session.id === A001);
+    expect(mine.map((r) => r.status)).toEqual(['new', 'changed']);
+    const out = join(work, 'at-bag');
+    const r = await cli(['bundle', '--from-store', s, '--session', A001, '--at', String(mine[0]!.seq), '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const bagged = readFileSync(join(out, 'data', '%2Fhome%2Fdev%2Fproj', A001, 'updates.jsonl'));
+    expect(bagged.equals(before)).toBe(true);
+  });
+
   test('an unknown session is one clear line', async () => {
     const r = await cli(['bundle', '--from-store', store, '--session', '5e3c1a70-nope', '-o', join(work, 'x.zip')]);
     expect(r.code).toBe(2);
