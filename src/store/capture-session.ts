@@ -57,7 +57,10 @@ function attemptCapture(
   policy: (rel: string) => ChangePolicy,
   rehash: boolean,
 ): SessionCapture | { why: string } {
-  const before = fsSource(found).inventory;
+  const src = fsSource(found);
+  // Gone or swapped since discovery: not a session with no files (the next run records it as deleted if gone).
+  if (src.found.unreachable !== undefined) throw new SessionUnstable(`it cannot be read now: ${src.found.unreachable}`);
+  const before = src.inventory;
   const prevBy = new Map((previous ?? []).map((f) => [f.path, f]));
   const out: SessionCapture = { files: [], grewFrom: {}, findings: [], stored: 0, objects: 0, read: 0 };
   for (const e of before) {
@@ -99,7 +102,9 @@ function attemptCapture(
     }
     if (policy(e.path) === 'append-only') out.findings.push(rewritten(store, e.path, prev, v));
   }
-  const after = fsSource(found).inventory;
+  const again = fsSource(found);
+  if (again.found.unreachable !== undefined) return { why: `it went away: ${again.found.unreachable}` };
+  const after = again.inventory;
   if (shape(after) !== shape(before)) return { why: 'its files changed between two walks' };
   for (const p of previous ?? []) {
     if (p.type === 'file' && policy(p.path) === 'append-only' && !out.files.some((f) => f.path === p.path))

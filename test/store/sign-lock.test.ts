@@ -120,3 +120,23 @@ test('a log appended to during the capture is captured as one state of it (a pre
   }
   expect(runStoreVerify(store, undefined).report.findings).toEqual([]);
 }, 60_000);
+
+test('a session deleted between discovery and its capture is left for the next run, not recorded empty', async () => {
+  const { discoverSessions } = await import('../../src/read/discover.js');
+  const { detectorsFor, formatOf } = await import('../../src/formats/registry.js');
+  const { archive } = await import('../../src/store/archive.js');
+  const root = join(work, 'vanishing');
+  cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), root, { recursive: true });
+  const sessions = discoverSessions(root, detectorsFor());
+  const gone = sessions.find((s) => s.id.endsWith('a002'))!;
+  rmSync(gone.abs, { recursive: true });
+  const store = openStore(join(work, 'vanishing-store'), true);
+  const out = archive({
+    store,
+    roots: [{ arg: root, abs: root, sessions }],
+    policy: (f) => (rel) => formatOf(f).changePolicy(rel),
+  });
+  expect(out.unstable.map((u) => u.display)).toEqual([gone.display]);
+  expect(out.unstable[0]!.why).toMatch(/cannot be read now/);
+  expect(readState(store).records.some((r) => r.session.id === gone.id)).toBe(false);
+});

@@ -45,7 +45,7 @@ export const archiveModule: CommandModule = {
     }
     const line =
       `archive ${escapeText(store)}: sessions ${r.new} new, ${r.changed} changed, ${r.deleted} deleted, ` +
-      `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} still being written` : ''}; ` +
+      `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} left for the next run` : ''}; ` +
       `${r.stored} bytes stored in ${plural(r.objects, 'new object')} (${r.read} bytes read); ` +
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
