@@ -13,6 +13,8 @@ import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
+import { listDir, lstatEntry } from '../read/walk.js';
+import { opaque, type FoundSession } from '../model/found.js';
 import { archive, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
 import { StoreBusy } from '../store/lock.js';
 import { materialize, neighbours, selectCapture } from '../store/materialize.js';
@@ -95,13 +97,16 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
     const abs = realpathSync(arg);
     if (inside(store, abs) || inside(abs, store))
       throw new UsageError(`${arg}: the store ${req.store} and a root to archive may not be inside each other`);
-    found.push({ arg, abs, sessions: discoverSessions(arg, detectors) });
+    const sessions = discoverSessions(arg, detectors);
+    found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions)] });
   }
   try {
     const out = archive({
       store,
       roots: found,
       policy: (f) => {
+        // A group's own files: no format says how they change, so none is held to growing only.
+        if (f.format === undefined) return () => 'rewritable';
         const format = formatOf(f);
         return (rel) => format.changePolicy(rel);
       },
@@ -121,6 +126,40 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
       );
     throw e;
   }
+}
+
+/**
+ * The files of each cwd group that belong to no session (an agent's per-project prompt history, indexes): kept as a
+ * session of their own (`group:<name>`), so they are retained too and a capture bundles with them where the audit
+ * reads them.
+ */
+export function groupFiles(sessions: readonly FoundSession[]): FoundSession[] {
+  const groups = new Map<string, { display: string; claimed: Set<string> }>();
+  for (const s of sessions) {
+    if (s.groupAbs === undefined || opaque(s)) continue;
+    const g = groups.get(s.groupAbs) ?? { display: dirname(s.display), claimed: new Set<string>() };
+    groups.set(s.groupAbs, g);
+    if (s.members) for (const m of s.members) g.claimed.add(m);
+    else g.claimed.add(basename(s.abs));
+  }
+  const out: FoundSession[] = [];
+  for (const [groupAbs, g] of groups) {
+    const listed = listDir(groupAbs, true);
+    const members = listed.names.filter(
+      (n) => !g.claimed.has(n) && !n.startsWith('.') && lstatEntry(join(groupAbs, n), n).type === 'file',
+    );
+    if (!members.length) continue;
+    out.push({
+      abs: groupAbs,
+      // Shown (and keyed) by the group directory: its files may come and go.
+      display: g.display,
+      id: `group:${basename(groupAbs)}`,
+      groupName: basename(groupAbs),
+      groupAbs,
+      members,
+    });
+  }
+  return out;
 }
 
 export interface StoreVerifyOutcome {
@@ -178,6 +217,10 @@ export async function runBundleFromStore(
   }
   const picked = selectCapture(state.records, req.session, req.at);
   if (typeof picked === 'string') throw new UsageError(`--session ${req.session}: ${picked}`);
+  if (picked.session.format === '')
+    throw new UsageError(
+      `--session ${req.session}: the files of a group are kept for its sessions' bags; bundle one of its sessions`,
+    );
   const display = picked.session.display;
   const rel = isAbsolute(display) ? display.replace(/^\/+/, '') : display;
   if (rel.split('/').includes('..'))

@@ -63,7 +63,7 @@ export interface ArchiveOutcome {
 const CHECKPOINT_EVERY = 256;
 
 export function sessionKey(f: FoundSession): string {
-  const main = f.members ? basename(f.display) : '';
+  const main = f.members && f.format !== undefined ? basename(f.display) : '';
   return sha256(`${f.format ?? ''}\0${f.abs}\0${main}`).slice(0, 32);
 }
 

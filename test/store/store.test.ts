@@ -264,3 +264,18 @@ test('a finished run leaves nothing under tmp/', () => {
   const store = join(work, 'changes-store');
   expect(readdirSync(join(store, 'tmp'))).toEqual([]);
 });
+
+test("a group's own files (no session's) are kept as a session of their own, and not bundled alone", async () => {
+  const root = sourceTree('group');
+  const s = join(work, 'group-store');
+  runArchive({ roots: [root], store: s });
+  appendFileSync(join(root, GROUP, 'prompt_history.jsonl'), '{"prompt":"added"}\n');
+  const second = runArchive({ roots: [root], store: s });
+  expect([second.new, second.changed]).toEqual([0, 1]);
+  const group = [...readState(s).heads.values()].find((r) => r.session.id === 'group:%2Fhome%2Fdev%2Fproj')!;
+  expect(group.files.map((f) => f.path)).toEqual(['prompt_history.jsonl']);
+  expect(group.status).toBe('changed');
+  const r = await cli(['bundle', '--from-store', s, '--session', group.session.key, '-o', join(work, 'g.zip')]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('bundle one of its sessions');
+});
