@@ -83,3 +83,17 @@ describe('archive', () => {
     expect([r.code, r.stderr]).toEqual([2, 'session-audit: --session and --at need --from-store\n']);
   });
 });
+
+test('archive, verify --store and bundle --from-store never change the sessions they read', async () => {
+  const { treeState, diffStates } = await import('../helpers/tree-hash.js');
+  const root = join(work, 'untouched');
+  cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), root, { recursive: true });
+  const before = treeState(root);
+  const store = join(work, 'untouched-store');
+  expect((await cli(['archive', root, '--store', store])).code).toBe(0);
+  expect((await cli(['archive', root, '--store', store, '--rehash'])).code).toBe(0);
+  expect((await cli(['verify', '--store', store])).code).toBe(0);
+  const id = '019a3f2c-1d00-7a3e-8000-00000000a001';
+  expect((await cli(['bundle', '--from-store', store, '--session', id, '-o', join(work, 'u.zip')])).code).toBe(0);
+  expect(diffStates(before, treeState(root))).toEqual([]);
+});
