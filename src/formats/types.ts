@@ -76,6 +76,8 @@ export interface ReplayCounts {
 }
 
 export interface FormatModule extends AgentTraits {
+  /** Where the agent keeps its sessions, relative to the home directory (the default roots of `archive`). */
+  homeRoots?: readonly string[];
   /** What a session of this format is on disk, for messages (e.g. "a session directory with its log"). */
   sessionNoun: string;
   /** For formats whose sessions are files: what such a file is called (e.g. "Codex rollout"). */

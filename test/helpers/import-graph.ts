@@ -56,6 +56,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   formats: ['model', 'read', 'checks', 'pairing', 'timeline', 'lineage', 'errors', 'version'],
   report: ['model', 'checks', 'pairing', 'timeline', 'lineage', 'inspect', 'version'],
   bundle: ['model', 'read', 'formats', 'checks', 'timeline', 'errors', 'version'],
+  store: ['model', 'read', 'formats', 'checks', 'bundle', 'errors', 'version'],
   config: ['model', 'read', 'report', 'checks', 'errors'],
   engine: [
     'model',
@@ -68,6 +69,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
     'inspect',
     'report',
     'bundle',
+    'store',
     'config',
     'errors',
     'version',

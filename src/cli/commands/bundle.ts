@@ -14,10 +14,7 @@ export const bundleModule: CommandModule = {
     const signKey = opt.str(args, 'sign-key');
     const keyId = opt.str(args, 'key-id');
     const baggingDate = opt.str(args, 'bagging-date');
-    // Loaded on use: the bag writer is not part of every command's start-up.
-    const { runBundle } = await import('../../engine/bundle.js');
-    const r = await runBundle({
-      paths: opt.posList(args, 'paths'),
+    const common = {
       ...(formatHint !== undefined ? { formatHint } : {}),
       out,
       redact: opt.bool(args, 'redact') ?? false,
@@ -26,7 +23,33 @@ export const bundleModule: CommandModule = {
       ...(signKey !== undefined ? { signKey } : {}),
       ...(keyId !== undefined ? { keyId } : {}),
       ...(baggingDate !== undefined ? { baggingDate } : {}),
-    });
+    };
+    const paths = opt.posList(args, 'paths');
+    const fromStore = opt.str(args, 'from-store');
+    const session = opt.str(args, 'session');
+    const at = opt.num(args, 'at');
+    const fromLines: string[] = [];
+    let r: Awaited<ReturnType<typeof import('../../engine/bundle.js').runBundle>>;
+    if (fromStore !== undefined) {
+      if (paths.length) throw new UsageError('bundle: give either paths or --from-store, not both');
+      if (session === undefined) throw new UsageError('bundle --from-store: give the session with --session ID');
+      if (at !== undefined && (!Number.isInteger(at) || at < 1))
+        throw new UsageError(`--at ${at}: expected a capture number (1, 2, …)`);
+      const { runBundleFromStore } = await import('../../engine/archive.js');
+      const s = await runBundleFromStore({ ...common, store: fromStore, session, ...(at !== undefined ? { at } : {}) });
+      r = s;
+      fromLines.push(
+        `from capture ${s.capture.seq} (${s.capture.run}, ${s.capture.status}) of ` +
+          escapeText(s.capture.session.display),
+      );
+      for (const p of s.skipped) fromLines.push(`not recreated from the store: ${escapeText(p)} (not a regular file)`);
+    } else {
+      if (session !== undefined || at !== undefined) throw new UsageError('--session and --at need --from-store');
+      if (!paths.length) throw new UsageError('bundle: give the paths to bundle (or --from-store DIR --session ID)');
+      // Loaded on use: the bag writer is not part of every command's start-up.
+      const { runBundle } = await import('../../engine/bundle.js');
+      r = await runBundle({ paths, ...common });
+    }
     const c = colors(useColor(opt.bool(args, 'color'), io, false));
     const lines = [
       c.bold(
@@ -34,6 +57,7 @@ export const bundleModule: CommandModule = {
           `file${r.files === 1 ? '' : 's'} (${r.bytes} bytes) into ${escapeText(r.out)} (${r.format}).`,
       ),
       `manifest-sha256.txt sha256: ${r.manifestSha256}`,
+      ...fromLines,
     ];
     if (r.redactions) {
       const total = Object.values(r.redactions).reduce((a, b) => a + b, 0);

@@ -22,6 +22,25 @@ import {
 } from '../common-options.js';
 import type { CommandSpec, OptionSpec } from '../spec.js';
 
+const STORE_FROM: OptionSpec = {
+  name: 'from-store',
+  type: 'string',
+  value: 'DIR',
+  describe: 'bundle a capture kept by `archive` in this store (with --session) instead of live paths',
+};
+const STORE_SESSION: OptionSpec = {
+  name: 'session',
+  type: 'string',
+  value: 'ID',
+  describe: "with --from-store: the session's id (or its store key when several sessions share an id)",
+};
+const STORE_AT: OptionSpec = {
+  name: 'at',
+  type: 'number',
+  value: 'CAPTURE',
+  describe: "with --from-store: the capture's number (default: the session's latest capture holding its files)",
+};
+
 const SARIF_ROOT: OptionSpec = {
   name: 'sarif-root',
   type: 'string',
@@ -256,9 +275,9 @@ const bundle: CommandSpec = {
   positionals: [
     {
       name: 'paths',
-      required: true,
+      required: false,
       variadic: true,
-      describe: 'session directories or files, cwd groups or sessions roots',
+      describe: 'session directories or files, cwd groups or sessions roots (none with --from-store)',
     },
   ],
   options: [
@@ -295,12 +314,19 @@ const bundle: CommandSpec = {
       describe: 'Bagging-Date (default: SOURCE_DATE_EPOCH, else the latest time the evidence records)',
     },
     { name: 'force', type: 'boolean', describe: 'replace an existing output bag' },
+    STORE_FROM,
+    STORE_SESSION,
+    STORE_AT,
     COLOR,
     FORMAT_HINT,
   ],
   examples: [
     ['session-audit bundle <session> -o incident-42.zip', 'a bag any BagIt validator accepts'],
     ['session-audit bundle <root> -o share.tgz --redact', 'secrets replaced, originals provable'],
+    [
+      'session-audit bundle --from-store ~/evidence --session <id> -o s.zip',
+      'the latest capture of a session kept by `archive` (even one the agent deleted)',
+    ],
   ],
   exitCodes: [
     [0, 'the bag was written'],
@@ -314,9 +340,21 @@ const verify: CommandSpec = {
   name: 'verify',
   summary: 'verify a BagIt bag (directory, zip, tar, tar.gz): manifests, completeness, Payload-Oxum, custody',
   positionals: [
-    { name: 'bag', required: true, describe: 'a bag directory or archive (read in place, never extracted)' },
+    {
+      name: 'bag',
+      required: false,
+      describe: 'a bag directory or archive (read in place, never extracted); none with --store',
+    },
   ],
   options: [
+    {
+      name: 'store',
+      type: 'string',
+      value: 'DIR',
+      describe:
+        'verify an evidence store made by `archive` instead of a bag: every stored piece re-hashed, every file ' +
+        'version rebuilt, the chain of capture records checked',
+    },
     {
       name: 'key',
       type: 'string',
@@ -337,6 +375,7 @@ const verify: CommandSpec = {
   examples: [
     ['session-audit verify incident-42.zip --key alice.pub.pem', 'every digest, and the signature'],
     ['session-audit verify incident-42.zip --against <live session>', 'did the logs only grow since the capture?'],
+    ['session-audit verify --store ~/evidence --key alice.pub.pem', 'the whole store, and every record signature'],
   ],
   exitCodes: [
     [0, 'the bag is valid (no finding at or above --fail-on; warnings are repeated on stderr)'],
@@ -345,6 +384,53 @@ const verify: CommandSpec = {
     [3, 'an internal error of session-audit (please report it)'],
   ],
   load: async () => (await import('./verify.js')).verifyModule,
+};
+
+const archive: CommandSpec = {
+  name: 'archive',
+  summary: 'keep every session in an evidence store: each version once, proof that logs only grew, deletions kept',
+  positionals: [
+    {
+      name: 'roots',
+      required: false,
+      variadic: true,
+      describe: (f) =>
+        `sessions roots, cwd groups or ${f.sessionNouns} (default: the agents' session homes that exist)`,
+    },
+  ],
+  options: [
+    {
+      name: 'store',
+      type: 'string',
+      value: 'DIR',
+      describe: 'the store (required): made on first use; content-addressed pieces and a chain of capture records',
+    },
+    {
+      name: 'sign-key',
+      type: 'string',
+      value: 'PEM',
+      describe: 'an Ed25519 private key: each capture record is written as a DSSE envelope',
+    },
+    { name: 'key-id', type: 'string', value: 'ID', describe: 'the keyid recorded with each signature' },
+    {
+      name: 'rehash',
+      type: 'boolean',
+      describe: 'read every file again, even one whose inode, size, mtime and ctime are those of the version captured',
+    },
+    COLOR,
+    FORMAT_HINT,
+  ],
+  examples: [
+    ['session-audit archive --store ~/evidence', "every agent's sessions under the home directory, incrementally"],
+    ['session-audit archive ~/.claude/projects --store /srv/evidence --sign-key archivist.pem', 'signed records'],
+  ],
+  exitCodes: [
+    [0, 'the store is up to date'],
+    [1, 'archived, and a log that only grows was rewritten or deleted in the source (listed on stderr)'],
+    [2, 'unusable arguments or store, or another run holds the store (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+  ],
+  load: async () => (await import('./archive.js')).archiveModule,
 };
 
 const checks: CommandSpec = {
@@ -373,5 +459,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   merge,
   bundle,
   verify,
+  archive,
   checks,
 ];

@@ -6,7 +6,10 @@ import { escapeText } from '../../report/escape.js';
 import { EXIT } from '../../errors.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { parseFailOn, parseFormat, useColor } from '../options.js';
-import { opt, type CommandModule } from '../spec.js';
+import { opt, type CommandModule, type ParsedArgs } from '../spec.js';
+import { UsageError } from '../../errors.js';
+import type { Io } from '../io.js';
+type FailOn = ReturnType<typeof parseFailOn>;
 
 const FORMATS = ['table', 'json'] as const;
 
@@ -14,9 +17,16 @@ export const verifyModule: CommandModule = {
   async run(args, io) {
     const format = parseFormat(opt.str(args, 'format') ?? 'table', FORMATS);
     const failOn = parseFailOn(opt.str(args, 'fail-on') ?? 'error');
-    const bag = opt.pos(args, 'bag');
+    const bag = opt.pos(args, 'bag') as string | undefined;
     const against = opt.str(args, 'against');
     const key = opt.str(args, 'key');
+    const store = opt.str(args, 'store');
+    if (store !== undefined) {
+      if (bag !== undefined || against !== undefined)
+        throw new UsageError('verify --store: give no bag and no --against (the store is what is verified)');
+      return verifyStoreCommand(args, io, store, key, format, failOn);
+    }
+    if (bag === undefined) throw new UsageError('verify: give the bag to verify (or --store DIR)');
     const inputs = [bag, ...(against !== undefined ? [against] : [])];
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, inputs);
@@ -58,3 +68,43 @@ export const verifyModule: CommandModule = {
     writeOutput(text, output, io.stdout);
   },
 };
+
+async function verifyStoreCommand(
+  args: ParsedArgs,
+  io: Io,
+  store: string,
+  key: string | undefined,
+  format: (typeof FORMATS)[number],
+  failOn: FailOn,
+): Promise<void> {
+  const outputFlag = opt.str(args, 'output');
+  const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, [store]);
+  const { runStoreVerify } = await import('../../engine/archive.js');
+  const { report, verification: v } = runStoreVerify(store, key);
+  let text: string;
+  if (format === 'json') text = renderJson(report);
+  else {
+    // A clean store is one line: no empty table of findings before it.
+    text = report.findings.length
+      ? renderTable(report, { color: useColor(opt.bool(args, 'color'), io, output !== undefined), width: io.columns })
+      : '';
+    const errors = report.summary.findings.error;
+    const warnings = report.summary.findings.warning;
+    const verdict = errors
+      ? `INVALID: ${errors} error${errors === 1 ? '' : 's'}`
+      : warnings
+        ? `valid, with ${warnings} warning${warnings === 1 ? '' : 's'} (above)`
+        : 'valid';
+    text +=
+      `Store ${escapeText(store)}: ${v.records} capture records (${v.signed} signed) of ${v.sessions} sessions, ` +
+      `${v.versions} file versions rebuilt, ${v.objects} objects (${v.objectBytes} bytes) re-hashed: ${verdict}.\n`;
+  }
+  io.setExitCode(fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);
+  for (const f of report.findings) {
+    if (f.severity === 'warning')
+      io.stderr(
+        `session-audit: warning: ${f.code} ${escapeText(formatLocation(f.location))}: ${escapeText(f.message)}\n`,
+      );
+  }
+  writeOutput(text, output, io.stdout);
+}

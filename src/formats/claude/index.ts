@@ -27,6 +27,7 @@ export const claude = {
   displayName: 'Claude Code',
   shortName: 'Claude Code',
   sessionNoun: 'a Claude Code <session>.jsonl',
+  homeRoots: ['.claude/projects'],
   fileNoun: 'Claude Code transcript',
   detect: () => 'descend',
   detectFiles: detectClaudeFiles,

@@ -30,6 +30,7 @@ export const codex = {
   displayName: 'Codex CLI',
   shortName: 'Codex CLI',
   sessionNoun: 'a Codex rollout-*.jsonl',
+  homeRoots: ['.codex/sessions', '.codex/archived_sessions'],
   fileNoun: 'Codex rollout',
   detect: () => 'descend',
   detectFiles: detectCodexFiles,

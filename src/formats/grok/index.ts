@@ -30,6 +30,7 @@ export const grok = {
   displayName: 'Grok Build',
   shortName: 'Grok',
   sessionNoun: 'a Grok session directory with summary.json or updates.jsonl',
+  homeRoots: ['.grok/sessions'],
   detect,
   directorySessions: true,
   classify,

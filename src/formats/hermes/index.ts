@@ -55,6 +55,7 @@ export const hermes = {
   name: 'hermes',
   displayName: 'Hermes Agent',
   shortName: 'Hermes',
+  homeRoots: ['.hermes'],
   sessionNoun: 'a Hermes home (state.db with sessions/)',
   detect: detectHermes,
   classify: classifyHermes,

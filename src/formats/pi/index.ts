@@ -35,6 +35,7 @@ export const pi = {
   name: 'pi',
   displayName: 'Pi coding agent',
   shortName: 'Pi',
+  homeRoots: ['.pi/agent'],
   sessionNoun: 'a Pi <time>_<id>.jsonl session file',
   fileNoun: 'Pi session file',
   detect: () => 'descend',

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:store`: the evidence store at scale. Generates a sessions root of N sessions (the bench's
+ * generator), then measures with the built CLI: the first `archive` (time, store size against source size), a
+ * re-run with nothing changed, a re-run with 1% of the sessions grown by one line (time should follow the change,
+ * not the total; bytes stored should be about the appended bytes), and `verify --store`. Prints one line per
+ * measure and writes reports/bench-store.json. It never fails on speed; it reports.
+ *
+ *   npm run bench:store                       # 10,000 sessions
+ *   npm run bench:store -- --sessions 1000 --dir /var/tmp/sa-bench
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/formats/schema-runtime.js';
+import { writeManySessions } from './generate.js';
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const n = Number(opt('--sessions') ?? '10000');
+const dataDir = opt('--dir') ?? join(tmpdir(), 'session-audit-bench');
+const root = packageRoot();
+const bin = join(root, 'bin', 'session-audit.js');
+const template = join(
+  root,
+  'corpora',
+  'grok',
+  'clean',
+  'sessions',
+  '%2Fhome%2Fdev%2Fproj',
+  '019a3f2c-1d00-7a3e-8000-00000000a001',
+);
+
+/** Bytes of the regular files under a directory, and the blocks they take on disk. */
+function size(dir: string): { bytes: number; disk: number; files: number } {
+  let bytes = 0;
+  let disk = 0;
+  let files = 0;
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = lstatSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) {
+        bytes += st.size;
+        disk += st.blocks * 512;
+        files++;
+      }
+    }
+  };
+  walk(dir);
+  return { bytes, disk, files };
+}
+
+function run(argv: string[]): { seconds: number; stdout: string; code: number | null } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [bin, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return { seconds, stdout: r.stdout.trim(), code: r.status };
+}
+
+const sessionsRoot = join(dataDir, `store-root-${n}`);
+const store = join(dataDir, `store-${n}`);
+rmSync(sessionsRoot, { recursive: true, force: true });
+rmSync(store, { recursive: true, force: true });
+console.log(`generating a sessions root of ${n} sessions…`);
+writeManySessions(sessionsRoot, n, template);
+const source = size(sessionsRoot);
+
+const first = run(['archive', sessionsRoot, '--store', store]);
+const stored = size(store);
+const unchanged = run(['archive', sessionsRoot, '--store', store]);
+// 1% of the sessions grow by one line, as an agent at work appends.
+const groups = readdirSync(join(sessionsRoot, 'sessions')).sort();
+const all = groups.flatMap((g) =>
+  readdirSync(join(sessionsRoot, 'sessions', g)).map((s) => join(sessionsRoot, 'sessions', g, s)),
+);
+const changed = all.filter((_, i) => i % 100 === 0);
+const line = '{"timestamp":1787199999,"method":"session/update","params":{"update":{"sessionUpdate":"bench"}}}\n';
+for (const s of changed) if (existsSync(join(s, 'updates.jsonl'))) appendFileSync(join(s, 'updates.jsonl'), line);
+const onePercent = run(['archive', sessionsRoot, '--store', store]);
+const verify = run(['verify', '--store', store]);
+
+const result = {
+  machine: { cpus: cpus().length, node: process.version, note: 'a shared machine: figures are indicative' },
+  sessions: n,
+  source: { bytes: source.bytes, files: source.files, disk: source.disk },
+  firstArchive: { seconds: first.seconds, storeBytes: stored.bytes, storeDisk: stored.disk, summary: first.stdout },
+  unchangedRerun: { seconds: unchanged.seconds, summary: unchanged.stdout },
+  onePercentRerun: {
+    seconds: onePercent.seconds,
+    changedSessions: changed.length,
+    appendedBytes: changed.length * Buffer.byteLength(line),
+    summary: onePercent.stdout,
+  },
+  verifyStore: { seconds: verify.seconds, summary: verify.stdout },
+};
+for (const [k, v] of Object.entries(result)) console.log(`${k}: ${JSON.stringify(v)}`);
+writeFileSync(join(root, 'reports', 'bench-store.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -1,0 +1,247 @@
+/**
+ * The I/O glue of the evidence store: `archive` (find the sessions of the roots, capture them into the store),
+ * `verify --store` (as a report, like `verify` of a bag) and `bundle --from-store` (a capture written back out,
+ * then bundled exactly as the live session is).
+ */
+import type { KeyObject } from 'node:crypto';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
+import { standaloneFinding } from '../checks/findings.js';
+import { UsageError } from '../errors.js';
+import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
+import type { AuditReport } from '../model/report.js';
+import { discoverSessions } from '../read/discover.js';
+import { listDir, lstatEntry } from '../read/walk.js';
+import { opaque, type FoundSession } from '../model/found.js';
+import { archive, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
+import { StoreBusy } from '../store/lock.js';
+import { materialize, neighbours, selectCapture } from '../store/materialize.js';
+import { openStore, readState, StoreError } from '../store/open.js';
+import type { CaptureRecord } from '../store/record.js';
+import { verifyStore, type StoreVerification } from '../store/verify.js';
+import { runBundle, type BundleOutcome, type BundleRequest } from './bundle.js';
+import { buildReport } from './report.js';
+import { readUserFileText } from './user-files.js';
+
+/** The agents' session homes that exist (the default roots of `archive`). */
+export function defaultRoots(home = homedir()): string[] {
+  return FORMATS.flatMap((f) => f.homeRoots ?? [])
+    .map((r) => join(home, r))
+    .filter((p) => existsSync(p));
+}
+
+const inside = (child: string, parent: string): boolean => {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+function storeOf(dir: string, create: boolean): string {
+  try {
+    return openStore(dir, create);
+  } catch (e) {
+    if (e instanceof StoreError) throw new UsageError(`--store ${e.message}`);
+    if ((e as NodeJS.ErrnoException).code)
+      throw new UsageError(`--store ${dir}: cannot be used (${(e as NodeJS.ErrnoException).code})`);
+    throw e;
+  }
+}
+
+function key<T>(flag: string, path: string, read: (pem: string) => T): T {
+  const pem = readUserFileText(flag, path);
+  try {
+    return read(pem);
+  } catch (e) {
+    throw new UsageError(`${flag} ${path}: ${(e as Error).message}`);
+  }
+}
+
+export interface ArchiveRequest {
+  roots: readonly string[];
+  store: string;
+  signKey?: string;
+  keyId?: string;
+  rehash?: boolean;
+  formatHint?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ArchiveResult extends ArchiveOutcome {
+  roots: string[];
+  /** Roots given that do not exist now: their sessions are not marked deleted. */
+  missing: string[];
+}
+
+export function runArchive(req: ArchiveRequest): ArchiveResult {
+  const roots = req.roots.length ? [...req.roots] : defaultRoots();
+  if (!roots.length)
+    throw new UsageError(
+      `archive: no agent session home exists here (${FORMATS.flatMap((f) => f.homeRoots ?? [])
+        .map((r) => `~/${r}`)
+        .join(', ')}); give the roots to archive`,
+    );
+  const signKey: KeyObject | undefined =
+    req.signKey !== undefined ? key('--sign-key', req.signKey, privateKeyFromPem) : undefined;
+  if (req.keyId !== undefined && !signKey) throw new UsageError('--key-id needs --sign-key');
+  const store = storeOf(req.store, true);
+  const detectors = detectorsFor(req.formatHint);
+  const found: ArchiveRoot[] = [];
+  const missing: string[] = [];
+  for (const arg of roots) {
+    if (!existsSync(arg)) {
+      // A root that is gone (an unmounted home?) is not evidence that its sessions were deleted.
+      if (req.roots.length) missing.push(arg);
+      continue;
+    }
+    const abs = realpathSync(arg);
+    if (inside(store, abs) || inside(abs, store))
+      throw new UsageError(`${arg}: the store ${req.store} and a root to archive may not be inside each other`);
+    const sessions = discoverSessions(arg, detectors);
+    found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions)] });
+  }
+  try {
+    const out = archive({
+      store,
+      roots: found,
+      policy: (f) => {
+        // A group's own files: no format says how they change, so none is held to growing only.
+        if (f.format === undefined) return () => 'rewritable';
+        const format = formatOf(f);
+        return (rel) => format.changePolicy(rel);
+      },
+      ...(signKey ? { signKey } : {}),
+      ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
+      ...(req.rehash ? { rehash: true } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    });
+    return { ...out, roots: found.map((r) => r.arg), missing };
+  } catch (e) {
+    if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
+    // The store cannot be written (full, read-only, denied): what was recorded before stays valid.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code)
+      throw new UsageError(
+        `--store ${req.store}: cannot be written (${code}); the captures recorded before this stay valid`,
+      );
+    throw e;
+  }
+}
+
+/**
+ * The files of each cwd group that belong to no session (an agent's per-project prompt history, indexes): kept as a
+ * session of their own (`group:<name>`), so they are retained too and a capture bundles with them where the audit
+ * reads them.
+ */
+export function groupFiles(sessions: readonly FoundSession[]): FoundSession[] {
+  const groups = new Map<string, { display: string; claimed: Set<string> }>();
+  for (const s of sessions) {
+    if (s.groupAbs === undefined || opaque(s)) continue;
+    const g = groups.get(s.groupAbs) ?? { display: dirname(s.display), claimed: new Set<string>() };
+    groups.set(s.groupAbs, g);
+    if (s.members) for (const m of s.members) g.claimed.add(m);
+    else g.claimed.add(basename(s.abs));
+  }
+  const out: FoundSession[] = [];
+  for (const [groupAbs, g] of groups) {
+    const listed = listDir(groupAbs, true);
+    const members = listed.names.filter(
+      (n) => !g.claimed.has(n) && !n.startsWith('.') && lstatEntry(join(groupAbs, n), n).type === 'file',
+    );
+    if (!members.length) continue;
+    out.push({
+      abs: groupAbs,
+      // Shown (and keyed) by the group directory: its files may come and go.
+      display: g.display,
+      id: `group:${basename(groupAbs)}`,
+      groupName: basename(groupAbs),
+      groupAbs,
+      members,
+    });
+  }
+  return out;
+}
+
+export interface StoreVerifyOutcome {
+  report: AuditReport;
+  verification: StoreVerification;
+}
+
+/** `verify --store`: the findings as a verify report of one "session", the store. */
+export function runStoreVerify(dir: string, keyPath: string | undefined): StoreVerifyOutcome {
+  const publicKey = keyPath !== undefined ? key('--key', keyPath, publicKeyFromPem) : undefined;
+  const store = storeOf(dir, false);
+  const v = verifyStore(store, publicKey);
+  const findings = v.problems.map((p) =>
+    standaloneFinding('store', p.code, p.severity ?? 'error', 'store', dir, { file: p.place }, p.message),
+  );
+  const report = buildReport(
+    [
+      {
+        session: {
+          id: 'store',
+          path: dir,
+          format: 'session-audit store',
+          files: [],
+          findings: { error: 0, warning: 0, note: 0 },
+        },
+        findings,
+        toolErrors: [],
+      },
+    ],
+    'verify',
+  );
+  return { report, verification: v };
+}
+
+export interface FromStoreRequest extends Omit<BundleRequest, 'paths'> {
+  store: string;
+  session: string;
+  at?: number;
+}
+
+/**
+ * `bundle --from-store`: the capture written out to a temporary directory at the path the session had relative
+ * to the directory archive ran in (or, for an absolute path, below a temporary root), then bundled from there.
+ */
+export async function runBundleFromStore(
+  req: FromStoreRequest,
+): Promise<BundleOutcome & { capture: CaptureRecord; skipped: string[] }> {
+  const store = storeOf(req.store, false);
+  let state: ReturnType<typeof readState>;
+  try {
+    state = readState(store);
+  } catch (e) {
+    if (e instanceof StoreError) throw new UsageError(e.message);
+    throw e;
+  }
+  const picked = selectCapture(state.records, req.session, req.at);
+  if (typeof picked === 'string') throw new UsageError(`--session ${req.session}: ${picked}`);
+  if (picked.session.format === '')
+    throw new UsageError(
+      `--session ${req.session}: the files of a group are kept for its sessions' bags; bundle one of its sessions`,
+    );
+  const display = picked.session.display;
+  const rel = isAbsolute(display) ? display.replace(/^\/+/, '') : display;
+  if (rel.split('/').includes('..'))
+    throw new UsageError(`capture ${picked.seq}: the session's recorded path ${display} leaves its directory`);
+  const dirRel = picked.session.members ? dirname(rel) : rel;
+  const out = resolve(req.out);
+  const tmp = mkdtempSync(join(tmpdir(), 'session-audit-from-store-'));
+  const cwd = process.cwd();
+  try {
+    const skipped = materialize(store, picked, join(tmp, dirRel));
+    // Its neighbours as they were, where the format looks for them (their own skipped entries do not matter).
+    const groupRel = picked.session.members ? dirRel : dirname(dirRel);
+    for (const n of neighbours(state.records, picked)) {
+      const at = n.session.members ? groupRel : join(groupRel, basename(n.session.abs));
+      if (!existsSync(join(tmp, at)) || n.session.members) materialize(store, n, join(tmp, at));
+    }
+    process.chdir(tmp);
+    const r = await runBundle({ ...req, out, paths: [rel] });
+    return { ...r, out: req.out, capture: picked, skipped };
+  } finally {
+    process.chdir(cwd);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
