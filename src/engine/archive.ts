@@ -41,6 +41,7 @@ function storeOf(dir: string, create: boolean): string {
   try {
     return openStore(dir, create);
   } catch (e) {
+    if (e instanceof StoreBusy) throw new UsageError(e.message);
     if (e instanceof StoreError) throw new UsageError(`--store ${e.message}`);
     if ((e as NodeJS.ErrnoException).code)
       throw new UsageError(`--store ${dir}: cannot be used (${(e as NodeJS.ErrnoException).code})`);

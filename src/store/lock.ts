@@ -28,9 +28,12 @@ function holder(path: string): { pid: number; since: string } | undefined {
   }
 }
 
+/** The lock file's name in the store's directory. */
+export const LOCK_NAME = 'lock';
+
 /** Take the store's lock; returns its release. Throws StoreBusy when a live process holds it. */
 export function lockStore(store: string): () => void {
-  const path = join(store, 'lock');
+  const path = join(store, LOCK_NAME);
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o644);

@@ -16,6 +16,7 @@ import {
   storeFile,
   writeAtomic,
 } from './layout.js';
+import { LOCK_NAME, lockStore } from './lock.js';
 import { decodeRecord, sha256, type CaptureRecord } from './record.js';
 
 export class StoreError extends Error {}
@@ -37,12 +38,7 @@ export function openStore(dir: string, create: boolean): string {
   const store = realpathSync(dir);
   if (!existsSync(storeFile(store))) {
     if (!create) throw new StoreError(`${dir}: not a session-audit store (no store.json)`);
-    if (readdirSync(store).length)
-      throw new StoreError(`${dir}: exists, is not empty and is not a session-audit store (no store.json)`);
-    ensureDir(tmpDir(store));
-    // The head first (no record yet), then the marker that makes the directory a store.
-    writeAtomic(store, headFile(store), Buffer.from(`${JSON.stringify({ seq: 0, sha256: null })}\n`));
-    writeAtomic(store, storeFile(store), Buffer.from(`${JSON.stringify(storeMarker())}\n`));
+    createStore(dir, store);
   }
   const marker = readMarker(store);
   if (marker !== undefined) throw new StoreError(`${dir}: ${marker}`);
@@ -50,6 +46,25 @@ export function openStore(dir: string, create: boolean): string {
 }
 
 const storeMarker = (): Record<string, unknown> => ({ format: STORE_FORMAT, version: STORE_VERSION });
+
+/**
+ * Make an empty directory a store, under the store's lock: two first runs at once must not take each other's
+ * half-made store for a foreign directory (the second waits for nothing: it finds the lock, or the finished store).
+ */
+function createStore(dir: string, store: string): void {
+  const release = lockStore(store);
+  try {
+    if (existsSync(storeFile(store))) return;
+    if (readdirSync(store).some((name) => name !== LOCK_NAME))
+      throw new StoreError(`${dir}: exists, is not empty and is not a session-audit store (no store.json)`);
+    ensureDir(tmpDir(store));
+    // The head first (no record yet), then the marker that makes the directory a store.
+    writeAtomic(store, headFile(store), Buffer.from(`${JSON.stringify({ seq: 0, sha256: null })}\n`));
+    writeAtomic(store, storeFile(store), Buffer.from(`${JSON.stringify(storeMarker())}\n`));
+  } finally {
+    release();
+  }
+}
 
 /** What is wrong with store.json, or undefined. */
 export function readMarker(store: string): string | undefined {
