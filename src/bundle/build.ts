@@ -15,6 +15,8 @@ import { ALGORITHMS, BAGIT_TXT, bagInfoText, manifestText, payloadOxum, type Bag
 import { INTOTO_PAYLOAD_TYPE, signEnvelope } from './dsse.js';
 import { planPayload, payloadChunks, type NotArchived, type PayloadFile } from './payload.js';
 import type { Redactor } from './redact.js';
+import { redactDerived, scrubSecrets, type SecretLedger } from './derived.js';
+import { redactText } from './redact.js';
 
 export interface BundledSession {
   id: string;
@@ -91,7 +93,8 @@ export function buildBag(opts: BagOptions): Bag {
       }
     }
   }
-  const { payload, problems } = planPayload(files, opts.redactor);
+  const ledger: SecretLedger = new Map();
+  const { payload, problems } = planPayload(files, opts.redactor, ledger);
   notArchived.push(...problems);
   for (const p of problems) {
     const rec = inventory.find((i) => i.bagPath === p.bagPath);
@@ -136,18 +139,33 @@ export function buildBag(opts: BagOptions): Bag {
     ['Bag-Platform', `${platform()} ${release()} ${arch()}`],
   ];
 
+  // Every tag file but the statement itself and the tag manifests (which hold the statement's digest) is a
+  // subject: a signature then covers the analysis (audit report, timelines, inventory, bag-info) too.
+  // With --redact, every member made from session text (the analysis, the inventory, bag-info) is redacted too.
+  const derived = (b: Buffer, kind: 'json' | 'text'): Buffer =>
+    opts.redactor ? redactDerived(b, kind, opts.redactor, ledger) : b;
+  const pinned = new Map<string, Buffer>([
+    ['bagit.txt', text(BAGIT_TXT)],
+    ['bag-info.txt', derived(text(bagInfoText(info)), 'text')],
+    ...manifests,
+    ['inventory.json', derived(json({ files: inventory.sort((a, b) => byteOrder(a.bagPath, b.bagPath)) }), 'json')],
+    ...[...opts.tagFiles].map(([name, b]): [string, Buffer] => [name, derived(b, 'json')]),
+  ]);
+  /** A string of the custody statement that holds session text (paths, link targets, read errors). */
+  const own: Redactor | undefined = opts.redactor && { patterns: opts.redactor.patterns, counts: new Map() };
+  const said = (v: string): string => (own ? scrubSecrets(redactText(v, own).text, ledger) : v);
   const statement = {
     _type: 'https://in-toto.io/Statement/v1',
-    subject: [
-      { name: 'manifest-sha256.txt', digest: { sha256: sha('sha256', m256) } },
-      { name: 'manifest-sha512.txt', digest: { sha256: sha('sha256', m512), sha512: sha('sha512', m512) } },
-    ],
+    subject: [...pinned.keys()].sort(byteOrder).map((name) => {
+      const b = pinned.get(name)!;
+      return { name, digest: { sha256: sha('sha256', b), sha512: sha('sha512', b) } };
+    }),
     predicateType: CUSTODY_PREDICATE,
     predicate: {
       tool: { name: 'session-audit', version: TOOL_VERSION },
       baggingDate: opts.baggingDate,
-      sources: opts.sources,
-      sessions: opts.sessions.map((s) => ({ id: s.id, path: s.path, bagDir: `data/${s.bagDir}` })),
+      sources: opts.sources.map(said),
+      sessions: opts.sessions.map((s) => ({ id: said(s.id), path: said(s.path), bagDir: `data/${s.bagDir}` })),
       payloadOxum: oxum,
       redacted,
       ...(redacted
@@ -164,7 +182,13 @@ export function buildBag(opts: BagOptions): Bag {
         originalSize: p.originalSize,
         ...(redacted ? { redactions: p.redactions } : {}),
       })),
-      notArchived: notArchived.sort((a, b) => byteOrder(a.bagPath, b.bagPath)),
+      notArchived: notArchived
+        .sort((a, b) => byteOrder(a.bagPath, b.bagPath))
+        .map((x) => ({
+          ...x,
+          reason: said(x.reason),
+          ...(x.linkTarget !== undefined ? { linkTarget: said(x.linkTarget) } : {}),
+        })),
     },
   };
   const statementBytes = text(JSON.stringify(statement));
@@ -172,14 +196,7 @@ export function buildBag(opts: BagOptions): Bag {
     ? ['custody.dsse.json', json(signEnvelope(statementBytes, opts.signKey, opts.keyId))]
     : ['custody.intoto.json', json(statement)];
 
-  const tags = new Map<string, Buffer>([
-    ['bagit.txt', text(BAGIT_TXT)],
-    ['bag-info.txt', text(bagInfoText(info))],
-    ...manifests,
-    ['inventory.json', json({ files: inventory.sort((a, b) => byteOrder(a.bagPath, b.bagPath)) })],
-    custody,
-    ...opts.tagFiles,
-  ]);
+  const tags = new Map<string, Buffer>([...pinned, custody]);
   for (const alg of ALGORITHMS) {
     const names = [...tags.keys()].sort(byteOrder);
     tags.set(

@@ -9,6 +9,7 @@ import type { SessionSource } from '../model/source.js';
 import type { FileRecord } from '../model/report.js';
 import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
+import { noteJsonLine, noteSecrets, type SecretLedger } from './derived.js';
 
 export type ContentClass = 'jsonl' | 'json' | 'text' | 'binary';
 
@@ -50,6 +51,8 @@ class Transformer {
   constructor(
     private readonly cls: ContentClass,
     private readonly r: Redactor | undefined,
+    /** Where the secret values found go (pass 1 only: derived members are scrubbed of them). */
+    private readonly ledger?: SecretLedger,
   ) {}
 
   push(chunk: Buffer): Buffer[] {
@@ -81,6 +84,10 @@ class Transformer {
     const t =
       this.cls === 'json' ? redactJsonLine(rest.toString('utf8'), this.r) : redactText(rest.toString('utf8'), this.r);
     this.redactions += t.n;
+    if (t.n && this.ledger) {
+      if (this.cls === 'json') noteJsonLine(rest.toString('utf8'), this.r, this.ledger);
+      else noteSecrets(rest.toString('utf8'), this.r, this.ledger);
+    }
     return [Buffer.from(t.text, 'utf8')];
   }
 
@@ -90,6 +97,7 @@ class Transformer {
     const t = redactJsonLine(b.toString('utf8'), this.r!);
     if (!t.n) return b;
     this.redactions += t.n;
+    if (this.ledger) noteJsonLine(b.toString('utf8'), this.r!, this.ledger);
     return Buffer.from(t.text, 'utf8');
   }
 }
@@ -111,12 +119,13 @@ const feed = (d: Digests, b: Buffer): void => {
 export function planPayload(
   files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>,
   r: Redactor | undefined,
+  ledger?: SecretLedger,
 ): { payload: PayloadFile[]; problems: NotArchived[] } {
   const payload: PayloadFile[] = [];
   const problems: NotArchived[] = [];
   for (const f of files) {
     const cls = contentClass(f.rel, f.role);
-    const t = new Transformer(cls, r);
+    const t = new Transformer(cls, r, ledger);
     const d = digests();
     const res = f.source.streamRaw(f.rel, (chunk) => {
       for (const o of t.push(chunk)) feed(d, o);
