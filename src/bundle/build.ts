@@ -15,6 +15,7 @@ import { ALGORITHMS, BAGIT_TXT, bagInfoText, manifestText, payloadOxum, type Bag
 import { INTOTO_PAYLOAD_TYPE, signEnvelope } from './dsse.js';
 import { planPayload, payloadChunks, type NotArchived, type PayloadFile } from './payload.js';
 import type { Redactor } from './redact.js';
+import { BagLayout, safePath } from './layout.js';
 import { redactDerived, scrubSecrets, type SecretLedger } from './derived.js';
 import { redactText } from './redact.js';
 
@@ -22,8 +23,11 @@ export interface BundledSession {
   id: string;
   /** The session directory as the user named it. */
   path: string;
-  /** Where its files go inside data/ (`<group>/<id>`). */
+  /** Where its files go inside data/ (`<agent>/<id>`, made safe by layout.ts). */
   bagDir: string;
+  /** The agent (format) and the group directory (e.g. the working directory) the session was found in. */
+  agent: string;
+  group?: string;
   source: SessionSource;
   /** What its format says each file is (by path). */
   artifacts: ReadonlyMap<string, Artifact>;
@@ -35,6 +39,8 @@ export interface BagEntry {
   bytes?: Buffer;
   chunks?: () => AsyncIterable<Buffer>;
   size: number;
+  /** A directory entry (only `data/`, which must exist even when empty). */
+  dir?: boolean;
 }
 
 export interface BagOptions {
@@ -65,9 +71,10 @@ export function buildBag(opts: BagOptions): Bag {
   const files: Array<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }> = [];
   const notArchived: NotArchived[] = [];
   const inventory: Array<FileRecord & { bagPath: string; archived: boolean; session: string }> = [];
+  const layout = new BagLayout();
   for (const s of opts.sessions) {
     for (const e of s.source.inventory) {
-      const bagPath = `data/${s.bagDir}/${e.path}`;
+      const bagPath = e.type === 'dir' ? `data/${s.bagDir}/${safePath(e.path)}` : layout.file(s.bagDir, e.path);
       const rec: FileRecord & { bagPath: string; archived: boolean; session: string } = {
         session: s.id,
         path: e.path,
@@ -124,7 +131,7 @@ export function buildBag(opts: BagOptions): Bag {
     ...opts.sources.map((s): [string, string] => ['Source-Path', s]),
     ['Payload-Oxum', oxum],
     ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
-    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.bagDir.split('/')[0]))].join(' ')],
+    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.group ?? s.agent))].sort(byteOrder).join(' ')],
     [
       'Internal-Sender-Description',
       `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ` +
@@ -165,7 +172,13 @@ export function buildBag(opts: BagOptions): Bag {
       tool: { name: 'session-audit', version: TOOL_VERSION },
       baggingDate: opts.baggingDate,
       sources: opts.sources.map(said),
-      sessions: opts.sessions.map((s) => ({ id: said(s.id), path: said(s.path), bagDir: `data/${s.bagDir}` })),
+      sessions: opts.sessions.map((s) => ({
+        id: said(s.id),
+        path: said(s.path),
+        agent: s.agent,
+        ...(s.group !== undefined ? { group: said(s.group) } : {}),
+        bagDir: `data/${s.bagDir}`,
+      })),
       payloadOxum: oxum,
       redacted,
       ...(redacted
@@ -178,6 +191,7 @@ export function buildBag(opts: BagOptions): Bag {
         : {}),
       files: payload.map((p) => ({
         path: p.bagPath,
+        originalPath: said(p.rel),
         originalSha256: p.originalSha256,
         originalSize: p.originalSize,
         ...(redacted ? { redactions: p.redactions } : {}),
@@ -206,6 +220,8 @@ export function buildBag(opts: BagOptions): Bag {
   }
 
   const entries: BagEntry[] = [
+    // data/ is there even with no payload file (RFC 8493 §2.1.2; bagit-python requires it).
+    { name: 'data/', size: 0, dir: true },
     ...[...tags].map(([name, bytes]) => ({ name, bytes, size: bytes.length })),
     ...payload.map((p) => ({ name: p.bagPath, size: p.size, chunks: () => payloadChunks(p, opts.redactor) })),
   ].sort((a, b) => byteOrder(a.name, b.name));

@@ -50,6 +50,10 @@ export async function writeBag(entries: readonly BagEntry[], out: string, format
   const done = pipeline(archive, sink);
   try {
     for (const e of entries) {
+      if (e.dir) {
+        archive.append(Buffer.alloc(0), { name: e.name, date: FIXED_DATE, mode: 0o755 });
+        continue;
+      }
       const content = e.bytes ?? Readable.from(e.chunks!());
       archive.append(content, { name: e.name, date: FIXED_DATE, mode: 0o644 });
     }
@@ -70,6 +74,10 @@ async function writeDir(entries: readonly BagEntry[], out: string): Promise<void
   try {
     for (const e of entries) {
       const path = join(tmp, e.name);
+      if (e.dir) {
+        mkdirSync(path, { recursive: true });
+        continue;
+      }
       mkdirSync(dirname(path), { recursive: true });
       if (e.bytes) writeFileSync(path, e.bytes, { mode: 0o644 });
       else {

@@ -10,6 +10,7 @@ import { buildBag, type BundledSession } from '../bundle/build.js';
 import { privateKeyFromPem } from '../bundle/dsse.js';
 import { ChangedDuringBundling } from '../bundle/payload.js';
 import { redactor, type Redactor } from '../bundle/redact.js';
+import { BagLayout } from '../bundle/layout.js';
 import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
 import { formatOf } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
@@ -151,14 +152,19 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const explicitDate = parseBaggingDate(req.baggingDate, envDate);
 
   const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
-  const taken = new Set<string>();
+  const layout = new BagLayout();
   const sessions: BundledSession[] = found.map((f) => {
-    const base = `${f.groupName ?? '_'}/${f.id}`;
-    let bagDir = base;
-    for (let i = 2; taken.has(bagDir); i++) bagDir = `${base}~${i}`;
-    taken.add(bagDir);
+    const agent = formatOf(f).name;
     const source = fsSource(f);
-    return { id: f.id, path: f.display, bagDir, source, artifacts: formatOf(f).classify(source.inventory) };
+    return {
+      id: f.id,
+      path: f.display,
+      bagDir: layout.sessionDir(agent, f.id),
+      agent,
+      ...(f.groupName !== undefined ? { group: f.groupName } : {}),
+      source,
+      artifacts: formatOf(f).classify(source.inventory),
+    };
   });
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
