@@ -6,6 +6,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../model/source.js';
+import { ReadError } from '../read/files.js';
 import type { FileRecord } from '../model/report.js';
 import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
@@ -157,16 +158,24 @@ export class ChangedDuringBundling extends Error {}
 export async function* payloadChunks(p: PayloadFile, r: Redactor | undefined): AsyncGenerator<Buffer> {
   const t = new Transformer(p.cls, r ? { patterns: r.patterns, counts: new Map() } : undefined);
   const d = digests();
-  for await (const chunk of p.source.rawChunks(p.rel)) {
-    for (const o of t.push(chunk)) {
-      feed(d, o);
-      yield o;
+  const where = `${p.source.found.display}/${p.rel}`;
+  try {
+    for await (const chunk of p.source.rawChunks(p.rel)) {
+      for (const o of t.push(chunk)) {
+        feed(d, o);
+        yield o;
+      }
     }
+  } catch (e) {
+    if (!(e instanceof ReadError)) throw e;
+    throw new ChangedDuringBundling(
+      `${where} disappeared or became unreadable while it was being archived (${e.message})`,
+    );
   }
   for (const o of t.end()) {
     feed(d, o);
     yield o;
   }
   if (d.sha256.digest('hex') !== p.sha256 || d.size !== p.size)
-    throw new ChangedDuringBundling(`${p.rel} changed while it was being bundled`);
+    throw new ChangedDuringBundling(`${where} changed while it was being archived`);
 }
