@@ -67,6 +67,23 @@ describe.each(['zip', 'tar', 'tgz', 'dir'])('%s', (form) => {
   });
 });
 
+test('a session that appears between discovery and the audit stops the bundle', async () => {
+  const { session, outDir } = setup();
+  const group = join(session, '..');
+  const late = join(group, '019a3f2e-0f10-7c42-8000-00000000ffff');
+  await expect(
+    runBundle({
+      paths: [group],
+      out: join(outDir, 'bag.zip'),
+      redact: false,
+      redactPatterns: [],
+      force: false,
+      between: { found: () => cpSync(session, late, { recursive: true }) },
+    }),
+  ).rejects.toThrow(/session .*00000000ffff appeared during the bundle/);
+  expect(readdirSync(outDir)).toEqual([]);
+});
+
 test('with --force, a failed bundle leaves the earlier bag in place', async () => {
   const { session, outDir } = setup();
   const out = join(outDir, 'bag.zip');

@@ -16,13 +16,19 @@ export function disagreement(
   sessions: readonly BundledSession[],
   payload: readonly PayloadFile[],
 ): string | undefined {
+  const bySource = new Map<unknown, PayloadFile[]>();
+  for (const p of payload) {
+    const list = bySource.get(p.source);
+    if (list) list.push(p);
+    else bySource.set(p.source, [p]);
+  }
+  const reported = new Map(report.sessions.map((r) => [`${r.id}\0${r.path}`, r]));
   for (const s of sessions) {
-    const audited = report.sessions.find((r) => r.id === s.id && r.path === s.path);
+    const audited = reported.get(`${s.id}\0${s.path}`);
     if (!audited) return `session ${s.path} appeared after the audit`;
     const recorded = new Map(audited.files.filter((f) => f.type === 'file').map((f) => [f.path, f]));
     const archived = new Set<string>();
-    for (const p of payload) {
-      if (p.source !== s.source) continue;
+    for (const p of bySource.get(s.source) ?? []) {
       archived.add(p.rel);
       const where = `${s.path}/${p.rel}`;
       const r = recorded.get(p.rel);
@@ -47,5 +53,8 @@ export function disagreement(
         return `${s.path}/${rel} disappeared or became unreadable after the audit read it`;
     }
   }
+  const bagged = new Set(sessions.map((s) => `${s.id}\0${s.path}`));
+  for (const r of report.sessions)
+    if (!bagged.has(`${r.id}\0${r.path}`)) return `session ${r.path} appeared during the bundle (audited, not bagged)`;
   return undefined;
 }

@@ -42,10 +42,10 @@ export interface BundleRequest {
   /** --format-hint: read the paths as sessions of this format only. */
   formatHint?: string;
   /**
-   * Called between the passes (tests change the evidence there): after the analysis (audit and timelines), and
-   * after the payload pass, before the archive is written.
+   * Called between the passes (tests change the evidence there): after discovery, after the analysis (audit and
+   * timelines), and after the payload pass, before the archive is written.
    */
-  between?: { analysed?: () => void; planned?: () => void };
+  between?: { found?: () => void; analysed?: () => void; planned?: () => void };
 }
 
 export interface BundleOutcome {
@@ -174,6 +174,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   });
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
+  req.between?.found?.();
   const report = runAudit(
     req.paths,
     { command: 'audit' },
