@@ -36,6 +36,8 @@ const SECRETS: Record<string, string> = {
   cookie: `session=${'C00kie8'.repeat(4)}`,
   assigned: `Assigned9${'Value'.repeat(4)}`,
   custom: 'ACME-654321-SECRET',
+  /** A secret given literally as a --redact-pattern: the pattern itself must not be recorded either. */
+  literal: 'Literal-Secret-0042-zq',
 };
 const PEM = `-----BEGIN PRIVATE KEY-----\n${SECRETS.pemBody}\n-----END PRIVATE KEY-----`;
 
@@ -61,7 +63,7 @@ function plantedSession(): string {
       say(1787140100, `${'z'.repeat(90)}\n${PEM}`),
       say(1787140101, `curl -H "Authorization: Bearer ${s.bearer}" -H "Cookie: ${s.cookie}"`),
       say(1787140102, `export DEPLOY_TOKEN=${s.assigned}`),
-      say(1787140103, `order ${s.custom} shipped`),
+      say(1787140103, `order ${s.custom} shipped, ref ${s.literal}`),
       // A secret as a tool call id (finding messages quote it) and as a bad timestamp.
       update(1787140104, {
         sessionUpdate: 'tool_call',
@@ -100,7 +102,17 @@ describe('bundle --redact leaves no secret in any member', () => {
 
   test.each(['zip', 'tar', 'tgz', 'dir'])('%s', async (form) => {
     const out = join(scratch, form === 'dir' ? 'bag-dir' : `bag.${form}`);
-    const r = await cli(['bundle', session, '-o', out, '--redact', '--redact-pattern', 'ACME-[0-9]{6}-SECRET']);
+    const r = await cli([
+      'bundle',
+      session,
+      '-o',
+      out,
+      '--redact',
+      '--redact-pattern',
+      'ACME-[0-9]{6}-SECRET',
+      '--redact-pattern',
+      SECRETS.literal!,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const dir = unpack(out, join(scratch, `unpacked-${form}`));

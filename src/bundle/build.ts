@@ -185,7 +185,11 @@ export function buildBag(opts: BagOptions): Bag {
         ? {
             redaction: {
               kinds: [...new Set(opts.redactor!.patterns.map((p) => p.kind))],
-              customPatterns: opts.customPatterns ?? [],
+              // A pattern may be a secret spelled out (`--redact-pattern 'hunter2…'`): only its digest is kept.
+              customPatterns: (opts.customPatterns ?? []).map((src, i, all) => ({
+                kind: all.length > 1 ? `custom-${i + 1}` : 'custom',
+                sha256: sha('sha256', text(src)),
+              })),
             },
           }
         : {}),
