@@ -80,7 +80,7 @@ describe.skipIf(!bagitPythonPresent)('bagit-python validates every bag bundle ma
 });
 
 describe('original paths', () => {
-  test('a file whose name needs encoding is bagged under a safe name, recorded, and mapped back by --against', async () => {
+  test('a name that needs encoding is bagged under a safe name, recorded, and mapped back by --against', async () => {
     const src = join(scratch, 'odd-names');
     cpSync(join(CORPORA, 'grok', 'clean'), src, { recursive: true });
     const session = join(src, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003');

@@ -17,7 +17,7 @@ export function safeComponent(name: string): string {
 
 export const safePath = (rel: string): string => rel.split('/').map(safeComponent).join('/');
 
-/** Hands out unique bag paths: a second name that would collide (case ignored) gets `~2`, `~3`, … before its extension. */
+/** Hands out unique bag paths: a name that would collide (case ignored) gets `~2`, `~3`, … before its extension. */
 export class BagLayout {
   private readonly taken = new Set<string>();
 
