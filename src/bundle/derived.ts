@@ -85,13 +85,21 @@ export type DerivedKind = 'json' | 'text';
  */
 export function redactDerived(bytes: Buffer, kind: DerivedKind, r: Redactor, ledger: SecretLedger): Buffer {
   const own: Redactor = { patterns: r.patterns, counts: new Map() };
-  const s = bytes.toString('utf8');
-  const redacted =
-    kind === 'json'
-      ? s
-          .split('\n')
-          .map((l) => redactJsonLine(l, own).text)
-          .join('\n')
-      : redactText(s, own).text;
-  return Buffer.from(scrubSecrets(redacted, ledger), 'utf8');
+  if (kind === 'text') return Buffer.from(scrubSecrets(redactText(bytes.toString('utf8'), own).text, ledger), 'utf8');
+  // Line by line, keeping the bytes of every line that does not change (a timeline can be large).
+  const out: Buffer[] = [];
+  for (let start = 0; start <= bytes.length; ) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const line = bytes.subarray(start, end);
+    const s = line.toString('utf8');
+    const t = scrubSecrets(redactJsonLine(s, own).text, ledger);
+    out.push(t === s ? line : Buffer.from(t, 'utf8'));
+    if (nl === -1) break;
+    out.push(NEWLINE);
+    start = nl + 1;
+  }
+  return Buffer.concat(out);
 }
+
+const NEWLINE = Buffer.from('\n');
