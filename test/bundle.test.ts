@@ -153,7 +153,7 @@ describe('tampering fails verify with the right code', () => {
     expect((await verifyJson(out)).report.findings).toEqual([]);
     // Damage the compressed data of the first payload member (its local header name is followed by the data).
     const bytes = readFileSync(out);
-    const name = 'data/%2Fhome%2Fdev%2Fproj/019a3f2c-1d00-7a3e-8000-00000000a001/chat_history.jsonl';
+    const name = 'data/grok/019a3f2c-1d00-7a3e-8000-00000000a001/chat_history.jsonl';
     const at = bytes.indexOf(Buffer.from(name)) + name.length + 20;
     for (let k = 0; k < 16; k++) bytes[at + k] = 0xff;
     const bad = tmp('corrupt.zip');
@@ -348,8 +348,8 @@ describe('plain BagIt bags from other tools', () => {
     await cli(['bundle', join(src, 'sessions', 'g', 'ses'), '-o', out]);
     // Rename one member in place (same length) in both the local header and the central directory.
     const bytes = readFileSync(out);
-    const from = Buffer.from('data/g/ses/summary.json');
-    const to = Buffer.from('../../../g/summary.json');
+    const from = Buffer.from('data/grok/ses/summary.json');
+    const to = Buffer.from('../../../grok/summary.json');
     expect(from.length).toBe(to.length);
     let i = bytes.indexOf(from);
     let count = 0;
@@ -364,7 +364,7 @@ describe('plain BagIt bags from other tools', () => {
     const v = await verifyJson(bad);
     expect(codesOf(v.report)).toContain('BUNDLE_UNSAFE_PATH');
     expect(v.report.findings.find((f) => f.code === 'BUNDLE_UNSAFE_PATH')!.location.file).toBe(
-      '../../../g/summary.json',
+      '../../../grok/summary.json',
     );
     expect(existsSync(join(scratch, 'summary.json'))).toBe(false);
   });

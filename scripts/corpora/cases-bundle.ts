@@ -52,7 +52,9 @@ const pems = (seed: Buffer): { priv: string; pub: string } => {
 };
 
 const SMALL = `${GROUP}/${IDS.sub}`;
-const updatesOf = (bag: string): string => join(bag, 'data', SMALL, 'updates.jsonl');
+/** Where the small session's files are inside a bag (`data/<agent>/<session-id>/`). */
+const BAGGED = `grok/${IDS.sub}`;
+const updatesOf = (bag: string): string => join(bag, 'data', BAGGED, 'updates.jsonl');
 
 /** A ustar header + content, for a hand-made archive holding a member no honest tool writes. */
 function tarMember(name: string, content: Buffer): Buffer {
@@ -198,7 +200,7 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
         description: 'One byte of updates.jsonl in the payload was changed after bagging.',
         must: ['BUNDLE_MANIFEST_MISMATCH'],
         target: 'bag',
-        at: [{ code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${SMALL}/updates.jsonl` }],
+        at: [{ code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${BAGGED}/updates.jsonl` }],
       },
       [small],
     );
@@ -215,13 +217,13 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
         must: ['BUNDLE_FILE_MISSING', 'BUNDLE_INVALID'],
         target: 'bag',
         at: [
-          { code: 'BUNDLE_FILE_MISSING', file: `data/${SMALL}/summary.json` },
+          { code: 'BUNDLE_FILE_MISSING', file: `data/${BAGGED}/summary.json` },
           { code: 'BUNDLE_INVALID', file: 'bag-info.txt' },
         ],
       },
       [small],
     );
-    unlinkSync(join(bag, 'data', SMALL, 'summary.json'));
+    unlinkSync(join(bag, 'data', BAGGED, 'summary.json'));
   }
   {
     const bag = await make(
@@ -231,13 +233,13 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
         must: ['BUNDLE_FILE_EXTRA', 'BUNDLE_INVALID'],
         target: 'bag',
         at: [
-          { code: 'BUNDLE_FILE_EXTRA', file: `data/${SMALL}/notes.txt` },
+          { code: 'BUNDLE_FILE_EXTRA', file: `data/${BAGGED}/notes.txt` },
           { code: 'BUNDLE_INVALID', file: 'bag-info.txt' },
         ],
       },
       [small],
     );
-    writeFileSync(join(bag, 'data', SMALL, 'notes.txt'), 'added later\n');
+    writeFileSync(join(bag, 'data', BAGGED, 'notes.txt'), 'added later\n');
   }
   {
     const bag = await make(
@@ -249,7 +251,7 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
         must: ['BUNDLE_MANIFEST_MISMATCH'],
         target: 'bag',
         at: [
-          { code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${SMALL}/updates.jsonl` },
+          { code: 'BUNDLE_MANIFEST_MISMATCH', file: `data/${BAGGED}/updates.jsonl` },
           { code: 'BUNDLE_MANIFEST_MISMATCH', file: 'manifest-sha256.txt' },
         ],
       },

@@ -30,6 +30,8 @@ export interface CapturedSessionFiles {
   bagDir: string;
   /** The session's path as the capture's command line named it. */
   path?: string;
+  /** The group directory it was found in (e.g. Grok's working-directory folder), when the capture recorded it. */
+  group?: string;
   files: CapturedFile[];
 }
 
@@ -44,13 +46,16 @@ export function capturedSessions(
 ): CapturedSessionFiles[] | undefined {
   const p = statement?.predicate;
   const sessions = Array.isArray(p?.sessions)
-    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown }>)
+    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown; group?: unknown }>)
     : undefined;
   if (!sessions) return undefined;
   const recorded = new Map<string, { sha256: string; size: number }>();
+  /** Bag path → the file's path in its session (bags lay names out safely; older ones kept them as they were). */
+  const original = new Map<string, string>();
   for (const f of Array.isArray(p?.files) ? (p.files as Array<Record<string, unknown>>) : []) {
     if (typeof f.path === 'string' && typeof f.originalSha256 === 'string' && typeof f.originalSize === 'number')
       recorded.set(f.path, { sha256: f.originalSha256, size: f.originalSize });
+    if (typeof f.path === 'string' && typeof f.originalPath === 'string') original.set(f.path, f.originalPath);
   }
   const out: CapturedSessionFiles[] = [];
   for (const s of sessions) {
@@ -60,10 +65,16 @@ export function capturedSessions(
     for (const [name, m] of c.members) {
       if (!name.startsWith(prefix)) continue;
       const orig = recorded.get(name) ?? { sha256: m.digests.sha256, size: m.size };
-      files.push({ rel: name.slice(prefix.length), member: name, ...orig });
+      files.push({ rel: original.get(name) ?? name.slice(prefix.length), member: name, ...orig });
     }
     files.sort((a, b) => byteOrder(a.rel, b.rel));
-    out.push({ id: s.id, bagDir: s.bagDir, ...(typeof s.path === 'string' ? { path: s.path } : {}), files });
+    out.push({
+      id: s.id,
+      bagDir: s.bagDir,
+      ...(typeof s.path === 'string' ? { path: s.path } : {}),
+      ...(typeof s.group === 'string' ? { group: s.group } : {}),
+      files,
+    });
   }
   return out;
 }
@@ -166,7 +177,7 @@ function matchLive(
   live: readonly FoundSession[],
   taken: Set<FoundSession>,
 ): FoundSession | undefined {
-  const group = s.bagDir.split('/')[0];
+  const group = s.group ?? s.bagDir.split('/')[1];
   let best: FoundSession | undefined;
   let bestScore = -1;
   for (const f of live) {

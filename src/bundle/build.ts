@@ -15,13 +15,19 @@ import { ALGORITHMS, BAGIT_TXT, bagInfoText, manifestText, payloadOxum, type Bag
 import { INTOTO_PAYLOAD_TYPE, signEnvelope } from './dsse.js';
 import { planPayload, payloadChunks, type NotArchived, type PayloadFile } from './payload.js';
 import type { Redactor } from './redact.js';
+import { BagLayout, safePath } from './layout.js';
+import { redactDerived, scrubSecrets, type SecretLedger } from './derived.js';
+import { redactText } from './redact.js';
 
 export interface BundledSession {
   id: string;
   /** The session directory as the user named it. */
   path: string;
-  /** Where its files go inside data/ (`<group>/<id>`). */
+  /** Where its files go inside data/ (`<agent>/<id>`, made safe by layout.ts). */
   bagDir: string;
+  /** The agent (format) and the group directory (e.g. the working directory) the session was found in. */
+  agent: string;
+  group?: string;
   source: SessionSource;
   /** What its format says each file is (by path). */
   artifacts: ReadonlyMap<string, Artifact>;
@@ -33,6 +39,8 @@ export interface BagEntry {
   bytes?: Buffer;
   chunks?: () => AsyncIterable<Buffer>;
   size: number;
+  /** A directory entry (only `data/`, which must exist even when empty). */
+  dir?: boolean;
 }
 
 export interface BagOptions {
@@ -63,9 +71,10 @@ export function buildBag(opts: BagOptions): Bag {
   const files: Array<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }> = [];
   const notArchived: NotArchived[] = [];
   const inventory: Array<FileRecord & { bagPath: string; archived: boolean; session: string }> = [];
+  const layout = new BagLayout();
   for (const s of opts.sessions) {
     for (const e of s.source.inventory) {
-      const bagPath = `data/${s.bagDir}/${e.path}`;
+      const bagPath = e.type === 'dir' ? `data/${s.bagDir}/${safePath(e.path)}` : layout.file(s.bagDir, e.path);
       const rec: FileRecord & { bagPath: string; archived: boolean; session: string } = {
         session: s.id,
         path: e.path,
@@ -91,7 +100,8 @@ export function buildBag(opts: BagOptions): Bag {
       }
     }
   }
-  const { payload, problems } = planPayload(files, opts.redactor);
+  const ledger: SecretLedger = new Map();
+  const { payload, problems } = planPayload(files, opts.redactor, ledger);
   notArchived.push(...problems);
   for (const p of problems) {
     const rec = inventory.find((i) => i.bagPath === p.bagPath);
@@ -121,7 +131,7 @@ export function buildBag(opts: BagOptions): Bag {
     ...opts.sources.map((s): [string, string] => ['Source-Path', s]),
     ['Payload-Oxum', oxum],
     ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
-    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.bagDir.split('/')[0]))].join(' ')],
+    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.group ?? s.agent))].sort(byteOrder).join(' ')],
     [
       'Internal-Sender-Description',
       `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ` +
@@ -136,35 +146,67 @@ export function buildBag(opts: BagOptions): Bag {
     ['Bag-Platform', `${platform()} ${release()} ${arch()}`],
   ];
 
+  // Every tag file but the statement itself and the tag manifests (which hold the statement's digest) is a
+  // subject: a signature then covers the analysis (audit report, timelines, inventory, bag-info) too.
+  // With --redact, every member made from session text (the analysis, the inventory, bag-info) is redacted too.
+  const derived = (b: Buffer, kind: 'json' | 'text'): Buffer =>
+    opts.redactor ? redactDerived(b, kind, opts.redactor, ledger) : b;
+  const pinned = new Map<string, Buffer>([
+    ['bagit.txt', text(BAGIT_TXT)],
+    ['bag-info.txt', derived(text(bagInfoText(info)), 'text')],
+    ...manifests,
+    ['inventory.json', derived(json({ files: inventory.sort((a, b) => byteOrder(a.bagPath, b.bagPath)) }), 'json')],
+    ...[...opts.tagFiles].map(([name, b]): [string, Buffer] => [name, derived(b, 'json')]),
+  ]);
+  /** A string of the custody statement that holds session text (paths, link targets, read errors). */
+  const own: Redactor | undefined = opts.redactor && { patterns: opts.redactor.patterns, counts: new Map() };
+  const said = (v: string): string => (own ? scrubSecrets(redactText(v, own).text, ledger) : v);
   const statement = {
     _type: 'https://in-toto.io/Statement/v1',
-    subject: [
-      { name: 'manifest-sha256.txt', digest: { sha256: sha('sha256', m256) } },
-      { name: 'manifest-sha512.txt', digest: { sha256: sha('sha256', m512), sha512: sha('sha512', m512) } },
-    ],
+    subject: [...pinned.keys()].sort(byteOrder).map((name) => {
+      const b = pinned.get(name)!;
+      return { name, digest: { sha256: sha('sha256', b), sha512: sha('sha512', b) } };
+    }),
     predicateType: CUSTODY_PREDICATE,
     predicate: {
       tool: { name: 'session-audit', version: TOOL_VERSION },
       baggingDate: opts.baggingDate,
-      sources: opts.sources,
-      sessions: opts.sessions.map((s) => ({ id: s.id, path: s.path, bagDir: `data/${s.bagDir}` })),
+      sources: opts.sources.map(said),
+      sessions: opts.sessions.map((s) => ({
+        id: said(s.id),
+        path: said(s.path),
+        agent: s.agent,
+        ...(s.group !== undefined ? { group: said(s.group) } : {}),
+        bagDir: `data/${s.bagDir}`,
+      })),
       payloadOxum: oxum,
       redacted,
       ...(redacted
         ? {
             redaction: {
               kinds: [...new Set(opts.redactor!.patterns.map((p) => p.kind))],
-              customPatterns: opts.customPatterns ?? [],
+              // A pattern may be a secret spelled out (`--redact-pattern 'hunter2…'`): only its digest is kept.
+              customPatterns: (opts.customPatterns ?? []).map((src, i, all) => ({
+                kind: all.length > 1 ? `custom-${i + 1}` : 'custom',
+                sha256: sha('sha256', text(src)),
+              })),
             },
           }
         : {}),
       files: payload.map((p) => ({
         path: p.bagPath,
+        originalPath: said(p.rel),
         originalSha256: p.originalSha256,
         originalSize: p.originalSize,
         ...(redacted ? { redactions: p.redactions } : {}),
       })),
-      notArchived: notArchived.sort((a, b) => byteOrder(a.bagPath, b.bagPath)),
+      notArchived: notArchived
+        .sort((a, b) => byteOrder(a.bagPath, b.bagPath))
+        .map((x) => ({
+          ...x,
+          reason: said(x.reason),
+          ...(x.linkTarget !== undefined ? { linkTarget: said(x.linkTarget) } : {}),
+        })),
     },
   };
   const statementBytes = text(JSON.stringify(statement));
@@ -172,14 +214,7 @@ export function buildBag(opts: BagOptions): Bag {
     ? ['custody.dsse.json', json(signEnvelope(statementBytes, opts.signKey, opts.keyId))]
     : ['custody.intoto.json', json(statement)];
 
-  const tags = new Map<string, Buffer>([
-    ['bagit.txt', text(BAGIT_TXT)],
-    ['bag-info.txt', text(bagInfoText(info))],
-    ...manifests,
-    ['inventory.json', json({ files: inventory.sort((a, b) => byteOrder(a.bagPath, b.bagPath)) })],
-    custody,
-    ...opts.tagFiles,
-  ]);
+  const tags = new Map<string, Buffer>([...pinned, custody]);
   for (const alg of ALGORITHMS) {
     const names = [...tags.keys()].sort(byteOrder);
     tags.set(
@@ -189,6 +224,8 @@ export function buildBag(opts: BagOptions): Bag {
   }
 
   const entries: BagEntry[] = [
+    // data/ is there even with no payload file (RFC 8493 §2.1.2; bagit-python requires it).
+    { name: 'data/', size: 0, dir: true },
     ...[...tags].map(([name, bytes]) => ({ name, bytes, size: bytes.length })),
     ...payload.map((p) => ({ name: p.bagPath, size: p.size, chunks: () => payloadChunks(p, opts.redactor) })),
   ].sort((a, b) => byteOrder(a.name, b.name));

@@ -6,9 +6,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../model/source.js';
+import { ReadError } from '../read/files.js';
 import type { FileRecord } from '../model/report.js';
 import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
+import { noteJsonLine, noteSecrets, type SecretLedger } from './derived.js';
 
 export type ContentClass = 'jsonl' | 'json' | 'text' | 'binary';
 
@@ -50,6 +52,8 @@ class Transformer {
   constructor(
     private readonly cls: ContentClass,
     private readonly r: Redactor | undefined,
+    /** Where the secret values found go (pass 1 only: derived members are scrubbed of them). */
+    private readonly ledger?: SecretLedger,
   ) {}
 
   push(chunk: Buffer): Buffer[] {
@@ -81,6 +85,10 @@ class Transformer {
     const t =
       this.cls === 'json' ? redactJsonLine(rest.toString('utf8'), this.r) : redactText(rest.toString('utf8'), this.r);
     this.redactions += t.n;
+    if (t.n && this.ledger) {
+      if (this.cls === 'json') noteJsonLine(rest.toString('utf8'), this.r, this.ledger);
+      else noteSecrets(rest.toString('utf8'), this.r, this.ledger);
+    }
     return [Buffer.from(t.text, 'utf8')];
   }
 
@@ -90,6 +98,7 @@ class Transformer {
     const t = redactJsonLine(b.toString('utf8'), this.r!);
     if (!t.n) return b;
     this.redactions += t.n;
+    if (this.ledger) noteJsonLine(b.toString('utf8'), this.r!, this.ledger);
     return Buffer.from(t.text, 'utf8');
   }
 }
@@ -111,12 +120,13 @@ const feed = (d: Digests, b: Buffer): void => {
 export function planPayload(
   files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>,
   r: Redactor | undefined,
+  ledger?: SecretLedger,
 ): { payload: PayloadFile[]; problems: NotArchived[] } {
   const payload: PayloadFile[] = [];
   const problems: NotArchived[] = [];
   for (const f of files) {
     const cls = contentClass(f.rel, f.role);
-    const t = new Transformer(cls, r);
+    const t = new Transformer(cls, r, ledger);
     const d = digests();
     const res = f.source.streamRaw(f.rel, (chunk) => {
       for (const o of t.push(chunk)) feed(d, o);
@@ -148,16 +158,24 @@ export class ChangedDuringBundling extends Error {}
 export async function* payloadChunks(p: PayloadFile, r: Redactor | undefined): AsyncGenerator<Buffer> {
   const t = new Transformer(p.cls, r ? { patterns: r.patterns, counts: new Map() } : undefined);
   const d = digests();
-  for await (const chunk of p.source.rawChunks(p.rel)) {
-    for (const o of t.push(chunk)) {
-      feed(d, o);
-      yield o;
+  const where = `${p.source.found.display}/${p.rel}`;
+  try {
+    for await (const chunk of p.source.rawChunks(p.rel)) {
+      for (const o of t.push(chunk)) {
+        feed(d, o);
+        yield o;
+      }
     }
+  } catch (e) {
+    if (!(e instanceof ReadError)) throw e;
+    throw new ChangedDuringBundling(
+      `${where} disappeared or became unreadable while it was being archived (${e.message})`,
+    );
   }
   for (const o of t.end()) {
     feed(d, o);
     yield o;
   }
   if (d.sha256.digest('hex') !== p.sha256 || d.size !== p.size)
-    throw new ChangedDuringBundling(`${p.rel} changed while it was being bundled`);
+    throw new ChangedDuringBundling(`${where} changed while it was being archived`);
 }

@@ -226,11 +226,34 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
       emit('BUNDLE_MANIFEST_MISMATCH', { file: 'custody.intoto.json' }, 'the custody statement is not valid JSON');
     }
   }
+  if (dsseText !== undefined && plainText !== undefined)
+    emit(
+      'BUNDLE_FILE_EXTRA',
+      { file: 'custody.intoto.json' },
+      'an unsigned custody statement beside the signed one (custody.dsse.json): not covered by the signature, ' +
+        'not trusted; only the signed statement was checked',
+      { key: 'second-custody' },
+    );
   const st = result.statement;
   if (st && st.predicateType === CUSTODY_PREDICATE) {
+    const signed = dsseText !== undefined;
+    const file = signed ? 'custody.dsse.json' : 'custody.intoto.json';
+    const subjects = new Set((st.subject ?? []).map((s) => s.name));
+    // The statement pins every tag file but itself and the tag manifests: a tag file it does not name was added
+    // (or renamed) after custody was recorded.
+    for (const name of [...members.keys()].sort()) {
+      if (name.startsWith('data/') || TAG_MANIFEST.test(name) || /^custody\.(dsse|intoto)\.json$/.test(name)) continue;
+      if (!subjects.has(name))
+        emit(
+          'BUNDLE_FILE_EXTRA',
+          { file: name },
+          `a tag file the custody statement (${file}) does not name: added after custody was recorded` +
+            (signed ? ', not covered by the signature' : ''),
+          { key: `unpinned:${name}` },
+        );
+    }
     for (const s of st.subject ?? []) {
       const member = s.name !== undefined ? members.get(s.name) : undefined;
-      const file = dsseText !== undefined ? 'custody.dsse.json' : 'custody.intoto.json';
       if (!member) {
         emit(
           'BUNDLE_FILE_MISSING',
@@ -240,16 +263,20 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
         );
         continue;
       }
-      for (const [alg, digest] of Object.entries(s.digest ?? {})) {
-        if ((HASHES as readonly string[]).includes(alg) && member.digests[alg as HashName] !== digest) {
-          emit(
-            'BUNDLE_MANIFEST_MISMATCH',
-            { file: s.name! },
-            `the custody statement records ${alg} ${shortDigest(digest)}, the file has ` +
-              `${shortDigest(member.digests[alg as HashName])}: the manifest was changed after custody was recorded`,
-            { key: `subject:${s.name}:${alg}` },
-          );
-        }
+      // One finding per file: the first digest that disagrees (both do when a file was changed).
+      const bad = Object.entries(s.digest ?? {}).find(
+        ([alg, digest]) => (HASHES as readonly string[]).includes(alg) && member.digests[alg as HashName] !== digest,
+      );
+      if (bad) {
+        const [alg, digest] = bad;
+        emit(
+          'BUNDLE_MANIFEST_MISMATCH',
+          { file: s.name! },
+          `the custody statement records ${alg} ${shortDigest(digest)}, the file has ` +
+            `${shortDigest(member.digests[alg as HashName])}: ${s.name} was changed after custody was ` +
+            `${signed ? 'signed' : 'recorded'}`,
+          { key: `subject:${s.name}` },
+        );
       }
     }
   }

@@ -30,8 +30,27 @@ export function formatOf(out: string): BundleFormat {
   return 'dir';
 }
 
-export async function writeBag(entries: readonly BagEntry[], out: string, format: BundleFormat): Promise<void> {
-  if (format === 'dir') return writeDir(entries, out);
+/**
+ * A payload producer that never errors: a file that cannot be read or changed (pass 2 checks it against pass 1)
+ * ends its member early and is kept as the failure, which the writer throws once the archive stream is closed and
+ * the temporary file removed. An error inside the archiver's streams would otherwise escape as an unhandled event.
+ */
+async function* guarded(chunks: AsyncIterable<Buffer>, fail: (e: unknown) => void): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** Write the bag; `replace`: an existing bag at `out` is replaced, only once the new one is complete. */
+export async function writeBag(
+  entries: readonly BagEntry[],
+  out: string,
+  format: BundleFormat,
+  replace = false,
+): Promise<void> {
+  if (format === 'dir') return writeDir(entries, out, replace);
   const tmp = join(dirname(out), `.${out.split('/').pop()}.partial-${process.pid}`);
   // archiver is loaded only when an archive is written (it is a tenth of a second of start-up).
   const { TarArchive, ZipArchive } = await import('archiver');
@@ -41,16 +60,19 @@ export async function writeBag(entries: readonly BagEntry[], out: string, format
       : new TarArchive(format === 'tgz' ? { gzip: true, gzipOptions: { level: 9 } } : {});
   const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
   let failure: unknown;
-  archive.on('warning', (e: unknown) => {
+  const fail = (e: unknown): void => {
     failure ??= e;
-  });
-  archive.on('error', (e: unknown) => {
-    failure ??= e;
-  });
+  };
+  archive.on('warning', fail);
+  archive.on('error', fail);
   const done = pipeline(archive, sink);
   try {
     for (const e of entries) {
-      const content = e.bytes ?? Readable.from(e.chunks!());
+      if (e.dir) {
+        archive.append(Buffer.alloc(0), { name: e.name, date: FIXED_DATE, mode: 0o755 });
+        continue;
+      }
+      const content = e.bytes ?? Readable.from(guarded(e.chunks!(), fail));
       archive.append(content, { name: e.name, date: FIXED_DATE, mode: 0o644 });
     }
     await archive.finalize();
@@ -63,13 +85,17 @@ export async function writeBag(entries: readonly BagEntry[], out: string, format
   }
 }
 
-async function writeDir(entries: readonly BagEntry[], out: string): Promise<void> {
-  if (existsSync(out) && readdirSync(out).length) throw new Error(`${out} exists and is not empty`);
+async function writeDir(entries: readonly BagEntry[], out: string, replace: boolean): Promise<void> {
+  if (!replace && existsSync(out) && readdirSync(out).length) throw new Error(`${out} exists and is not empty`);
   const tmp = `${out.replace(/\/+$/, '')}.partial-${process.pid}`;
   mkdirSync(tmp, { recursive: true });
   try {
     for (const e of entries) {
       const path = join(tmp, e.name);
+      if (e.dir) {
+        mkdirSync(path, { recursive: true });
+        continue;
+      }
       mkdirSync(dirname(path), { recursive: true });
       if (e.bytes) writeFileSync(path, e.bytes, { mode: 0o644 });
       else {

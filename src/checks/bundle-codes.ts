@@ -22,7 +22,9 @@ export const BUNDLE_CODES = {
     title: 'A payload file is not in every manifest',
     help:
       'Every file under data/ must be listed in every payload manifest (RFC 8493 §3): an unlisted file was ' +
-      'added after bagging.',
+      'added after bagging. Also: a tag file the custody statement does not pin (added after custody was ' +
+      'recorded, so no signature covers it), and an unsigned custody.intoto.json beside the signed ' +
+      'custody.dsse.json (never trusted).',
   },
   BUNDLE_UNSAFE_PATH: {
     severity: 'error',

@@ -4,12 +4,14 @@
  * no input order, no time zone.
  */
 import type { KeyObject } from 'node:crypto';
-import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { buildBag, type BundledSession } from '../bundle/build.js';
 import { privateKeyFromPem } from '../bundle/dsse.js';
 import { ChangedDuringBundling } from '../bundle/payload.js';
 import { redactor, type Redactor } from '../bundle/redact.js';
+import { BagLayout } from '../bundle/layout.js';
+import { disagreement } from '../bundle/consistency.js';
 import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
 import { formatOf } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
@@ -39,6 +41,11 @@ export interface BundleRequest {
   force: boolean;
   /** --format-hint: read the paths as sessions of this format only. */
   formatHint?: string;
+  /**
+   * Called between the passes (tests change the evidence there): after discovery, after the analysis (audit and
+   * timelines), and after the payload pass, before the archive is written.
+   */
+  between?: { found?: () => void; analysed?: () => void; planned?: () => void };
 }
 
 export interface BundleOutcome {
@@ -151,17 +158,23 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const explicitDate = parseBaggingDate(req.baggingDate, envDate);
 
   const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
-  const taken = new Set<string>();
+  const layout = new BagLayout();
   const sessions: BundledSession[] = found.map((f) => {
-    const base = `${f.groupName ?? '_'}/${f.id}`;
-    let bagDir = base;
-    for (let i = 2; taken.has(bagDir); i++) bagDir = `${base}~${i}`;
-    taken.add(bagDir);
+    const agent = formatOf(f).name;
     const source = fsSource(f);
-    return { id: f.id, path: f.display, bagDir, source, artifacts: formatOf(f).classify(source.inventory) };
+    return {
+      id: f.id,
+      path: f.display,
+      bagDir: layout.sessionDir(agent, f.id),
+      agent,
+      ...(f.groupName !== undefined ? { group: f.groupName } : {}),
+      source,
+      artifacts: formatOf(f).classify(source.inventory),
+    };
   });
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
+  req.between?.found?.();
   const report = runAudit(
     req.paths,
     { command: 'audit' },
@@ -175,6 +188,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     tagFiles.set(`timelines/${s.bagDir}.jsonl`, t.bytes);
     latestEventMs = Math.max(latestEventMs, t.latestMs);
   }
+  req.between?.analysed?.();
   const r: Redactor | undefined = req.redact ? redactor(custom) : undefined;
   const bag = buildBag({
     sources: [...req.paths].sort(byteOrder),
@@ -190,9 +204,16 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
     tagFiles,
   });
-  if (existsSync(out) && req.force) rmSync(out, { recursive: true, force: true });
+  // The report, timelines and inventory must describe the bytes the payload holds.
+  const differs = disagreement(report, sessions, bag.payload);
+  if (differs !== undefined)
+    throw new UsageError(
+      `${differs}: the bag's analysis would not match its payload; bundle a quiescent copy (the agent may still ` +
+        'be running)',
+    );
+  req.between?.planned?.();
   try {
-    await writeBag(bag.entries, out, format);
+    await writeBag(bag.entries, out, format, req.force);
   } catch (e) {
     if (e instanceof ChangedDuringBundling)
       throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);

@@ -696,9 +696,20 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     expect(v.code).toBe(0);
     expect(json(v).findings).toEqual([]);
     if (form === 'dir') {
-      for (const n of odd)
-        expect(readFileSync(join(out, 'data', GROUP, MAIN_ID, n), 'utf8')).toBe(`content of ${JSON.stringify(n)}\n`);
-      expect(existsSync(join(out, 'data', GROUP, `${CHILD_ID}\nforged`, 'summary.json'))).toBe(true);
+      // Payload names are made safe (no percent-encoding, no control characters); inventory.json maps them back.
+      const inventory = (
+        JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as {
+          files: Array<{ session: string; path: string; bagPath: string }>;
+        }
+      ).files;
+      const bagged = (session: string, path: string): string =>
+        inventory.find((f) => f.session === session && f.path === path)!.bagPath;
+      for (const n of odd) {
+        const at = bagged(MAIN_ID, n);
+        expect(at).toMatch(/^data\/grok\/[A-Za-z0-9._+=@,~/-]+$/);
+        expect(readFileSync(join(out, at), 'utf8')).toBe(`content of ${JSON.stringify(n)}\n`);
+      }
+      expect(existsSync(join(out, bagged(`${CHILD_ID}\nforged`, 'summary.json')))).toBe(true);
     }
   });
 

@@ -1,0 +1,135 @@
+/**
+ * `bundle --redact` leaves no secret in any member of the bag: not in the payload, and not in what is derived from
+ * it (timelines, audit-report.json finding messages, inventory, bag-info, custody statement), whole or clipped, in
+ * every archive form.
+ */
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cli } from './helpers/cli.js';
+import { CORPORA } from './helpers/corpora.js';
+import { filesUnder, unpack } from './helpers/bags.js';
+import { scrubSecrets } from '../src/bundle/derived.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sa-redact-leaks-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const id = '019a3f2e-0f10-7c42-8000-00000000a003';
+/** One value per kind `--redact` knows (the part a redaction replaces), and a `--redact-pattern` match. */
+const SECRETS: Record<string, string> = {
+  xai: `xai-${'AbCdEfGhIjKlMnOp'.repeat(2)}`,
+  anthropic: `sk-ant-api03-${'Q7x'.repeat(10)}`,
+  openai: `sk-proj-${'Pq9Rs8Tu7'.repeat(3)}`,
+  akia: 'AKIAABCDEFGHIJKLMNOP',
+  asia: 'ASIAQRSTUVWXYZ234567',
+  github: `ghp_${'Gh1'.repeat(12)}`,
+  githubPat: `github_pat_${'Pat2'.repeat(9)}`,
+  gitlab: `glpat-${'Gl3ab'.repeat(5)}`,
+  slack: `xoxb-${'1234567890'.repeat(2)}-Sl4ck`,
+  google: `AIza${'G00gleKey5'.repeat(3)}abcde`,
+  stripe: `sk_live_${'Str1pe'.repeat(4)}`,
+  huggingface: `hf_${'Hug6'.repeat(9)}`,
+  jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+  pemBody: 'MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g',
+  bearer: `T0ken${'Bearer7'.repeat(4)}`,
+  cookie: `session=${'C00kie8'.repeat(4)}`,
+  assigned: `Assigned9${'Value'.repeat(4)}`,
+  custom: 'ACME-654321-SECRET',
+  /** A secret given literally as a --redact-pattern: the pattern itself must not be recorded either. */
+  literal: 'Literal-Secret-0042-zq',
+};
+const PEM = `-----BEGIN PRIVATE KEY-----\n${SECRETS.pemBody}\n-----END PRIVATE KEY-----`;
+
+const update = (timestamp: unknown, u: Record<string, unknown>): string =>
+  `${JSON.stringify({ timestamp, method: 'session/update', params: { sessionId: id, update: u } })}\n`;
+const say = (t: number, text: string): string =>
+  update(t, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+/** A copy of a clean Grok session with every secret planted where the analysis quotes it. */
+function plantedSession(): string {
+  const root = join(scratch, 'src');
+  cpSync(join(CORPORA, 'grok', 'clean'), root, { recursive: true });
+  const group = readdirSync(join(root, 'sessions'))[0]!;
+  const dir = join(root, 'sessions', group, id);
+  const s = SECRETS;
+  appendFileSync(
+    join(dir, 'updates.jsonl'),
+    [
+      // Each key at the end of a long message: the timeline's summary clips it.
+      ...[s.xai, s.anthropic, s.openai, s.akia, s.asia, s.github, s.githubPat, s.gitlab, s.slack, s.google]
+        .concat([s.stripe, s.huggingface, s.jwt])
+        .map((k, i) => say(1787140000 + i, `${'y'.repeat(100 + i)} ${k}`)),
+      say(1787140100, `${'z'.repeat(90)}\n${PEM}`),
+      say(1787140101, `curl -H "Authorization: Bearer ${s.bearer}" -H "Cookie: ${s.cookie}"`),
+      say(1787140102, `export DEPLOY_TOKEN=${s.assigned}`),
+      say(1787140103, `order ${s.custom} shipped, ref ${s.literal}`),
+      // A secret as a tool call id (finding messages quote it) and as a bad timestamp.
+      update(1787140104, {
+        sessionUpdate: 'tool_call',
+        toolCallId: s.anthropic,
+        title: 'run',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: {},
+      }),
+      say(s.xai as unknown as number, 'hi'),
+    ].join(''),
+  );
+  return dir;
+}
+
+const session = plantedSession();
+
+/** Every secret (or a 16-character start of it) found in any member of the unpacked bag. */
+function leaks(dir: string): string[] {
+  const found: string[] = [];
+  for (const f of filesUnder(dir)) {
+    const b = readFileSync(join(dir, f)).toString('utf8');
+    for (const [kind, v] of Object.entries(SECRETS)) if (b.includes(v.slice(0, 16))) found.push(`${kind} in ${f}`);
+  }
+  return found;
+}
+
+describe('bundle --redact leaves no secret in any member', () => {
+  test('without --redact the analysis quotes the secrets (what the redacted bag must not)', async () => {
+    const out = join(scratch, 'plain');
+    expect((await cli(['bundle', session, '-o', out])).code).toBe(0);
+    const found = leaks(out);
+    expect(found).toContain('anthropic in audit-report.json');
+    expect(found.filter((f) => f.includes('timelines/')).length).toBeGreaterThan(10);
+  });
+
+  test.each(['zip', 'tar', 'tgz', 'dir'])('%s', async (form) => {
+    const out = join(scratch, form === 'dir' ? 'bag-dir' : `bag.${form}`);
+    const r = await cli([
+      'bundle',
+      session,
+      '-o',
+      out,
+      '--redact',
+      '--redact-pattern',
+      'ACME-[0-9]{6}-SECRET',
+      '--redact-pattern',
+      SECRETS.literal!,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const dir = unpack(out, join(scratch, `unpacked-${form}`));
+    expect(filesUnder(dir).some((f) => f.startsWith('timelines/'))).toBe(true);
+    expect(leaks(dir)).toEqual([]);
+    expect((await cli(['verify', out])).code).toBe(0);
+  });
+});
+
+describe('scrubbing derived text', () => {
+  const ledger = new Map([[SECRETS.xai!, 'api-key']]);
+  test('a clipped start of a secret is replaced, a short coincidence is not', () => {
+    expect(scrubSecrets(`say ${SECRETS.xai!.slice(0, 18)}… end`, ledger)).toBe('say [REDACTED:api-key]… end');
+    expect(scrubSecrets('xai-AbCd is a prefix', ledger)).toBe('xai-AbCd is a prefix');
+  });
+  test('a JSON escape is never cut in half', () => {
+    const pem = new Map([['ABCDEFGHIJKLM\nZ', 'pem-private-key']]);
+    expect(scrubSecrets('"ABCDEFGHIJKLM\\u0000"', pem)).toBe('"[REDACTED:pem-private-key]\\u0000"');
+  });
+});
