@@ -4,7 +4,8 @@
  */
 export const PLANTED: Record<string, string> = {
   'pem-private-key':
-    '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END PRIVATE KEY-----',
+    '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n' +
+    '-----END PRIVATE KEY-----',
   jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   'api-key': 'xai-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
   'auth-header': `Authorization: Bearer ${'t0k3n'.repeat(5)}`,

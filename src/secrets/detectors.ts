@@ -189,8 +189,14 @@ export const BUILTIN_DETECTORS: readonly Detector[] = [
 
 const BUILTIN: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS);
 /** Text without one of these (fixed-length alternatives: one linear pass) holds no built-in secret. */
-const HINT =
-  /xai-|sk-|sk_live_|AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AIza|hf_|eyJ|-----BEGIN |authorization:|cookie:|_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD/i;
+const HINT = new RegExp(
+  [
+    'xai-|sk-|sk_live_|AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AIza|hf_',
+    'eyJ|-----BEGIN |authorization:|cookie:',
+    '_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD',
+  ].join('|'),
+  'i',
+);
 
 /** Whether `text` may hold a built-in secret (false: it certainly holds none). */
 export const mayHoldSecret = (text: string): boolean => HINT.test(text);
