@@ -272,9 +272,20 @@ describe('output safety and errors', () => {
       expect(r.stderr).toMatch(msg);
     }
   });
-  test('a file that is not an archive is an invalid bag, not a crash', async () => {
+  test('a file that is not an archive is no bag: one line, exit 2, not a crash', async () => {
     const f = tmp('junk.zip');
     writeFileSync(f, 'not a zip at all');
+    const r = await cli(['verify', f]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^session-audit: .*junk\.zip: not a bag \(not a directory, nor a zip, tar or tar\.gz archive\)\n$/,
+    );
+  });
+
+  test('a zip whose central directory is damaged is an invalid bag, not a crash', async () => {
+    const f = tmp('cut.zip');
+    writeFileSync(f, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]));
     const v = await verifyJson(f);
     expect(codesOf(v.report)).toEqual(['BUNDLE_INVALID']);
     expect(v.code).toBe(1);

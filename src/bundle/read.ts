@@ -512,18 +512,35 @@ async function readZip(path: string): Promise<BagContents> {
   return c;
 }
 
+/** What an archive file is, by its first bytes (never by its name); undefined: not an archive this tool reads. */
+export function sniffArchive(path: string): 'zip' | 'tar' | 'tgz' | undefined {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const head = Buffer.alloc(512);
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, 512, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n >= 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50)) return 'zip';
+  if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tgz';
+  if (n === 512 && (head.every((b) => b === 0) || tarChecksumOk(head))) return 'tar';
+  return undefined;
+}
+
+/** A tar header's checksum: the sum of its bytes with the checksum field read as spaces. */
+function tarChecksumOk(h: Buffer): boolean {
+  const recorded = tarNumber(h.subarray(148, 156));
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+  return recorded === sum;
+}
+
 export async function readBag(path: string, isDir: boolean): Promise<BagContents> {
   if (isDir) return readBagDir(path);
-  if (path.endsWith('.zip')) return readZip(path);
-  if (path.endsWith('.tar.gz') || path.endsWith('.tgz')) return readTar(path, true);
-  if (path.endsWith('.tar')) return readTar(path, false);
-  // Unknown extension: sniff the first bytes.
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  const head = Buffer.alloc(4);
-  readSync(fd, head, 0, 4, 0);
-  closeSync(fd);
-  if (head.readUInt32LE(0) === 0x04034b50) return readZip(path);
-  if (head[0] === 0x1f && head[1] === 0x8b) return readTar(path, true);
+  const kind = sniffArchive(path);
+  if (kind === 'zip') return readZip(path);
+  if (kind === 'tgz') return readTar(path, true);
   return readTar(path, false);
 }
 

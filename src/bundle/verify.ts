@@ -91,6 +91,19 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
     }
   }
 
+  // fetch.txt (RFC 8493 §2.2.3): files to be fetched from elsewhere. Until they are, the bag is incomplete, and
+  // nothing here fetches them: never "valid".
+  if (members.has('fetch.txt')) {
+    const listed = (text('fetch.txt') ?? '').split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+    emit(
+      'BUNDLE_FILE_MISSING',
+      { file: 'fetch.txt' },
+      `the bag lists ${listed} file${listed === 1 ? '' : 's'} to fetch from elsewhere (fetch.txt): it is incomplete ` +
+        'until they are fetched, and what they hold was not checked',
+      { key: 'fetch.txt' },
+    );
+  }
+
   const checkManifests = (re: RegExp, payload: boolean): Map<string, Set<string>> => {
     const names = [...members.keys()].filter((n) => re.test(n)).sort();
     const listedIn = new Map<string, Set<string>>();

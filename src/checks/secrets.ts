@@ -10,21 +10,29 @@ import type { Location } from '../model/finding.js';
 import { findSecrets, mayHoldSecret, type SecretMatch } from '../secrets/detectors.js';
 import { defineCheck } from './define.js';
 
-/** How much of two consecutive chunks is joined to look for a secret across them (each side). */
+/** The longest run of a secret's characters looked for across two chunks (each side). */
 const JUNCTION = 4096;
+/** Room around the junction's runs for a header or variable name and the value after it. */
+const WINDOW = 96;
 /** No built-in secret is shorter. */
 const SHORTEST = 8;
 /** Pointers remembered per file for the junctions of streamed chunks. */
 const MAX_POINTERS = 10_000;
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
-const segment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const isSpace = (c: string | undefined): boolean => c === undefined || /\s/.test(c);
+const segment = (key: string): string =>
+  key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+/** ASCII white space and the common Unicode spaces (a secret never holds one). */
+const isSpaceAt = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff;
+};
 
 interface Tail {
   text: string;
   /** A secret found in this string runs to its end (a junction would find it again). */
   secretAtEnd: boolean;
+  line: number;
 }
 
 export const secrets = defineCheck({
@@ -47,105 +55,136 @@ export const secrets = defineCheck({
     },
   },
   create(ctx) {
-    const report = (
-      at: Location,
-      text: string,
-      m: SecretMatch,
-      where: string,
-      n: number,
-      split?: { line: number | undefined },
-    ): void => {
+    /** Where the strings being walked come from (set per record or document). */
+    let file = '';
+    let line: number | undefined;
+    let byteOffset: number | undefined;
+    /** Per pointer, the tail of the last string seen there in this file (undefined: documents, no junctions). */
+    let tails: Map<string, Tail> | undefined;
+    const at = (pointer: string): Location =>
+      line === undefined ? { file, pointer } : { file, line, byteOffset: byteOffset!, pointer };
+
+    const report = (pointer: string, text: string, m: SecretMatch, where: string, n: number, split?: number) => {
       const value = text.slice(m.valueStart, m.end);
       const hash = shortHash(value);
-      const across = split
-        ? `, split across ${split.line !== undefined ? `line ${split.line} and this line` : 'two records'} ` +
-          '(streamed chunks of one message)'
-        : '';
+      const across =
+        split !== undefined ? `, split across line ${split} and this line (streamed chunks of one message)` : '';
       ctx.emit(
         'SECRET_IN_SESSION',
-        at,
+        at(pointer),
         `${m.kind} in ${where}${across} (sha256 ${hash}…, ${value.length} characters; the value is not shown)`,
-        { key: `${at.pointer ?? ''}:${hash}:${n}${split ? ':split' : ''}` },
+        { key: `${pointer}:${hash}:${n}${split !== undefined ? ':split' : ''}` },
       );
     };
 
-    /** Scans one string; returns whether a secret runs to its end. */
-    const scan = (text: string, at: Location, where: string): boolean => {
+    /** Scans one string; returns whether a secret runs to its end. Nothing is built unless a secret is found. */
+    const scan = (text: string, pointer: string, key: boolean): boolean => {
       if (text.length < SHORTEST || !mayHoldSecret(text)) return false;
       const found = findSecrets(text);
-      found.forEach((m, i) => {
-        report(at, text, m, where, i);
-      });
+      const where = key
+        ? `a key of the object at ${pointer === '' ? '/' : pointer}`
+        : pointer === ''
+          ? 'the record'
+          : `the value at ${pointer}`;
+      for (let i = 0; i < found.length; i++) report(pointer, text, found[i]!, where, i);
       return found.length > 0 && found[found.length - 1]!.end === text.length;
     };
 
-    /** Every string of a JSON value, with its pointer (an explicit stack: no recursion on deep values). */
-    const walk = (
-      value: unknown,
-      at: Omit<Location, 'pointer'>,
-      tails?: Map<string, Tail & { line: number }>,
-    ): void => {
-      const stack: Array<[unknown, string]> = [[value, '']];
-      while (stack.length) {
-        const [v, pointer] = stack.pop()!;
+    /**
+     * A secret whose value starts in the last string at this pointer and ends in this one: looked for in a window
+     * around the junction (the run of non-space characters on each side, plus room for a header or name before it).
+     */
+    const junction = (pointer: string, text: string, before: Tail): void => {
+      const tail = before.text.slice(-(tokenRunBack(before.text) + WINDOW));
+      const joined = tail + text.slice(0, tokenRunAhead(text) + WINDOW);
+      if (!mayHoldSecret(joined)) return;
+      let n = 0;
+      for (const m of findSecrets(joined))
+        if (m.valueStart < tail.length && m.end > tail.length)
+          report(pointer, joined, m, `the value at ${pointer}`, n++, before.line);
+    };
+
+    /** After a string of a record: its junction with the last one at the pointer, then it becomes the last. */
+    const follow = (t: Map<string, Tail>, pointer: string, text: string, secretAtEnd: boolean): void => {
+      const before = t.get(pointer);
+      if (before && !before.secretAtEnd && text.length && !isSpaceAt(text, 0)) junction(pointer, text, before);
+      if (text.length && !isSpaceAt(text, text.length - 1)) {
+        if (t.size >= MAX_POINTERS && !before) t.clear();
+        t.set(pointer, { text: text.length > JUNCTION ? text.slice(-JUNCTION) : text, secretAtEnd, line: line! });
+      } else if (before) t.delete(pointer);
+    };
+
+    /** Every string of a JSON value (object keys too), with its pointer: an explicit stack, no recursion. */
+    const values: unknown[] = [];
+    const pointers: string[] = [];
+    const walk = (value: unknown): void => {
+      values.push(value);
+      pointers.push('');
+      while (values.length) {
+        const v = values.pop();
+        const pointer = pointers.pop()!;
         if (typeof v === 'string') {
-          const where = { ...at, pointer };
-          const secretAtEnd = scan(v, where, pointer === '' ? 'the record' : `the value at ${pointer}`);
-          if (tails && at.line !== undefined) {
-            junction({ ...where, line: at.line }, v, tails);
-            if (v.length && !isSpace(v[v.length - 1])) {
-              if (tails.size >= MAX_POINTERS && !tails.has(pointer)) tails.clear();
-              tails.set(pointer, { text: v.slice(-JUNCTION), secretAtEnd, line: at.line });
-            } else tails.delete(pointer);
-          }
+          const atEnd = scan(v, pointer, false);
+          if (tails) follow(tails, pointer, v, atEnd);
         } else if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${pointer}/${i}`]);
+          for (let i = v.length - 1; i >= 0; i--) {
+            const c: unknown = v[i];
+            if (typeof c === 'string' || (c !== null && typeof c === 'object')) {
+              values.push(c);
+              pointers.push(`${pointer}/${i}`);
+            }
+          }
         } else if (v !== null && typeof v === 'object') {
-          const entries = Object.entries(v as Record<string, unknown>);
-          for (let i = entries.length - 1; i >= 0; i--) {
-            const [k, child] = entries[i]!;
+          const o = v as Record<string, unknown>;
+          for (const k in o) {
             // A key that is itself a secret is reported, and never spelled out in a pointer.
-            const keyed = scan(k, { ...at, pointer }, `a key of the object at ${pointer === '' ? '/' : pointer}`);
-            stack.push([child, `${pointer}/${keyed ? '[secret key]' : segment(k)}`]);
+            const keyed = scan(k, pointer, true);
+            const c = o[k];
+            if (typeof c === 'string' || (c !== null && typeof c === 'object')) {
+              values.push(c);
+              pointers.push(`${pointer}/${keyed ? '[secret key]' : segment(k)}`);
+            }
           }
         }
       }
     };
 
-    /**
-     * Per file and pointer: the last string seen there, when it ends in a non-space character (a writer may put
-     * other lines between two chunks of one message). Bounded: forgotten past MAX_POINTERS pointers.
-     */
-    const last = new Map<string, Map<string, Tail & { line: number }>>();
-
-    /** A secret whose value starts in the last string at this pointer and ends in this one. */
-    const junction = (at: Location & { line: number }, text: string, tails: Map<string, Tail & { line: number }>) => {
-      const pointer = at.pointer ?? '';
-      const before = tails.get(pointer);
-      if (!before || before.secretAtEnd || !text.length || isSpace(text[0])) return;
-      const tail = before.text.slice(-JUNCTION);
-      const joined = tail + text.slice(0, JUNCTION);
-      if (!mayHoldSecret(joined)) return;
-      findSecrets(joined)
-        .filter((m) => m.valueStart < tail.length && m.end > tail.length)
-        .forEach((m, i) => {
-          report(at, joined, m, `the value at ${pointer}`, i, { line: before.line });
-        });
-    };
-
+    const files = new Map<string, Map<string, Tail>>();
     return {
-      doc({ file, value }) {
-        if (value !== undefined) walk(value, { file });
+      doc(d) {
+        if (d.value === undefined) return;
+        file = d.file;
+        line = undefined;
+        byteOffset = undefined;
+        tails = undefined;
+        walk(d.value);
       },
-      record({ file, record }) {
+      record({ file: f, record }) {
         if (record.value === undefined) return;
-        let tails = last.get(file);
-        if (!tails) last.set(file, (tails = new Map()));
-        walk(record.value, { file, line: record.line, byteOffset: record.byteOffset }, tails);
+        file = f;
+        line = record.line;
+        byteOffset = record.byteOffset;
+        tails = files.get(f);
+        if (!tails) files.set(f, (tails = new Map()));
+        walk(record.value);
       },
-      fileEnd({ file }) {
-        last.delete(file);
+      fileEnd({ file: f }) {
+        files.delete(f);
       },
     };
   },
 });
+
+/** Characters of the run of non-space characters that ends `text` (at most JUNCTION). */
+function tokenRunBack(text: string): number {
+  let i = text.length;
+  while (i > 0 && text.length - i < JUNCTION && !isSpaceAt(text, i - 1)) i--;
+  return text.length - i;
+}
+
+/** Characters of the run of non-space characters that starts `text` (at most JUNCTION). */
+function tokenRunAhead(text: string): number {
+  let i = 0;
+  while (i < text.length && i < JUNCTION && !isSpaceAt(text, i)) i++;
+  return i;
+}
