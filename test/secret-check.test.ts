@@ -5,12 +5,13 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PLANTED } from '../scripts/corpora/secrets.js';
+import { TOOL_KEY } from '../scripts/corpora/cases-secrets.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 
 const CASE = join(CORPORA, 'grok', 'secret-in-session');
 /** The distinctive part of each planted value (and of the key split across two chunks). */
-const VALUES = [...Object.values(PLANTED).map((v) => v.slice(-16)), 'Q7Q7Q7Q7Q7Q7Q7Q7'];
+const VALUES = [...Object.values(PLANTED).map((v) => v.slice(-16)), TOOL_KEY.slice(-16), 'Q7Q7Q7Q7Q7Q7Q7Q7'];
 
 interface JsonFinding {
   code: string;
@@ -32,13 +33,15 @@ describe('SECRET_IN_SESSION', () => {
   test('one finding per occurrence, with kind, line, byte offset, pointer and a short hash', async () => {
     const r = await cli(['audit', CASE, '--format', 'json']);
     const found = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings.filter(
-      (f) => f.code === 'SECRET_IN_SESSION' && f.location.file === 'updates.jsonl',
+      (f) =>
+        f.code === 'SECRET_IN_SESSION' &&
+        f.location.file === 'updates.jsonl' &&
+        f.location.pointer === '/params/update/content/text',
     );
     expect(found).toHaveLength(Object.keys(PLANTED).length + 1);
     for (const f of found) {
       expect(f.location.line).toBeGreaterThan(0);
       expect(f.location.byteOffset).toBeGreaterThanOrEqual(0);
-      expect(f.location.pointer).toBe('/params/update/content/text');
       expect(f.message).toMatch(/sha256 [0-9a-f]{12}…/);
     }
     expect(found.map((f) => f.message.split(' ')[0]).sort()).toEqual([...Object.keys(PLANTED), 'api-key'].sort());
@@ -55,9 +58,12 @@ describe('SECRET_IN_SESSION', () => {
   });
 
   test('--ignore SECRET_IN_SESSION turns it off', async () => {
+    const all = (JSON.parse((await cli(['audit', CASE, '--format', 'json'])).stdout) as { findings: JsonFinding[] })
+      .findings;
+    const shown = all.filter((f) => f.code === 'SECRET_IN_SESSION').length;
     const r = await cli(['audit', CASE, '--format', 'json', '--ignore', 'SECRET_IN_SESSION']);
     const report = JSON.parse(r.stdout) as { findings: JsonFinding[] };
     expect(report.findings.filter((f) => f.code === 'SECRET_IN_SESSION')).toEqual([]);
-    expect(r.stdout).toMatch(/"code": "SECRET_IN_SESSION",\s*"from": "option",\s*"hidden": 14/);
+    expect(r.stdout).toContain(`"code": "SECRET_IN_SESSION",\n        "from": "option",\n        "hidden": ${shown}`);
   });
 });

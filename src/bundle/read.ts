@@ -36,19 +36,21 @@ export interface BagContents {
 }
 
 const TAG_LIMIT = 16 * 1024 * 1024;
+/** A member kept whole to show how it differs from a live file: no more than a live file is read for it. */
+const WHOLE_LIMIT = 256 * 1024 * 1024;
 
 class MemberHasher {
   private readonly h = HASHES.map((a) => createHash(a));
   private keep: Buffer[] | undefined;
   private readonly limit: number;
   size = 0;
-  /** `keepAll`: keep the content whatever its size (to compare one member with a live file). */
+  /** `keepAll`: keep the content up to WHOLE_LIMIT (to compare one member with a live file). */
   constructor(
     readonly name: string,
     keepAll = false,
   ) {
     this.keep = keepAll || !name.startsWith('data/') ? [] : undefined;
-    this.limit = keepAll ? Number.MAX_SAFE_INTEGER : TAG_LIMIT;
+    this.limit = keepAll ? WHOLE_LIMIT : TAG_LIMIT;
   }
   update(b: Buffer): void {
     for (const h of this.h) h.update(b);

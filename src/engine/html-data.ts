@@ -70,7 +70,12 @@ function sessionExtras(
   room: { events: number },
 ): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> {
   if (opaque(found)) return {};
-  const pairs = pairRows(found);
+  // Tool arguments and notes are session text: shown without their secrets.
+  const pairs = pairRows(found).map((p) => ({
+    ...p,
+    ...(p.args !== undefined ? { args: hideSecrets(p.args) } : {}),
+    ...(p.note !== undefined ? { note: hideSecrets(p.note) } : {}),
+  }));
   if (room.events <= 0) return pairs.length ? { pairs, timelineOmitted: true } : { timelineOmitted: true };
   const source = fsSource(found);
   const format = formatOf(found);
