@@ -252,13 +252,18 @@ function parsePax(b: Buffer): Record<string, string> {
 
 async function readTar(path: string, gz: boolean): Promise<BagContents> {
   const c: BagContents = { kind: gz ? 'tgz' : 'tar', members: new Map(), rejected: [], damaged: [] };
-  const whole = createHash('sha256');
   const t = new TarReader(c);
   const raw = createReadStream('', { fd: openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)) });
-  raw.on('data', (b) => whole.update(b as Buffer));
   const stream = gz ? raw.pipe(createGunzip()) : raw;
   try {
-    for await (const chunk of stream) t.push(chunk as Buffer);
+    for await (const chunk of stream) {
+      t.push(chunk as Buffer);
+      // Past the end-of-archive marker nothing is a member: what follows is not decompressed (a padded bomb).
+      if (t.ended) {
+        raw.destroy();
+        break;
+      }
+    }
     t.finish();
   } catch (e) {
     // Corrupt gzip data: what was read so far stands; the rest is reported.
@@ -267,6 +272,9 @@ async function readTar(path: string, gz: boolean): Promise<BagContents> {
       why: `the archive cannot be decompressed past this point (${(e as Error).message}): truncated or damaged`,
     });
   }
+  // The whole file's digest, in a pass of its own (the members' pass may stop at the end-of-archive marker).
+  const whole = createHash('sha256');
+  streamFile(path, (b) => whole.update(b));
   c.archiveSha256 = whole.digest('hex');
   return c;
 }
