@@ -262,6 +262,10 @@ describe('output safety and errors', () => {
     for (const [args, msg] of [
       [['bundle', clean, '-o', tmp('x.zip'), '--redact-pattern', '('], /not a valid regular expression/],
       [['bundle', clean, '-o', tmp('x.zip'), '--redact', '--redact-pattern', 'a*'], /matches the empty string/],
+      [
+        ['bundle', clean, '-o', tmp('x.zip'), '--redact', '--redact-pattern', '(?<=k)ey'],
+        /for the linear-time engine \(RE2 syntax, no backreferences or lookaround\)/,
+      ],
       [['bundle', clean, '-o', tmp('x.zip'), '--bagging-date', '2026-13-45'], /expected YYYY-MM-DD/],
       [['bundle', clean, '-o', tmp('x.zip'), '--sign-key', '/nonexistent.pem'], /--sign-key .*no such file/],
       [['verify', '/nonexistent/bag.zip'], /no such file or directory/],
@@ -272,9 +276,20 @@ describe('output safety and errors', () => {
       expect(r.stderr).toMatch(msg);
     }
   });
-  test('a file that is not an archive is an invalid bag, not a crash', async () => {
+  test('a file that is not an archive is no bag: one line, exit 2, not a crash', async () => {
     const f = tmp('junk.zip');
     writeFileSync(f, 'not a zip at all');
+    const r = await cli(['verify', f]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^session-audit: .*junk\.zip: not a bag \(not a directory, nor a zip, tar or tar\.gz archive\)\n$/,
+    );
+  });
+
+  test('a zip whose central directory is damaged is an invalid bag, not a crash', async () => {
+    const f = tmp('cut.zip');
+    writeFileSync(f, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]));
     const v = await verifyJson(f);
     expect(codesOf(v.report)).toEqual(['BUNDLE_INVALID']);
     expect(v.code).toBe(1);
@@ -462,6 +477,18 @@ describe('redaction', () => {
       '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END ' +
       'PRIVATE KEY-----',
   };
+  test('--redact-pattern runs on the linear-time engine: (a+)+$ over a line of 41 bytes and more ends at once', async () => {
+    const src = tmp('redos-src');
+    cpSync(join(CORPORA, 'grok', 'clean'), src, { recursive: true });
+    const sdir = join(src, 'sessions', readdirSync(join(src, 'sessions'))[0]!);
+    const session = join(sdir, readdirSync(sdir)[0]!);
+    const text = `${'a'.repeat(40)}!`.repeat(2000);
+    appendFileSync(join(session, 'updates.jsonl'), `${JSON.stringify({ timestamp: 1, method: 'x', note: text })}\n`);
+    const t = performance.now();
+    const r = await cli(['bundle', src, '-o', tmp('redos.zip'), '--redact', '--redact-pattern', '(a+)+$']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(performance.now() - t).toBeLessThan(30_000);
+  });
   test('secrets in JSON strings are replaced and every line still parses', () => {
     const r = redactor(['ACME-[0-9]{6}']);
     const line = JSON.stringify({

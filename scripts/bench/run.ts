@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: generates deterministic data, then measures in ONE run, on the same data, side by side:
  * the bare baseline (split + JSON.parse), `jq -c .` when jq is present, and session-audit validate / audit
- * (json, table); over roots of many small sessions, audit with --jobs 1 and 2; the start-up of `--version` and
- * `checks` against `node -e 0`. Prints a table and writes
+ * (json, table), and the SECRET_IN_SESSION check's own cost (in-process); over roots of many small sessions,
+ * audit with --jobs 1 and 2; the start-up of `--version` and `checks` against `node -e 0`. Prints a table and writes
  * reports/bench.json: MB/s, records/s, ratios to the baselines, peak RSS of every process, and the DESIGN §8
  * targets with whether each holds. It never fails on speed; it reports.
  *
@@ -27,6 +27,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
 import { writeLargeSession, writeManySessions } from './generate.js';
+import { secretCost } from './secret-cost.js';
 
 interface Measure {
   name: string;
@@ -217,7 +218,13 @@ for (const size of sizes) {
     );
     return row;
   });
-  results.push({ kind: 'session', sizeMb: size, bytes, records: counted.records, runs: rows });
+  // SECRET_IN_SESSION's own cost: the check fed every record in-process, against the same loop without it.
+  const secret = secretCost(file, Math.min(repeat, 2));
+  line(
+    `  SECRET_IN_SESSION check: ${secret.checkSeconds.toFixed(2)} s of its own (${secret.checkMbPerSecond} MB/s; ` +
+      `read+parse alone ${secret.parseSeconds.toFixed(2)} s, with the check ${secret.withCheckSeconds.toFixed(2)} s)`,
+  );
+  results.push({ kind: 'session', sizeMb: size, bytes, records: counted.records, runs: rows, secretCheck: secret });
   const audit = rows.find((r) => r.name === 'audit --format json')!;
   targets.push({
     target: `audit throughput vs bare baseline (${size} MB)`,

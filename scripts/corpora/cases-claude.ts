@@ -6,6 +6,7 @@
  */
 import { ClaudeTranscript } from './claude-builder.js';
 import type { Case, Expectation, Files } from './case-kit.js';
+import { PLANTED } from './secrets.js';
 
 export const CLAUDE_CWD = '/home/dev/app';
 export const PROJECT = `projects/${CLAUDE_CWD.replace(/[^a-zA-Z0-9]/g, '-')}`;
@@ -401,6 +402,33 @@ export function claudeCases(): Case[] {
         t.respond().text('Formatted.', 'end_turn');
       },
       (ls) => [{ code: 'TOOL_UNANSWERED_CALL', file: mainFile, line: lineOf(ls, /"tool_use"/) }],
+    ),
+  );
+  cases.push(
+    single(
+      'secret-in-session',
+      'The user pastes an AWS access key and a JWT into a prompt, and a tool prints an Authorization header: one ' +
+        'SECRET_IN_SESSION per occurrence in the transcript, the same check on every agent; values never shown.',
+      ['SECRET_IN_SESSION'],
+      (t) => {
+        opening(t);
+        t.prompt(`The CI fails; our key is AKIAZ7Q3XK5LMN2PQR4T and the session token ${PLANTED.jwt}`, 'default');
+        t.respond();
+        const curl = t.toolUse('toolu_01BashCurlAbcdef012345678', 'Bash', {
+          command: 'curl -v https://ci.example.com/api/status',
+          description: 'Check the CI status',
+        });
+        t.result('toolu_01BashCurlAbcdef012345678', curl, `> GET /api/status\n> ${PLANTED['auth-header']}\n< 200`);
+        t.respond().text('The CI is up; rotate the key you pasted.', 'end_turn');
+      },
+      (ls) => {
+        const prompt = lineOf(ls, /AKIAZ7Q3XK5LMN2PQR4T/);
+        const result = lineOf(ls, /"tool_result"/);
+        return [
+          { code: 'SECRET_IN_SESSION', file: mainFile, line: prompt, severity: 'warning' },
+          { code: 'SECRET_IN_SESSION', file: mainFile, line: result, severity: 'warning' },
+        ];
+      },
     ),
   );
   return cases;

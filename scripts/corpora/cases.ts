@@ -4,8 +4,9 @@ import { toolCases } from './cases-tool.js';
 import { xrefCases } from './cases-xref.js';
 import { timeCases } from './cases-time.js';
 import { lineageCase } from './cases-lineage.js';
+import { secretCases } from './cases-secrets.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
 export function damagedCases() {
-  return [...baseCases(), ...xrefCases(), ...toolCases(), ...timeCases(), lineageCase()];
+  return [...baseCases(), ...xrefCases(), ...toolCases(), ...timeCases(), lineageCase(), ...secretCases()];
 }

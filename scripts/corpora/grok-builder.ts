@@ -217,6 +217,20 @@ export class GrokSession {
     return this;
   }
 
+  /** Streamed assistant text written as several chunk lines in a row (chunks with _meta are never merged). */
+  sayInChunks(parts: string[]): this {
+    for (const text of parts) {
+      this.tick(400);
+      this.acp(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+        { promptId: this.promptId() },
+      );
+    }
+    this.responseCompleted();
+    this.chat.push({ type: 'assistant', content: parts.join(''), model_id: this.model, reasoning_effort: 'high' });
+    return this;
+  }
+
   /** One model response that calls tools; each call runs and is answered in order. */
   tools(text: string, calls: ToolSpec[]): this {
     if (text) {

@@ -84,19 +84,45 @@ interface LiveDigest {
   sha256: string;
   /** sha256 of the first `prefixLen` bytes. */
   prefixSha256: string;
+  /** Lines of the whole file and of its first `prefixLen` bytes (a last line without a newline counts). */
+  lines: number;
+  prefixLines: number;
 }
+
+const newlines = (b: Buffer): number => {
+  let n = 0;
+  for (let k = b.indexOf(10); k !== -1; k = b.indexOf(10, k + 1)) n++;
+  return n;
+};
 
 function liveDigest(src: SessionSource, rel: string, prefixLen: number): LiveDigest | { error: string } {
   const whole = createHash('sha256');
   const prefix = createHash('sha256');
   let seen = 0;
+  let lines = 0;
+  let prefixLines = 0;
+  let last = 10;
+  let prefixLast = 10;
   const r = src.streamRaw(rel, (chunk) => {
     whole.update(chunk);
-    if (seen < prefixLen) prefix.update(chunk.subarray(0, Math.min(chunk.length, prefixLen - seen)));
+    lines += newlines(chunk);
+    if (chunk.length) last = chunk[chunk.length - 1]!;
+    if (seen < prefixLen) {
+      const part = chunk.subarray(0, Math.min(chunk.length, prefixLen - seen));
+      prefix.update(part);
+      prefixLines += newlines(part);
+      if (part.length) prefixLast = part[part.length - 1]!;
+    }
     seen += chunk.length;
   });
   if (!r.ok) return { error: r.error };
-  return { size: r.value.size, sha256: whole.digest('hex'), prefixSha256: prefix.digest('hex') };
+  return {
+    size: r.value.size,
+    sha256: whole.digest('hex'),
+    prefixSha256: prefix.digest('hex'),
+    lines: lines + (last !== 10 ? 1 : 0),
+    prefixLines: prefixLines + (prefixLast !== 10 ? 1 : 0),
+  };
 }
 
 /** Where two byte strings first differ: 1-based line and byte offset, and the two lines (shortened). */
@@ -209,10 +235,22 @@ interface Deferred {
   what: string;
 }
 
+/** What a comparison proved about one file that holds (the positive side: printed, not a finding). */
+export interface Proof {
+  /** The live session's display path. */
+  session: string;
+  file: string;
+  text: string;
+}
+
 /** Compare every captured session with its live counterpart; findings go to `out`. */
-export async function compareWithLive(input: AgainstInput, out: Finding[]): Promise<{ compared: number }> {
+export async function compareWithLive(
+  input: AgainstInput,
+  out: Finding[],
+): Promise<{ compared: number; proofs: Proof[] }> {
   const taken = new Set<FoundSession>();
   const deferred: Deferred[] = [];
+  const proofs: Proof[] = [];
   let compared = 0;
   for (const s of input.sessions) {
     const found = matchLive(s, input.live, taken);
@@ -280,9 +318,21 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
         });
         continue;
       }
-      if (live.sha256 === f.sha256 && live.size === f.size) continue;
+      const prove = (text: string): void => {
+        proofs.push({ session: found.display, file: f.rel, text });
+      };
+      if (live.sha256 === f.sha256 && live.size === f.size) {
+        prove(`unchanged (${f.size} bytes, sha256 ${f.sha256.slice(0, 12)}…)`);
+        continue;
+      }
       const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
-      if (policy === 'append-only' && grewFrom) continue;
+      if (policy === 'append-only' && grewFrom) {
+        prove(
+          `${live.prefixLines} -> ${live.lines} lines, the first ${live.prefixLines} unchanged ` +
+            `(${f.size} -> ${live.size} bytes; the captured bytes are the live file's first ${f.size})`,
+        );
+        continue;
+      }
       const what =
         policy === 'append-only' ? 'an append-only log' : `an evidence file ${format.shortName} never rewrites`;
       deferred.push({
@@ -333,7 +383,7 @@ export async function compareWithLive(input: AgainstInput, out: Finding[]): Prom
         : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`;
     d.emit('BUNDLE_NOT_APPEND_ONLY', { file: d.f.rel, ...(diff ? { line: diff.line } : {}) }, msg);
   }
-  return { compared };
+  return { compared, proofs };
 }
 
 function differenceAt(

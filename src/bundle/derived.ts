@@ -4,6 +4,7 @@
  * scrubbed of every secret value the payload held, whole or cut short (a finding message or a timeline summary
  * quotes at most a line's first characters, so a key may appear clipped, where no detector recognises it).
  */
+import { findSecrets } from '../secrets/detectors.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
 
 /** The secret values found in the payload (value → kind), kept in memory only while the bag is built. */
@@ -16,14 +17,10 @@ const trimQuotes = (v: string): string => v.replace(/^["']+|["']+$/g, '');
 
 /** Record the secret values the redactor's detectors find in `text` (the parts a redaction replaces). */
 export function noteSecrets(text: string, r: Redactor, ledger: SecretLedger): void {
-  for (const p of r.patterns) {
-    const re = new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`);
-    for (const m of text.matchAll(re)) {
-      // As in redactText: a leading group (a header or a variable name) is kept, the rest is the secret.
-      const keep = m.length > 1 && typeof m[1] === 'string' ? m[1] : '';
-      const value = trimQuotes(m[0].slice(keep.length));
-      if (value.length) ledger.set(value, p.kind);
-    }
+  // The same matches redactText replaces: a leading header or variable name is kept, the rest is the secret.
+  for (const m of findSecrets(text, r.patterns)) {
+    const value = trimQuotes(text.slice(m.valueStart, m.end));
+    if (value.length) ledger.set(value, m.kind);
   }
 }
 

@@ -31,32 +31,39 @@ export interface BagContents {
   damaged: Array<{ name: string; why: string }>;
   /** The whole archive's sha256 (not for directories). */
   archiveSha256?: string;
+  /** The archive's layout is forged (overlapping members, names that disagree, impossible ratios): not read. */
+  hostile?: boolean;
 }
 
 const TAG_LIMIT = 16 * 1024 * 1024;
+/** A member kept whole to show how it differs from a live file: no more than a live file is read for it. */
+const WHOLE_LIMIT = 256 * 1024 * 1024;
 
 class MemberHasher {
   private readonly h = HASHES.map((a) => createHash(a));
-  private readonly keep: Buffer[] | undefined;
+  private keep: Buffer[] | undefined;
   private readonly limit: number;
   size = 0;
-  /** `keepAll`: keep the content whatever its size (to compare one member with a live file). */
+  /** `keepAll`: keep the content up to WHOLE_LIMIT (to compare one member with a live file). */
   constructor(
     readonly name: string,
     keepAll = false,
   ) {
     this.keep = keepAll || !name.startsWith('data/') ? [] : undefined;
-    this.limit = keepAll ? Number.MAX_SAFE_INTEGER : TAG_LIMIT;
+    this.limit = keepAll ? WHOLE_LIMIT : TAG_LIMIT;
   }
   update(b: Buffer): void {
     for (const h of this.h) h.update(b);
     this.size += b.length;
-    if (this.keep && this.size <= this.limit) this.keep.push(Buffer.from(b));
+    if (!this.keep) return;
+    // Past the limit nothing more is kept, and what was kept is let go (memory stays bounded per member).
+    if (this.size <= this.limit) this.keep.push(Buffer.from(b));
+    else this.keep = undefined;
   }
   done(): BagMember {
     const digests = Object.fromEntries(HASHES.map((a, i) => [a, this.h[i]!.digest('hex')])) as Record<HashName, string>;
     const m: BagMember = { name: this.name, size: this.size, digests };
-    if (this.keep && this.size <= this.limit) m.bytes = Buffer.concat(this.keep);
+    if (this.keep) m.bytes = Buffer.concat(this.keep);
     return m;
   }
 }
@@ -245,13 +252,18 @@ function parsePax(b: Buffer): Record<string, string> {
 
 async function readTar(path: string, gz: boolean): Promise<BagContents> {
   const c: BagContents = { kind: gz ? 'tgz' : 'tar', members: new Map(), rejected: [], damaged: [] };
-  const whole = createHash('sha256');
   const t = new TarReader(c);
   const raw = createReadStream('', { fd: openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)) });
-  raw.on('data', (b) => whole.update(b as Buffer));
   const stream = gz ? raw.pipe(createGunzip()) : raw;
   try {
-    for await (const chunk of stream) t.push(chunk as Buffer);
+    for await (const chunk of stream) {
+      t.push(chunk as Buffer);
+      // Past the end-of-archive marker nothing is a member: what follows is not decompressed (a padded bomb).
+      if (t.ended) {
+        raw.destroy();
+        break;
+      }
+    }
     t.finish();
   } catch (e) {
     // Corrupt gzip data: what was read so far stands; the rest is reported.
@@ -260,12 +272,16 @@ async function readTar(path: string, gz: boolean): Promise<BagContents> {
       why: `the archive cannot be decompressed past this point (${(e as Error).message}): truncated or damaged`,
     });
   }
+  // The whole file's digest, in a pass of its own (the members' pass may stop at the end-of-archive marker).
+  const whole = createHash('sha256');
+  streamFile(path, (b) => whole.update(b));
   c.archiveSha256 = whole.digest('hex');
   return c;
 }
 
 interface ZipEntry {
   name: string;
+  rawName: Buffer;
   method: number;
   compSize: number;
   size: number;
@@ -274,7 +290,7 @@ interface ZipEntry {
   flags: number;
 }
 
-function zipDirectory(fd: number, fileSize: number): ZipEntry[] {
+function zipDirectory(fd: number, fileSize: number): { entries: ZipEntry[]; cdOffset: number } {
   const tailLen = Math.min(fileSize, 65557);
   const tail = Buffer.alloc(tailLen);
   readSync(fd, tail, 0, tailLen, fileSize - tailLen);
@@ -294,6 +310,11 @@ function zipDirectory(fd: number, fileSize: number): ZipEntry[] {
       cdOffset = Number(z.readBigUInt64LE(48));
     }
   }
+  // The central directory must lie inside the file before its end record: never allocate what it claims blindly.
+  if (!Number.isSafeInteger(cdOffset) || !Number.isSafeInteger(cdSize) || cdOffset + cdSize > fileSize)
+    throw new Error(
+      `the central directory (${cdSize} bytes at offset ${cdOffset}) lies beyond the end of the ${fileSize}-byte file`,
+    );
   const cd = Buffer.alloc(cdSize);
   readSync(fd, cd, 0, cdSize, cdOffset);
   const out: ZipEntry[] = [];
@@ -309,7 +330,8 @@ function zipDirectory(fd: number, fileSize: number): ZipEntry[] {
     const commentLen = cd.readUInt16LE(p + 32);
     const mode = cd.readUInt32LE(p + 38) >>> 16;
     let offset = cd.readUInt32LE(p + 42);
-    const name = cd.subarray(p + 46, p + 46 + nameLen).toString('utf8');
+    const rawName = cd.subarray(p + 46, p + 46 + nameLen);
+    const name = rawName.toString('utf8');
     let x = p + 46 + nameLen;
     const xEnd = x + extraLen;
     while (x + 4 <= xEnd) {
@@ -329,10 +351,106 @@ function zipDirectory(fd: number, fileSize: number): ZipEntry[] {
       }
       x += 4 + len;
     }
-    out.push({ name, method, compSize, size, offset, mode, flags });
+    out.push({ name, rawName: Buffer.from(rawName), method, compSize, size, offset, mode, flags });
     p = xEnd + commentLen;
   }
-  return out;
+  return { entries: out, cdOffset };
+}
+
+/**
+ * Deflate cannot expand more than 1032 to 1: a member that claims more is forged. A little room above it for
+ * the smallest members (a few bytes of header cost).
+ */
+const MAX_DEFLATE_RATIO = 1032;
+
+interface ZipSpan {
+  e: ZipEntry;
+  /** The local header's offset and the end of the member's data. */
+  start: number;
+  end: number;
+  dataStart: number;
+}
+
+/**
+ * The archive's layout, checked before anything is decompressed (archive bombs): every member's local header is
+ * where the central directory says and names the same file, its data lies before the central directory, no two
+ * members share bytes, and no member claims to expand beyond what deflate can. Returns the problems found
+ * (each a BUNDLE_INVALID) and where each member's data starts.
+ */
+function zipLayout(
+  fd: number,
+  fileSize: number,
+  entries: readonly ZipEntry[],
+  cdOffset: number,
+): { problems: Array<{ name: string; why: string }>; spans: Map<ZipEntry, ZipSpan> } {
+  const problems: Array<{ name: string; why: string }> = [];
+  const spans = new Map<ZipEntry, ZipSpan>();
+  const lh = Buffer.alloc(30);
+  for (const e of entries) {
+    if (e.offset + 30 > cdOffset) {
+      problems.push({ name: e.name, why: `its local header (offset ${e.offset}) lies beyond the members' area` });
+      continue;
+    }
+    readSync(fd, lh, 0, 30, e.offset);
+    if (lh.readUInt32LE(0) !== 0x04034b50) {
+      problems.push({ name: e.name, why: `no local header at offset ${e.offset}, where the central directory says` });
+      continue;
+    }
+    const nameLen = lh.readUInt16LE(26);
+    const localName = Buffer.alloc(nameLen);
+    readSync(fd, localName, 0, nameLen, e.offset + 30);
+    if (!localName.equals(e.rawName)) {
+      problems.push({
+        name: e.name,
+        why:
+          `the local header names ${JSON.stringify(localName.toString('utf8'))}, the central directory ` +
+          `${JSON.stringify(e.name)}: one of them is forged`,
+      });
+      continue;
+    }
+    const dataStart = e.offset + 30 + nameLen + lh.readUInt16LE(28);
+    const end = dataStart + e.compSize;
+    if (end > cdOffset || end > fileSize) {
+      problems.push({ name: e.name, why: `its ${e.compSize} compressed bytes run past the members' area` });
+      continue;
+    }
+    if (e.method === 0 && e.size !== e.compSize) {
+      problems.push({ name: e.name, why: `stored (not compressed), yet it claims ${e.size} bytes from ${e.compSize}` });
+      continue;
+    }
+    if (e.method === 8 && e.size > Math.max(e.compSize, 1) * MAX_DEFLATE_RATIO + 1024) {
+      problems.push({
+        name: e.name,
+        why:
+          `claims to expand ${e.compSize} compressed bytes to ${e.size}, beyond what deflate can ` +
+          `(${MAX_DEFLATE_RATIO} to 1): a compression bomb`,
+      });
+      continue;
+    }
+    spans.set(e, { e, start: e.offset, end, dataStart });
+  }
+  const sorted = [...spans.values()].sort((a, b) => a.start - b.start || a.end - b.end);
+  let reach: ZipSpan | undefined;
+  let overlapping = 0;
+  for (const sp of sorted) {
+    if (reach && sp.start < reach.end) {
+      overlapping++;
+      // One line per member would be 400 lines for a 38 KB archive: the first few, then a count.
+      if (overlapping <= 5)
+        problems.push({
+          name: sp.e.name,
+          why:
+            `shares bytes with ${JSON.stringify(reach.e.name)} (offsets ${sp.start}-${sp.end} and ` +
+            `${reach.start}-${reach.end}): overlapping members, the shape of a zip bomb`,
+        });
+      spans.delete(sp.e);
+      spans.delete(reach.e);
+    }
+    if (!reach || sp.end > reach.end) reach = sp;
+  }
+  if (overlapping > 5)
+    problems.push({ name: '', why: `${overlapping - 5} more members overlap others: overlapping members` });
+  return { problems, spans };
 }
 
 async function readZip(path: string): Promise<BagContents> {
@@ -343,7 +461,15 @@ async function readZip(path: string): Promise<BagContents> {
     const whole = createHash('sha256');
     streamFile(path, (b) => whole.update(b));
     c.archiveSha256 = whole.digest('hex');
-    for (const e of zipDirectory(fd, size)) {
+    const { entries, cdOffset } = zipDirectory(fd, size);
+    const layout = zipLayout(fd, size, entries, cdOffset);
+    if (layout.problems.length) {
+      // A forged layout: nothing of it is decompressed (that is what the bomb needs), every problem is reported.
+      for (const p of layout.problems) c.damaged.push(p);
+      c.hostile = true;
+      return c;
+    }
+    for (const e of entries) {
       if (e.name.endsWith('/')) continue;
       if ((e.mode & 0o170000) === 0o120000) {
         c.rejected.push({ name: e.name, why: 'a symlink member: never followed' });
@@ -358,20 +484,30 @@ async function readZip(path: string): Promise<BagContents> {
         c.rejected.push({ name: e.name, why: 'an encrypted member' });
         continue;
       }
-      const lh = Buffer.alloc(30);
-      readSync(fd, lh, 0, 30, e.offset);
-      if (lh.readUInt32LE(0) !== 0x04034b50) throw new Error(`corrupt local header for ${e.name}`);
-      const start = e.offset + 30 + lh.readUInt16LE(26) + lh.readUInt16LE(28);
+      const start = layout.spans.get(e)!.dataStart;
       const h = hasher_(e.name);
       const raw = e.compSize > 0 ? createReadStream(path, { start, end: start + e.compSize - 1 }) : undefined;
+      let over = false;
       try {
         if (raw) {
           const stream = e.method === 8 ? raw.pipe(createInflateRaw()) : raw;
-          for await (const chunk of stream) h.update(chunk as Buffer);
+          for await (const chunk of stream) {
+            // Never more than the member declares (bounded work whatever the data says).
+            if (h.size + (chunk as Buffer).length > e.size) {
+              over = true;
+              raw.destroy();
+              break;
+            }
+            h.update(chunk as Buffer);
+          }
         }
       } catch (err) {
         raw?.destroy();
         c.damaged.push({ name: e.name, why: `cannot be decompressed (${(err as Error).message})` });
+        continue;
+      }
+      if (over) {
+        c.damaged.push({ name: e.name, why: `decompresses to more than the ${e.size} bytes the archive says` });
         continue;
       }
       if (h.size !== e.size) {
@@ -386,18 +522,35 @@ async function readZip(path: string): Promise<BagContents> {
   return c;
 }
 
+/** What an archive file is, by its first bytes (never by its name); undefined: not an archive this tool reads. */
+export function sniffArchive(path: string): 'zip' | 'tar' | 'tgz' | undefined {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const head = Buffer.alloc(512);
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, 512, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n >= 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50)) return 'zip';
+  if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tgz';
+  if (n === 512 && (head.every((b) => b === 0) || tarChecksumOk(head))) return 'tar';
+  return undefined;
+}
+
+/** A tar header's checksum: the sum of its bytes with the checksum field read as spaces. */
+function tarChecksumOk(h: Buffer): boolean {
+  const recorded = tarNumber(h.subarray(148, 156));
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+  return recorded === sum;
+}
+
 export async function readBag(path: string, isDir: boolean): Promise<BagContents> {
   if (isDir) return readBagDir(path);
-  if (path.endsWith('.zip')) return readZip(path);
-  if (path.endsWith('.tar.gz') || path.endsWith('.tgz')) return readTar(path, true);
-  if (path.endsWith('.tar')) return readTar(path, false);
-  // Unknown extension: sniff the first bytes.
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  const head = Buffer.alloc(4);
-  readSync(fd, head, 0, 4, 0);
-  closeSync(fd);
-  if (head.readUInt32LE(0) === 0x04034b50) return readZip(path);
-  if (head[0] === 0x1f && head[1] === 0x8b) return readTar(path, true);
+  const kind = sniffArchive(path);
+  if (kind === 'zip') return readZip(path);
+  if (kind === 'tgz') return readTar(path, true);
   return readTar(path, false);
 }
 

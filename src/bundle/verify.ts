@@ -62,6 +62,8 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   for (const r of c.rejected) emit('BUNDLE_UNSAFE_PATH', { file: r.name }, `${r.why}; not read`, { key: r.name });
   for (const d of c.damaged) emit('BUNDLE_INVALID', { file: d.name }, d.why, { key: `damaged:${d.name}` });
   const damaged = new Set(c.damaged.map((d) => d.name));
+  // A forged archive layout (a bomb's shape) was reported above and nothing of it was read: nothing else to check.
+  if (c.hostile) return { redacted: false };
 
   // bagit.txt
   const bagit = text('bagit.txt');
@@ -87,6 +89,19 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
         `BagIt-Version ${v[1]}.${v[2]}: validated with the 1.0 rules`,
       );
     }
+  }
+
+  // fetch.txt (RFC 8493 §2.2.3): files to be fetched from elsewhere. Until they are, the bag is incomplete, and
+  // nothing here fetches them: never "valid".
+  if (members.has('fetch.txt')) {
+    const listed = (text('fetch.txt') ?? '').split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+    emit(
+      'BUNDLE_FILE_MISSING',
+      { file: 'fetch.txt' },
+      `the bag lists ${listed} file${listed === 1 ? '' : 's'} to fetch from elsewhere (fetch.txt): it is incomplete ` +
+        'until they are fetched, and what they hold was not checked',
+      { key: 'fetch.txt' },
+    );
   }
 
   const checkManifests = (re: RegExp, payload: boolean): Map<string, Set<string>> => {

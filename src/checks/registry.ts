@@ -7,6 +7,7 @@ import type { RootCheck } from './define-root.js';
 import { jsonlIntegrity } from './jsonl-integrity.js';
 import { lineage } from './lineage.js';
 import { schema } from './schema.js';
+import { secrets } from './secrets.js';
 import { sessionFiles } from './session-files.js';
 import { sessionPolicy } from './session-policy.js';
 import { time } from './time.js';
@@ -19,6 +20,7 @@ export const CHECKS = [
   toolPairing,
   time,
   sessionPolicy,
+  secrets,
 ] as const satisfies readonly Check[];
 
 /** Checks over a whole tree of sessions, run by `audit` after every session has been read. */

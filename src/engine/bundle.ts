@@ -12,6 +12,7 @@ import { ChangedDuringBundling } from '../bundle/payload.js';
 import { redactor, type Redactor } from '../bundle/redact.js';
 import { BagLayout } from '../bundle/layout.js';
 import { disagreement } from '../bundle/consistency.js';
+import { userDetectors } from '../secrets/user-patterns.js';
 import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
 import { formatOf } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
@@ -75,18 +76,9 @@ export function parseBaggingDate(flag: string | undefined, env: string | undefin
   return undefined;
 }
 
+/** The user's `--redact-pattern`s, checked once (RE2 syntax, never matching the empty string) or refused. */
 export function parseRedactPatterns(list: readonly string[]): string[] {
-  for (const p of list) {
-    let re: RegExp;
-    try {
-      re = new RegExp(p, 'g');
-    } catch (e) {
-      throw new UsageError(
-        `--redact-pattern ${JSON.stringify(p)}: not a valid regular expression (${(e as Error).message})`,
-      );
-    }
-    if (re.test('')) throw new UsageError(`--redact-pattern ${JSON.stringify(p)}: matches the empty string`);
-  }
+  userDetectors(list);
   return [...list];
 }
 

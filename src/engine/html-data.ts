@@ -17,6 +17,23 @@ import type { TimelineEvent } from '../timeline/model.js';
 import { findSessions } from './tree.js';
 import { pairRows } from './session.js';
 import { opaque } from '../model/found.js';
+import { redactJsonLine, redactor, redactText } from '../bundle/redact.js';
+
+/** The page never shows a secret: the detectors of `bundle --redact` (and SECRET_IN_SESSION) hide each one. */
+const hidden = redactor();
+const hideSecrets = (text: string): string => redactText(text, hidden).text;
+
+/** A finding's line with its secrets replaced (as JSON when it is UTF-8, byte for byte elsewhere). */
+function hideInLine(b: FindingBytes): FindingBytes {
+  const raw = Buffer.from(b.bytes);
+  const utf8 = raw.toString('utf8');
+  const r = Buffer.from(utf8, 'utf8').equals(raw)
+    ? redactJsonLine(utf8, hidden)
+    : { ...redactText(raw.toString('latin1'), hidden), latin1: true };
+  if (!r.n) return b;
+  const bytes = Buffer.from(r.text, 'latin1' in r ? 'latin1' : 'utf8');
+  return b.length !== undefined ? { bytes, length: bytes.length } : { bytes };
+}
 
 /** Events kept per session: the page stays usable; the JSONL timeline has them all. */
 export const HTML_TIMELINE_CAP = 2000;
@@ -27,15 +44,25 @@ export const HTML_TEXT_CHARS = 1000;
 /** Bytes of a finding's line kept. */
 export const HTML_LINE_BYTES = 16 * 1024;
 
-const clipText = (e: TimelineEvent): TimelineEvent =>
-  e.text.length > HTML_TEXT_CHARS
+function clipText(e: TimelineEvent): TimelineEvent {
+  const text = hideSecrets(e.text);
+  // A summary may cut a secret short where no detector knows it: made again from the text without secrets.
+  const summary =
+    text === e.text
+      ? e.summary
+      : text.length > e.summary.length
+        ? `${text.replace(/\s+/g, ' ').slice(0, Math.max(1, e.summary.length - 1))}…`
+        : text;
+  return text.length > HTML_TEXT_CHARS
     ? {
         ...e,
+        summary,
         text:
-          `${e.text.slice(0, HTML_TEXT_CHARS)}… (${e.text.length - HTML_TEXT_CHARS} more characters: ` +
+          `${text.slice(0, HTML_TEXT_CHARS)}… (${text.length - HTML_TEXT_CHARS} more characters: ` +
           '`session-audit timeline --format jsonl` has them all)',
       }
-    : e;
+    : { ...e, summary, text };
+}
 
 function sessionExtras(
   found: FoundSession,
@@ -43,7 +70,12 @@ function sessionExtras(
   room: { events: number },
 ): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> {
   if (opaque(found)) return {};
-  const pairs = pairRows(found);
+  // Tool arguments and notes are session text: shown without their secrets.
+  const pairs = pairRows(found).map((p) => ({
+    ...p,
+    ...(p.args !== undefined ? { args: hideSecrets(p.args) } : {}),
+    ...(p.note !== undefined ? { note: hideSecrets(p.note) } : {}),
+  }));
   if (room.events <= 0) return pairs.length ? { pairs, timelineOmitted: true } : { timelineOmitted: true };
   const source = fsSource(found);
   const format = formatOf(found);
@@ -95,9 +127,9 @@ function findingLines(report: AuditReport, found: ReadonlyMap<string, FoundSessi
       xs.forEach(({ f, i }, k) => {
         const bytes = r.value[k]!;
         const len = f.location.byteLength;
-        if (len !== undefined) out[i] = { bytes, length: len };
-        else if (bytes.length > HTML_LINE_BYTES) out[i] = { bytes: bytes.subarray(0, HTML_LINE_BYTES) };
-        else out[i] = { bytes, length: bytes.length };
+        if (len !== undefined) out[i] = hideInLine({ bytes, length: len });
+        else if (bytes.length > HTML_LINE_BYTES) out[i] = hideInLine({ bytes: bytes.subarray(0, HTML_LINE_BYTES) });
+        else out[i] = hideInLine({ bytes, length: bytes.length });
       });
     }
   }

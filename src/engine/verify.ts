@@ -3,13 +3,13 @@
  * it with the live session directories, and shape the result as a report (command "verify").
  */
 import type { KeyObject } from 'node:crypto';
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { standaloneFinding } from '../checks/findings.js';
 import { buildReport, type SessionResult } from './report.js';
-import { capturedSessions, compareWithLive } from '../bundle/against.js';
+import { capturedSessions, compareWithLive, type Proof } from '../bundle/against.js';
 import { publicKeyFromPem } from '../bundle/dsse.js';
-import { readBag, readMembers, type BagContents } from '../bundle/read.js';
+import { readBag, readMembers, sniffArchive, type BagContents } from '../bundle/read.js';
 import { verifyBag } from '../bundle/verify.js';
 import type { Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
@@ -28,6 +28,8 @@ export interface VerifyOutcome {
   contents?: BagContents;
   /** Live sessions compared with (for --against). */
   compared?: number;
+  /** What the comparison proved of each file that holds (--against). */
+  proofs?: Proof[];
 }
 
 function loadKey(path: string): KeyObject {
@@ -37,6 +39,31 @@ function loadKey(path: string): KeyObject {
   } catch (e) {
     throw new UsageError(`--key ${path}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * A file that is no archive (by its first bytes, whatever its name), or a directory with no bagit.txt, no
+ * manifest and no data/: not a bag at all, one line (a damaged bag still gets its findings).
+ */
+function notABag(path: string, isDir: boolean): void {
+  if (isDir) {
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch (e) {
+      throw new UsageError(`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (!names.some((n) => n === 'bagit.txt' || n === 'data' || /^(tag)?manifest-[a-z0-9]+\.txt$/.test(n)))
+      throw new UsageError(`${path}: not a bag (no bagit.txt, manifest or data/ directory in it)`);
+    return;
+  }
+  let kind: string | undefined;
+  try {
+    kind = sniffArchive(path);
+  } catch (e) {
+    throw new UsageError(`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!kind) throw new UsageError(`${path}: not a bag (not a directory, nor a zip, tar or tar.gz archive)`);
 }
 
 export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
@@ -51,6 +78,7 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   }
   if (st.isSymbolicLink()) throw new UsageError(`${req.bag}: is a symlink; give the bag itself`);
   if (!st.isDirectory() && !st.isFile()) throw new UsageError(`${req.bag}: not a directory or an archive file`);
+  notABag(req.bag, st.isDirectory());
   const key = req.key !== undefined ? loadKey(req.key) : undefined;
   const live = req.against !== undefined ? findSessions([req.against]) : undefined;
   const isDir = st.isDirectory();
@@ -75,6 +103,7 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   }
   const results: SessionResult[] = [];
   let compared: number | undefined;
+  let proofs: Proof[] | undefined;
   if (contents) {
     const v = verifyBag(contents, ctx, key);
     if (live) {
@@ -85,12 +114,12 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
             `session-audit bundle?)`,
         );
       const againstFindings: Finding[] = [];
-      compared = (
-        await compareWithLive(
-          { contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) },
-          againstFindings,
-        )
-      ).compared;
+      const cmp = await compareWithLive(
+        { contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) },
+        againstFindings,
+      );
+      compared = cmp.compared;
+      proofs = cmp.proofs;
       if (compared === 0)
         throw new UsageError(
           `--against ${req.against!}: none of the bag's sessions (${sessions.map((s) => s.id).join(', ')}) is there`,
@@ -137,5 +166,6 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   const out: VerifyOutcome = { report: buildReport(results, 'verify') };
   if (contents) out.contents = contents;
   if (compared !== undefined) out.compared = compared;
+  if (proofs) out.proofs = proofs;
   return out;
 }

@@ -31,7 +31,7 @@ export const verifyModule: CommandModule = {
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, inputs);
     const { runVerify } = await import('../../engine/verify.js');
-    const { report, contents } = await runVerify({
+    const { report, contents, proofs } = await runVerify({
       bag,
       ...(key !== undefined ? { key } : {}),
       ...(against !== undefined ? { against } : {}),
@@ -43,10 +43,13 @@ export const verifyModule: CommandModule = {
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         width: io.columns,
       });
-      const errors = report.summary.findings.error;
+      // The bag's own findings decide its verdict; what changed on the live side is said of the live session.
+      const own = report.findings.filter((f) => f.sessionPath === bag);
+      const count = (list: typeof own, sev: string) => list.filter((f) => f.severity === sev).length;
+      const errors = count(own, 'error');
       if (contents) {
         const payload = [...contents.members.values()].filter((m) => m.name.startsWith('data/'));
-        const warnings = report.summary.findings.warning;
+        const warnings = count(own, 'warning');
         const verdict = errors
           ? `INVALID: ${errors} error${errors === 1 ? '' : 's'}`
           : warnings
@@ -56,6 +59,22 @@ export const verifyModule: CommandModule = {
           `Bag ${escapeText(bag)} (${contents.kind}): ${payload.length} payload files, ` +
           `${payload.reduce((n, m) => n + m.size, 0)} bytes: ${verdict}.\n`;
         if (contents.archiveSha256) text += `archive sha256: ${contents.archiveSha256}\n`;
+      }
+      if (proofs && against !== undefined) {
+        const liveFindings = report.findings.filter((f) => f.sessionPath !== bag);
+        const liveErrors = count(liveFindings, 'error');
+        const liveWarnings = count(liveFindings, 'warning');
+        for (const p of proofs) text += `  ${escapeText(p.session)}/${escapeText(p.file)}: ${escapeText(p.text)}\n`;
+        const sessions = new Set(report.sessions.filter((s) => s.path !== bag).map((s) => s.path)).size;
+        text +=
+          `Live session${sessions === 1 ? '' : 's'} under ${escapeText(against)}: ` +
+          (liveErrors
+            ? `CHANGED since the capture, not only by appends: ${liveErrors} error${liveErrors === 1 ? '' : 's'} ` +
+              '(above)'
+            : liveWarnings
+              ? `consistent with the capture, with ${liveWarnings} warning${liveWarnings === 1 ? '' : 's'} (above)`
+              : 'consistent with the capture (every file unchanged or only appended to, as proved above)') +
+          '.\n';
       }
     }
     io.setExitCode(fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);

@@ -1,0 +1,236 @@
+/**
+ * The secret detectors, one table for every user: `bundle --redact` replaces what they find, the
+ * SECRET_IN_SESSION check reports it. Linear by construction, whatever the input: each detector finds candidates
+ * with a literal (or single-run) search, then reads each run of the secret's characters once with a sticky
+ * expression that cannot backtrack into itself, and resumes after the run it read. No nested or unbounded
+ * backtracking anywhere (a quadratic JWT pattern once took 88 s on 480 KB); user patterns run on RE2
+ * (user-patterns.ts).
+ */
+
+export interface Detector {
+  kind: string;
+  /** Calls `hit` for each match in `text`, in text order (valueStart: after a kept header or variable name). */
+  find(text: string, hit: (start: number, valueStart: number, end: number) => void): void;
+}
+
+export interface SecretMatch {
+  kind: string;
+  /** UTF-16 offsets into the scanned text: the whole match. */
+  start: number;
+  end: number;
+  /** Where the secret value starts (after the kept name or header). */
+  valueStart: number;
+}
+
+const isWordChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** The end of the run of `re` (a sticky `[...]*` expression: it always matches, never backtracks) from `at`. */
+function runEnd(re: RegExp, text: string, at: number): number {
+  re.lastIndex = at;
+  re.exec(text);
+  return re.lastIndex;
+}
+
+/**
+ * A provider key: a literal prefix, then a run of the key's characters of at least `min` (at most `max`).
+ * `bounded`: the prefix must start a word (prefixes too common inside words); otherwise the key is found glued to
+ * a preceding word character (`xxai-…`, a key pasted without a space).
+ */
+function prefixedKey(prefix: string, chars: string, min: number, max?: number, bounded = false): Detector {
+  const head = new RegExp(prefix, 'g');
+  const run = new RegExp(`[${chars}]*`, 'y');
+  return {
+    kind: 'api-key',
+    find(text, hit) {
+      head.lastIndex = 0;
+      for (let m = head.exec(text); m; m = head.exec(text)) {
+        const start = m.index;
+        const body = start + m[0].length;
+        const end = runEnd(run, text, body);
+        // A later prefix inside this run ends at the same place with a shorter body: skip to the run's end.
+        head.lastIndex = Math.max(end, start + 1);
+        if (bounded && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
+        const len = end - body;
+        if (len < min || (max !== undefined && len > max)) continue;
+        hit(start, start, end);
+      }
+    },
+  };
+}
+
+/** Published key prefixes; `bounded` ones only at the start of a word. */
+const KEYS: Detector[] = [
+  prefixedKey('xai-', 'A-Za-z0-9', 20),
+  prefixedKey('sk-ant-', 'A-Za-z0-9_-', 20),
+  prefixedKey('sk-proj-', 'A-Za-z0-9_-', 20),
+  prefixedKey('AKIA', '0-9A-Z', 16, 16),
+  prefixedKey('gh[pousr]_', 'A-Za-z0-9', 30),
+  prefixedKey('github_pat_', 'A-Za-z0-9_', 30),
+  prefixedKey('glpat-', 'A-Za-z0-9_-', 20),
+  prefixedKey('xox[abposr]-', 'A-Za-z0-9-', 10),
+  prefixedKey('AIza', '0-9A-Za-z_-', 35, 35),
+  prefixedKey('sk_live_', '0-9A-Za-z', 20),
+  prefixedKey('hf_', 'A-Za-z0-9', 30),
+  prefixedKey('sk-', 'A-Za-z0-9_-', 20, undefined, true),
+  prefixedKey('ASIA', '0-9A-Z', 16, 16, true),
+];
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g;
+const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/g;
+
+/** A PEM private key: a BEGIN line, then the first END line after it (every END found once, in one pass). */
+const pem: Detector = {
+  kind: 'pem-private-key',
+  find(text, hit) {
+    if (!text.includes('-----BEGIN ')) return;
+    const ends: Array<[number, number]> = [];
+    PEM_END.lastIndex = 0;
+    for (let m = PEM_END.exec(text); m; m = PEM_END.exec(text)) ends.push([m.index, PEM_END.lastIndex]);
+    if (!ends.length) return;
+    let e = 0;
+    PEM_BEGIN.lastIndex = 0;
+    for (let m = PEM_BEGIN.exec(text); m; m = PEM_BEGIN.exec(text)) {
+      while (e < ends.length && ends[e]![0] < PEM_BEGIN.lastIndex) e++;
+      if (e === ends.length) return;
+      hit(m.index, m.index, ends[e]![1]);
+      PEM_BEGIN.lastIndex = ends[e]![1];
+    }
+  },
+};
+
+const JWT_SEGMENT = /[A-Za-z0-9_-]*/y;
+
+/** A JSON Web Token: `eyJ…` `.eyJ…` `.…`, each part at least 8 characters, at the start of a word. */
+const jwt: Detector = {
+  kind: 'jwt',
+  find(text, hit) {
+    let from = 0;
+    for (;;) {
+      const c = text.indexOf('eyJ', from);
+      if (c === -1) return;
+      from = c + 1;
+      if (c > 0 && isWordChar(text.charCodeAt(c - 1))) continue;
+      const e1 = runEnd(JWT_SEGMENT, text, c + 3);
+      // Any later `eyJ` inside this first part ends it at the same place, shorter: skip past it.
+      from = e1;
+      if (e1 - c < 11 || text.charCodeAt(e1) !== 46 || !text.startsWith('eyJ', e1 + 1)) continue;
+      const e2 = runEnd(JWT_SEGMENT, text, e1 + 4);
+      // The second part's `eyJ` may start a token of its own: look again from there.
+      from = e1 + 1;
+      if (e2 - e1 < 12 || text.charCodeAt(e2) !== 46) continue;
+      const e3 = runEnd(JWT_SEGMENT, text, e2 + 1);
+      if (e3 - e2 < 9) continue;
+      hit(c, c, e3);
+      from = e3;
+    }
+  },
+};
+
+/**
+ * A header (`Authorization: Bearer …`, `Cookie: …`): the name and scheme kept, the value replaced. Each part is
+ * read once by a sticky expression (no backtracking between the optional scheme and the spaces around it).
+ */
+function header(kind: string, name: RegExp, value: RegExp, scheme?: RegExp): Detector {
+  const spaces = /[ \t]*/y;
+  return {
+    kind,
+    find(text, hit) {
+      name.lastIndex = 0;
+      for (let m = name.exec(text); m; m = name.exec(text)) {
+        let at = runEnd(spaces, text, name.lastIndex);
+        if (scheme) {
+          scheme.lastIndex = at;
+          if (scheme.exec(text)) at = runEnd(spaces, text, scheme.lastIndex);
+        }
+        value.lastIndex = at;
+        if (!value.exec(text) || value.lastIndex === at) continue;
+        hit(m.index, at, value.lastIndex);
+        name.lastIndex = value.lastIndex;
+      }
+    },
+  };
+}
+
+const SECRET_NAME = /(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD)$/;
+/** A whole upper-case word: one greedy run, nothing after it to backtrack for. */
+const UPPER_WORD = /\b[A-Z][A-Z0-9_]*/g;
+const ASSIGN = /[ \t]*[=:][ \t]*/y;
+/** The value of an assignment: a double- or single-quoted string (on one line), or a bare word. */
+const ASSIGNED = /"[^"\n]*"|'[^'\n]*'|[^\s"'\\]+/y;
+
+/** NAME_KEY=value, NAME_TOKEN: "value", … (the name kept, the value replaced). */
+const assignment: Detector = {
+  kind: 'assignment',
+  find(text, hit) {
+    if (!/_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)/.test(text)) return;
+    UPPER_WORD.lastIndex = 0;
+    for (let m = UPPER_WORD.exec(text); m; m = UPPER_WORD.exec(text)) {
+      if (!SECRET_NAME.test(m[0])) continue;
+      ASSIGN.lastIndex = UPPER_WORD.lastIndex;
+      if (!ASSIGN.exec(text)) continue;
+      const at = ASSIGN.lastIndex;
+      ASSIGNED.lastIndex = at;
+      if (!ASSIGNED.exec(text)) continue;
+      hit(m.index, at, ASSIGNED.lastIndex);
+      UPPER_WORD.lastIndex = ASSIGNED.lastIndex;
+    }
+  },
+};
+
+export const BUILTIN_DETECTORS: readonly Detector[] = [
+  pem,
+  jwt,
+  ...KEYS,
+  header('auth-header', /\b(?:Proxy-)?Authorization:/gi, /[^\s"'\\]+/y, /(?:Bearer|Basic|Token|Bot)/iy),
+  header('cookie-header', /\b(?:Set-)?Cookie:/gi, /[^\r\n"\\]+/y),
+  assignment,
+];
+
+const BUILTIN: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS);
+/** Text without one of these (fixed-length alternatives: one linear pass) holds no built-in secret. */
+const HINT = new RegExp(
+  [
+    'xai-|sk-|sk_live_|AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AIza|hf_',
+    'eyJ|-----BEGIN |authorization:|cookie:',
+    '_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD',
+  ].join('|'),
+  'i',
+);
+
+/** Whether `text` may hold a built-in secret (false: it certainly holds none). */
+export const mayHoldSecret = (text: string): boolean => HINT.test(text);
+
+/** The kinds the built-in detectors report, in table order. */
+export const BUILTIN_KINDS: readonly string[] = [...new Set(BUILTIN_DETECTORS.map((d) => d.kind))];
+
+/**
+ * Every match of the detectors in `text`, in text order. Where matches overlap, the detector listed first wins
+ * (a key inside an Authorization header is the key), then the earlier match.
+ */
+export function findSecrets(text: string, detectors: readonly Detector[] = BUILTIN_DETECTORS): SecretMatch[] {
+  /** Matches of the detectors before the current one, sorted by start and never overlapping. */
+  let taken: SecretMatch[] = [];
+  let hinted: boolean | undefined;
+  for (const d of detectors) {
+    if (BUILTIN.has(d) && !(hinted ??= mayHoldSecret(text))) continue;
+    const found: SecretMatch[] = [];
+    d.find(text, (start, valueStart, end) => {
+      if (valueStart < end && !overlaps(taken, start, end)) found.push({ kind: d.kind, start, end, valueStart });
+    });
+    if (found.length) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
+  }
+  return taken;
+}
+
+/** Whether [start, end) overlaps a match of the sorted, disjoint list (binary search: no quadratic scan). */
+function overlaps(sorted: readonly SecretMatch[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.start < end;
+}

@@ -1,0 +1,105 @@
+/**
+ * The secret detectors (src/secrets/): what each kind finds, that a scan is linear whatever the input (adversarial
+ * inputs of 1 MB in under a second), and that a user's pattern runs on the linear-time engine or is refused.
+ */
+import { describe, expect, test } from 'vitest';
+import { redactJsonLine, redactor } from '../src/bundle/redact.js';
+import { BUILTIN_DETECTORS, BUILTIN_KINDS, findSecrets } from '../src/secrets/detectors.js';
+import { userDetector } from '../src/secrets/user-patterns.js';
+import { PLANTED } from '../scripts/corpora/secrets.js';
+
+const kinds = (text: string) => findSecrets(text).map((m) => m.kind);
+
+describe('the built-in detectors', () => {
+  test.each(Object.entries(PLANTED))('find a %s inside text', (kind, secret) => {
+    expect(kinds(`before ${secret} after`)).toEqual([kind]);
+  });
+
+  test('cover every kind of the table, and find nothing in ordinary text', () => {
+    expect(Object.keys(PLANTED).sort()).toEqual([...BUILTIN_KINDS].sort());
+    expect(findSecrets('the task-runner-configuration-for-builds ran; see AKIA docs and eyJ notes')).toEqual([]);
+  });
+
+  test('find provider keys glued to a preceding word character', () => {
+    expect(kinds(`xx${PLANTED['api-key']}`)).toEqual(['api-key']);
+    expect(kinds(`token:sk-ant-api03-${'A'.repeat(30)}`)).toEqual(['api-key']);
+    expect(kinds(`abcghp_${'B'.repeat(36)}`)).toEqual(['api-key']);
+  });
+
+  test('report the value only, after a kept header or variable name', () => {
+    const text = `x ${PLANTED.assignment} y`;
+    const [m] = findSecrets(text);
+    expect(text.slice(m!.start, m!.valueStart)).toBe('OPENAI_API_KEY=');
+    expect(text.slice(m!.valueStart, m!.end)).toBe('q'.repeat(40));
+  });
+
+  test('a key inside an Authorization header is found once, as the key', () => {
+    expect(kinds(`Authorization: Bearer ${PLANTED['api-key']}`)).toEqual(['api-key']);
+  });
+
+  const adversarial: Record<string, string> = {
+    'JWT-like runs': 'eyJaaaaaaaa-'.repeat(87382),
+    'JWT runs with dots': 'eyJaaaaaaaa.'.repeat(87382),
+    'key prefixes': 'ghp_xai-AIzasklive_hf_'.repeat(47663),
+    'PEM headers': '-----BEGIN RSA PRIVATE KEY-----'.repeat(33825),
+    'assignment names': 'AAAAAAAAAAAAAAAAAAAAAAA_KEY :'.repeat(36158),
+    'header names': 'Authorization: Cookie: '.repeat(45590),
+    'one long key': `xai-${'a'.repeat(1_048_572)}`,
+    'spaces after a header': `Authorization:${' '.repeat(1_000_000)}`,
+    'an unterminated quoted value': `API_KEY="${'x '.repeat(500_000)}`,
+    'mixed quotes': 'A_KEY="x B_KEY=\'y '.repeat(62_500),
+    'BEGIN lines without an END': `${'-----BEGIN PRIVATE KEY-----\nMIIE\n'.repeat(31_000)}`,
+    'END lines without a BEGIN': `${'-----END PRIVATE KEY-----'.repeat(40_000)}-----BEGIN PRIVATE KEY-----`,
+  };
+  test.each(Object.entries(adversarial))('scan 1 MB of %s in under a second', (_name, text) => {
+    expect(text.length).toBeGreaterThanOrEqual(1_000_000);
+    let t = performance.now();
+    findSecrets(text);
+    expect(performance.now() - t).toBeLessThan(1000);
+    t = performance.now();
+    redactText1MB(text);
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+});
+
+function redactText1MB(text: string): void {
+  redactJsonLine(JSON.stringify({ text }), redactor());
+}
+
+describe('a user pattern', () => {
+  test('runs on the linear-time engine: (a+)+$ on 41 bytes ends at once', () => {
+    const d = userDetector('(a+)+$', 'custom');
+    const t = performance.now();
+    expect(findSecrets(`${'a'.repeat(40)}!`, [d])).toEqual([]);
+    expect(findSecrets('a'.repeat(100_000), [d])).toHaveLength(1);
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+
+  test('that the linear-time engine cannot run is refused with one line', () => {
+    expect(() => userDetector('(?=x)abc', 'custom')).toThrow(/linear-time engine/);
+    expect(() => userDetector('(a)\\1', 'custom')).toThrow(/linear-time engine/);
+    expect(() => userDetector('(', 'custom')).toThrow(/not a valid regular expression/);
+  });
+
+  test('that matches the empty string is refused', () => {
+    expect(() => userDetector('a*', 'custom')).toThrow(/matches the empty string/);
+  });
+});
+
+describe('redaction with the shared table', () => {
+  test('a JSON-escaped key (\\u0078ai-…) is redacted and the line still parses', () => {
+    const line = `{"text":"key \\u0078ai-${'Z'.repeat(30)} end"}`;
+    const out = redactJsonLine(line, redactor());
+    expect(out.n).toBe(1);
+    expect(JSON.parse(out.text)).toEqual({ text: 'key [REDACTED:api-key] end' });
+  });
+
+  test('a key glued to a word is redacted', () => {
+    const out = redactJsonLine(JSON.stringify({ t: `xx${PLANTED['api-key']}` }), redactor());
+    expect(JSON.parse(out.text)).toEqual({ t: 'xx[REDACTED:api-key]' });
+  });
+
+  test('every built-in detector is the one table redaction uses', () => {
+    expect(redactor().patterns).toEqual(BUILTIN_DETECTORS);
+  });
+});
