@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 import { filesUnder, unpack } from './helpers/bags.js';
+import Database from 'better-sqlite3';
 import { scrubSecrets } from '../src/bundle/derived.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-redact-leaks-'));
@@ -131,5 +132,39 @@ describe('scrubbing derived text', () => {
   test('a JSON escape is never cut in half', () => {
     const pem = new Map([['ABCDEFGHIJKLM\nZ', 'pem-private-key']]);
     expect(scrubSecrets('"ABCDEFGHIJKLM\\u0000"', pem)).toBe('"[REDACTED:pem-private-key]\\u0000"');
+  });
+});
+
+describe('bundle --redact and files that are not text', () => {
+  /** A copy of the clean Hermes home with a key in a message row of state.db (a database cannot be redacted). */
+  function hermesWithKey(): string {
+    const home = join(scratch, 'hermes-home');
+    cpSync(join(CORPORA, 'hermes', 'clean'), home, { recursive: true });
+    const db = new Database(join(home, 'state.db'));
+    db.prepare('UPDATE messages SET content = content || ? WHERE id = (SELECT min(id) FROM messages)').run(
+      ` ${SECRETS.xai}`,
+    );
+    db.close();
+    return home;
+  }
+  const home = hermesWithKey();
+
+  test('a redacted bag leaves state.db out and says so; the key is in no member', async () => {
+    const out = join(scratch, 'hermes-redacted');
+    const r = await cli(['bundle', home, '-o', out, '--redact']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/not archived: data\/hermes\/.*state\.db: withheld by --redact: not text/);
+    expect(filesUnder(out).some((f) => f.endsWith('state.db'))).toBe(false);
+    expect(leaks(out)).toEqual([]);
+    const inventory = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(inventory)).toMatch(/state\.db.*"archived":false/);
+    expect((await cli(['verify', out])).code).toBe(0);
+  });
+
+  test('without --redact the database is archived byte for byte (the key with it)', async () => {
+    const out = join(scratch, 'hermes-plain');
+    expect((await cli(['bundle', home, '-o', out])).code).toBe(0);
+    expect(filesUnder(out).some((f) => f.endsWith('state.db'))).toBe(true);
+    expect(leaks(out)).toContain('xai in data/hermes/hermes-home/state.db');
   });
 });

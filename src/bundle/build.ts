@@ -59,6 +59,8 @@ export interface Bag {
   entries: BagEntry[];
   payload: PayloadFile[];
   notArchived: NotArchived[];
+  /** Files `--redact` left out (not text): the analysis read them, the payload has none of them. */
+  withheld: Array<{ source: SessionSource; rel: string }>;
   identity: { manifestSha256: string; manifestSha512: string };
 }
 
@@ -101,7 +103,7 @@ export function buildBag(opts: BagOptions): Bag {
     }
   }
   const ledger: SecretLedger = new Map();
-  const { payload, problems } = planPayload(files, opts.redactor, ledger);
+  const { payload, problems, withheld } = planPayload(files, opts.redactor, ledger);
   notArchived.push(...problems);
   for (const p of problems) {
     const rec = inventory.find((i) => i.bagPath === p.bagPath);
@@ -233,6 +235,7 @@ export function buildBag(opts: BagOptions): Bag {
     entries,
     payload,
     notArchived,
+    withheld,
     identity: { manifestSha256: sha('sha256', m256), manifestSha512: sha('sha512', m512) },
   };
 }

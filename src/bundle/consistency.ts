@@ -15,6 +15,7 @@ export function disagreement(
   report: AuditReport,
   sessions: readonly BundledSession[],
   payload: readonly PayloadFile[],
+  withheld: ReadonlyArray<{ source: unknown; rel: string }> = [],
 ): string | undefined {
   const bySource = new Map<unknown, PayloadFile[]>();
   for (const p of payload) {
@@ -27,7 +28,7 @@ export function disagreement(
     const audited = reported.get(`${s.id}\0${s.path}`);
     if (!audited) return `session ${s.path} appeared after the audit`;
     const recorded = new Map(audited.files.filter((f) => f.type === 'file').map((f) => [f.path, f]));
-    const archived = new Set<string>();
+    const archived = new Set<string>(withheld.filter((w) => w.source === s.source).map((w) => w.rel));
     for (const p of bySource.get(s.source) ?? []) {
       archived.add(p.rel);
       const where = `${s.path}/${p.rel}`;

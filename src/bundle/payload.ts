@@ -37,11 +37,15 @@ export interface NotArchived {
 
 const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
 
+/** Why `--redact` leaves a file out of the payload. */
+export const WITHHELD = 'withheld by --redact: not text, so it cannot be redacted (bundle without --redact to keep it)';
+
 /** How a file is redacted: by its name, and by what its format says it is (its artifact role). */
 export function contentClass(rel: string, role?: ArtifactRole): ContentClass {
   if (/\.jsonl$/.test(rel) || role === 'quarantine') return 'jsonl';
   if (/\.json$/.test(rel)) return 'json';
-  if (/\.(txt|md|rhai|toml)$/.test(rel) || role === 'text') return 'text';
+  if (/\.(txt|md|rhai|toml|ya?ml|log|ini|cfg|conf|env|sh|csv|diff|patch|xml|html?)$/i.test(rel) || role === 'text')
+    return 'text';
   return 'binary';
 }
 
@@ -121,11 +125,18 @@ export function planPayload(
   files: ReadonlyArray<{ source: SessionSource; rel: string; bagPath: string; role?: ArtifactRole }>,
   r: Redactor | undefined,
   ledger?: SecretLedger,
-): { payload: PayloadFile[]; problems: NotArchived[] } {
+): { payload: PayloadFile[]; problems: NotArchived[]; withheld: Array<{ source: SessionSource; rel: string }> } {
   const payload: PayloadFile[] = [];
   const problems: NotArchived[] = [];
+  const withheld: Array<{ source: SessionSource; rel: string }> = [];
   for (const f of files) {
     const cls = contentClass(f.rel, f.role);
+    if (r && cls === 'binary') {
+      // A database, an image or any bytes that are not text cannot be redacted: a redacted bag leaves them out.
+      problems.push({ bagPath: f.bagPath, type: 'file', reason: WITHHELD });
+      withheld.push({ source: f.source, rel: f.rel });
+      continue;
+    }
     const t = new Transformer(cls, r, ledger);
     const d = digests();
     const res = f.source.streamRaw(f.rel, (chunk) => {
@@ -149,7 +160,7 @@ export function planPayload(
       redactions: t.redactions,
     });
   }
-  return { payload, problems };
+  return { payload, problems, withheld };
 }
 
 export class ChangedDuringBundling extends Error {}

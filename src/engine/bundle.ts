@@ -197,7 +197,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     tagFiles,
   });
   // The report, timelines and inventory must describe the bytes the payload holds.
-  const differs = disagreement(report, sessions, bag.payload);
+  const differs = disagreement(report, sessions, bag.payload, bag.withheld);
   if (differs !== undefined)
     throw new UsageError(
       `${differs}: the bag's analysis would not match its payload; bundle a quiescent copy (the agent may still ` +
