@@ -40,6 +40,8 @@ const SECRETS: Record<string, string> = {
   /** A secret given literally as a --redact-pattern: the pattern itself must not be recorded either. */
   literal: 'Literal-Secret-0042-zq',
 };
+/** Streamed in two chunks, cut after its 11th character. */
+const SPLIT_KEY = `xai-Split${'ZyXwVuTsRq'.repeat(3)}`;
 const PEM = `-----BEGIN PRIVATE KEY-----\n${SECRETS.pemBody}\n-----END PRIVATE KEY-----`;
 
 const update = (timestamp: unknown, u: Record<string, unknown>): string =>
@@ -65,6 +67,9 @@ function plantedSession(): string {
       say(1787140101, `curl -H "Authorization: Bearer ${s.bearer}" -H "Cookie: ${s.cookie}"`),
       say(1787140102, `export DEPLOY_TOKEN=${s.assigned}`),
       say(1787140103, `order ${s.custom} shipped, ref ${s.literal}`),
+      // A key split across two streamed chunks of one message: each half alone matches no detector.
+      say(1787140105, `the new key is ${SPLIT_KEY.slice(0, 11)}`),
+      say(1787140106, `${SPLIT_KEY.slice(11)} (keep it safe)`),
       // A secret as a tool call id (finding messages quote it) and as a bad timestamp.
       update(1787140104, {
         sessionUpdate: 'tool_call',
@@ -88,6 +93,7 @@ function leaks(dir: string): string[] {
   for (const f of filesUnder(dir)) {
     const b = readFileSync(join(dir, f)).toString('utf8');
     for (const [kind, v] of Object.entries(SECRETS)) if (b.includes(v.slice(0, 16))) found.push(`${kind} in ${f}`);
+    if (b.includes(SPLIT_KEY.slice(0, 11)) || b.includes(SPLIT_KEY.slice(11, 27))) found.push(`split key in ${f}`);
   }
   return found;
 }
@@ -98,6 +104,7 @@ describe('bundle --redact leaves no secret in any member', () => {
     expect((await cli(['bundle', session, '-o', out])).code).toBe(0);
     const found = leaks(out);
     expect(found).toContain('anthropic in audit-report.json');
+    expect(found.filter((f) => f.startsWith('split key in data/'))).toHaveLength(1);
     expect(found.filter((f) => f.includes('timelines/')).length).toBeGreaterThan(10);
   });
 

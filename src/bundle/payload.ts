@@ -11,6 +11,7 @@ import type { FileRecord } from '../model/report.js';
 import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';
 import { noteJsonLine, noteSecrets, type SecretLedger } from './derived.js';
+import { findSplitParts, withParts, type SplitParts } from './split-secrets.js';
 
 export type ContentClass = 'jsonl' | 'json' | 'text' | 'binary';
 
@@ -26,6 +27,8 @@ export interface PayloadFile {
   originalSize: number;
   originalSha256: string;
   redactions: number;
+  /** With --redact, a log's parts of secrets split across streamed chunks, by line (pass 2 redacts them too). */
+  splitParts?: SplitParts;
 }
 
 export interface NotArchived {
@@ -52,12 +55,15 @@ export function contentClass(rel: string, role?: ArtifactRole): ContentClass {
 /** Turns raw chunks into redacted chunks, line by line for logs, whole for documents and text. */
 class Transformer {
   private pending: Buffer[] = [];
+  private lineNo = 0;
   redactions = 0;
   constructor(
     private readonly cls: ContentClass,
     private readonly r: Redactor | undefined,
     /** Where the secret values found go (pass 1 only: derived members are scrubbed of them). */
     private readonly ledger?: SecretLedger,
+    /** The parts of split secrets, by line (jsonl). */
+    private readonly parts?: SplitParts,
   ) {}
 
   push(chunk: Buffer): Buffer[] {
@@ -97,12 +103,15 @@ class Transformer {
   }
 
   private line(b: Buffer): Buffer {
+    this.lineNo++;
     // A line that is not UTF-8 cannot be redacted without changing other bytes: it is kept as it is.
     if (!isUtf8(b)) return b;
-    const t = redactJsonLine(b.toString('utf8'), this.r!);
+    const split = this.parts?.get(this.lineNo);
+    const r = split ? withParts(this.r!, split) : this.r!;
+    const t = redactJsonLine(b.toString('utf8'), r);
     if (!t.n) return b;
     this.redactions += t.n;
-    if (this.ledger) noteJsonLine(b.toString('utf8'), this.r!, this.ledger);
+    if (this.ledger) noteJsonLine(b.toString('utf8'), r, this.ledger);
     return Buffer.from(t.text, 'utf8');
   }
 }
@@ -137,7 +146,8 @@ export function planPayload(
       withheld.push({ source: f.source, rel: f.rel });
       continue;
     }
-    const t = new Transformer(cls, r, ledger);
+    const splitParts = r && cls === 'jsonl' ? findSplitParts(f.source, f.rel, r) : undefined;
+    const t = new Transformer(cls, r, ledger, splitParts);
     const d = digests();
     const res = f.source.streamRaw(f.rel, (chunk) => {
       for (const o of t.push(chunk)) feed(d, o);
@@ -158,6 +168,7 @@ export function planPayload(
       originalSize: res.value.size,
       originalSha256: res.value.sha256,
       redactions: t.redactions,
+      ...(splitParts?.size ? { splitParts } : {}),
     });
   }
   return { payload, problems, withheld };
@@ -167,7 +178,12 @@ export class ChangedDuringBundling extends Error {}
 
 /** Pass 2: the same bytes again, for the archive; throws if the file changed since pass 1. */
 export async function* payloadChunks(p: PayloadFile, r: Redactor | undefined): AsyncGenerator<Buffer> {
-  const t = new Transformer(p.cls, r ? { patterns: r.patterns, counts: new Map() } : undefined);
+  const t = new Transformer(
+    p.cls,
+    r ? { patterns: r.patterns, counts: new Map() } : undefined,
+    undefined,
+    p.splitParts,
+  );
   const d = digests();
   const where = `${p.source.found.display}/${p.rel}`;
   try {

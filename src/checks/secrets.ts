@@ -8,32 +8,15 @@
 import { createHash } from 'node:crypto';
 import type { Location } from '../model/finding.js';
 import { findSecrets, mayHoldSecret, type SecretMatch } from '../secrets/detectors.js';
+import { Junctions } from '../secrets/junction.js';
 import { defineCheck } from './define.js';
 
-/** The longest run of a secret's characters looked for across two chunks (each side). */
-const JUNCTION = 4096;
-/** Room around the junction's runs for a header or variable name and the value after it. */
-const WINDOW = 96;
 /** No built-in secret is shorter. */
 const SHORTEST = 8;
-/** Pointers remembered per file for the junctions of streamed chunks. */
-const MAX_POINTERS = 10_000;
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
 const segment = (key: string): string =>
   key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
-/** ASCII white space and the common Unicode spaces (a secret never holds one). */
-const isSpaceAt = (text: string, i: number): boolean => {
-  const c = text.charCodeAt(i);
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff;
-};
-
-interface Tail {
-  text: string;
-  /** A secret found in this string runs to its end (a junction would find it again). */
-  secretAtEnd: boolean;
-  line: number;
-}
 
 export const secrets = defineCheck({
   id: 'secrets',
@@ -59,8 +42,8 @@ export const secrets = defineCheck({
     let file = '';
     let line: number | undefined;
     let byteOffset: number | undefined;
-    /** Per pointer, the tail of the last string seen there in this file (undefined: documents, no junctions). */
-    let tails: Map<string, Tail> | undefined;
+    /** The junctions of streamed chunks in this file (undefined: documents, no junctions). */
+    let tails: Junctions | undefined;
     const at = (pointer: string): Location =>
       line === undefined ? { file, pointer } : { file, line, byteOffset: byteOffset!, pointer };
 
@@ -90,28 +73,11 @@ export const secrets = defineCheck({
       return found.length > 0 && found[found.length - 1]!.end === text.length;
     };
 
-    /**
-     * A secret whose value starts in the last string at this pointer and ends in this one: looked for in a window
-     * around the junction (the run of non-space characters on each side, plus room for a header or name before it).
-     */
-    const junction = (pointer: string, text: string, before: Tail): void => {
-      const tail = before.text.slice(-(tokenRunBack(before.text) + WINDOW));
-      const joined = tail + text.slice(0, tokenRunAhead(text) + WINDOW);
-      if (!mayHoldSecret(joined)) return;
+    /** After a string of a record: the secrets split between it and the last string at its pointer. */
+    const follow = (t: Junctions, pointer: string, text: string, secretAtEnd: boolean): void => {
       let n = 0;
-      for (const m of findSecrets(joined))
-        if (m.valueStart < tail.length && m.end > tail.length)
-          report(pointer, joined, m, `the value at ${pointer}`, n++, before.line);
-    };
-
-    /** After a string of a record: its junction with the last one at the pointer, then it becomes the last. */
-    const follow = (t: Map<string, Tail>, pointer: string, text: string, secretAtEnd: boolean): void => {
-      const before = t.get(pointer);
-      if (before && !before.secretAtEnd && text.length && !isSpaceAt(text, 0)) junction(pointer, text, before);
-      if (text.length && !isSpaceAt(text, text.length - 1)) {
-        if (t.size >= MAX_POINTERS && !before) t.clear();
-        t.set(pointer, { text: text.length > JUNCTION ? text.slice(-JUNCTION) : text, secretAtEnd, line: line! });
-      } else if (before) t.delete(pointer);
+      for (const hit of t.follow(pointer, text, line!, secretAtEnd))
+        report(pointer, hit.joined, hit.match, `the value at ${pointer}`, n++, hit.tailLine);
     };
 
     /** Every string of a JSON value (object keys too), with its pointer: an explicit stack, no recursion. */
@@ -149,7 +115,7 @@ export const secrets = defineCheck({
       }
     };
 
-    const files = new Map<string, Map<string, Tail>>();
+    const files = new Map<string, Junctions>();
     return {
       doc(d) {
         if (d.value === undefined) return;
@@ -165,7 +131,7 @@ export const secrets = defineCheck({
         line = record.line;
         byteOffset = record.byteOffset;
         tails = files.get(f);
-        if (!tails) files.set(f, (tails = new Map()));
+        if (!tails) files.set(f, (tails = new Junctions()));
         walk(record.value);
       },
       fileEnd({ file: f }) {
@@ -174,17 +140,3 @@ export const secrets = defineCheck({
     };
   },
 });
-
-/** Characters of the run of non-space characters that ends `text` (at most JUNCTION). */
-function tokenRunBack(text: string): number {
-  let i = text.length;
-  while (i > 0 && text.length - i < JUNCTION && !isSpaceAt(text, i - 1)) i--;
-  return text.length - i;
-}
-
-/** Characters of the run of non-space characters that starts `text` (at most JUNCTION). */
-function tokenRunAhead(text: string): number {
-  let i = 0;
-  while (i < text.length && i < JUNCTION && !isSpaceAt(text, i)) i++;
-  return i;
-}
