@@ -236,7 +236,12 @@ describe('bundle --from-store', () => {
     const out = join(work, 'at-bag');
     const r = await cli(['bundle', '--from-store', s, '--session', A001, '--at', String(mine[0]!.seq), '-o', out]);
     expect(r.code, r.stderr).toBe(0);
-    const bagged = readFileSync(join(out, 'data', '%2Fhome%2Fdev%2Fproj', A001, 'updates.jsonl'));
+    // Where the bag put the log: its inventory maps each original path to its payload path.
+    const inventory = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as {
+      files: Array<{ session: string; path: string; bagPath: string }>;
+    };
+    const entry = inventory.files.find((f) => f.session === A001 && f.path === 'updates.jsonl');
+    const bagged = readFileSync(join(out, entry!.bagPath));
     expect(bagged.equals(before)).toBe(true);
   });
 
