@@ -103,3 +103,24 @@ describe('redaction with the shared table', () => {
     expect(redactor().patterns).toEqual(BUILTIN_DETECTORS);
   });
 });
+
+describe('placeholders are not secrets', () => {
+  test.each([
+    'export ANTHROPIC_API_KEY=sk-ant-...',
+    'export ZAI_API_KEY=...',
+    'GITHUB_TOKEN=$GITHUB_TOKEN',
+    'DB_PASSWORD="$' + '{DB_PASSWORD}"',
+    'API_KEY=<your key>',
+    'OPENAI_API_KEY=your-api-key',
+    'SECRET_KEY={{ secret }}',
+    'AUTH_TOKEN=xxxxxxxx',
+    'MY_PASSWORD=changeme',
+    'set `process.env.ANTHROPIC_API_KEY = undefined` to delete it',
+    'const API_KEY = process.env.API_KEY;',
+  ])('%s', (text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+  test('a real value beside them is still found', () => {
+    expect(findSecrets('DB_PASSWORD=hunter2 API_KEY=...').map((m) => m.kind)).toEqual(['assignment']);
+  });
+});

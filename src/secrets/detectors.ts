@@ -159,6 +159,27 @@ const ASSIGN = /[ \t]*[=:][ \t]*/y;
 /** The value of an assignment: a double- or single-quoted string (on one line), or a bare word. */
 const ASSIGNED = /"[^"\n]*"|'[^'\n]*'|[^\s"'\\]+/y;
 
+/**
+ * A value that stands for a secret rather than being one: documentation's `sk-ant-...`, `<your key>`, a variable
+ * (`$TOKEN`, `${TOKEN}`, `%TOKEN%`), a template (`{{ token }}`), `xxxx`, `****`, `changeme`. Real sessions are
+ * full of them (a README pasted into a prompt); reporting them would bury the real keys.
+ */
+const PLACEHOLDER_WORDS = new Set(
+  'changeme change_me placeholder redacted example dummy none null undefined true false'.split(' '),
+);
+function isPlaceholder(raw: string): boolean {
+  const v = raw.replace(/^["'`]|["'`,;)\]}]+$/g, '').trim();
+  if (!v.length || v.includes('...') || v.includes('\u2026') || '$%<{'.includes(v[0]!)) return true;
+  if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
+  if (/^(?:your|my|the)[-_ ]/i.test(v)) return true;
+  // Code that reads the secret from somewhere else: process.env.X, os.environ["X"], getenv("X").
+  if (/^(?:process\.env|os\.environ|os\.getenv|getenv|env)\b/.test(v)) return true;
+  // A mask: xxxx, ****, 0000, ####.
+  if (!'xX*#0'.includes(v[0]!)) return false;
+  for (let i = 1; i < v.length; i++) if (v[i] !== v[0]) return false;
+  return true;
+}
+
 /** NAME_KEY=value, NAME_TOKEN: "value", … (the name kept, the value replaced). */
 const assignment: Detector = {
   kind: 'assignment',
@@ -172,6 +193,7 @@ const assignment: Detector = {
       const at = ASSIGN.lastIndex;
       ASSIGNED.lastIndex = at;
       if (!ASSIGNED.exec(text)) continue;
+      if (isPlaceholder(text.slice(at, ASSIGNED.lastIndex))) continue;
       hit(m.index, at, ASSIGNED.lastIndex);
       UPPER_WORD.lastIndex = ASSIGNED.lastIndex;
     }
