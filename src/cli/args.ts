@@ -94,11 +94,11 @@ function optionValue(spec: CommandSpec, head: readonly string[], o: OptionSpec, 
   return (o.multiple ? values : values[values.length - 1]!) as OptionValue;
 }
 
-/** Parse the arguments after the command name. */
-export async function parseArgs(spec: CommandSpec, argv: readonly string[]): Promise<Parsed> {
-  const end = argv.indexOf('--');
-  const head = end >= 0 ? argv.slice(0, end) : [...argv];
-  const tail = end >= 0 ? argv.slice(end + 1) : [];
+/**
+ * The options, read by yargs; loaded only for arguments that hold one (`checks CODE`, `audit DIR` need no parser,
+ * and start faster without it).
+ */
+async function parseOptions(spec: CommandSpec, head: readonly string[]): Promise<Record<string, unknown>> {
   checkBooleans(spec, head);
   const { default: yargs } = await import('yargs');
   const y = yargs([spec.name, ...head.map(kept)])
@@ -122,8 +122,16 @@ export async function parseArgs(spec: CommandSpec, argv: readonly string[]): Pro
       throw err instanceof UsageError ? err : usageError(spec, head, err?.message ?? message);
     });
   for (const c of COMMANDS) y.command(yargsCommand(c));
-  const got = y.parseSync() as Record<string, unknown>;
+  return y.parseSync() as Record<string, unknown>;
+}
 
+/** Parse the arguments after the command name. */
+export async function parseArgs(spec: CommandSpec, argv: readonly string[]): Promise<Parsed> {
+  const end = argv.indexOf('--');
+  const head = end >= 0 ? argv.slice(0, end) : [...argv];
+  const tail = end >= 0 ? argv.slice(end + 1) : [];
+  const withOptions = head.some((a) => a.startsWith('-'));
+  const got = withOptions ? await parseOptions(spec, head) : {};
   const options: Record<string, OptionValue | undefined> = {};
   const deprecated: Parsed['deprecated'] = [];
   for (const o of spec.options) {
@@ -133,6 +141,7 @@ export async function parseArgs(spec: CommandSpec, argv: readonly string[]): Pro
     options[key] = optionValue(spec, head, o, got[o.name]);
   }
   const given = [
+    ...(withOptions ? [] : head),
     ...spec.positionals.flatMap((p) => {
       const v = got[p.name];
       return v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => unkept(String(x)));
