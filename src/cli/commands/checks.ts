@@ -1,7 +1,8 @@
 /** `checks [CODE]`: the finding catalog, or one code explained. */
 import { UsageError } from '../../errors.js';
 import { colors } from '../../report/ansi.js';
-import { type Column, droppedNote, renderGrid } from '../../report/layout.js';
+import { type Column, droppedNote } from '../../report/layout.js';
+import { renderGrid } from '../../report/cli-table.js';
 import { wrapText } from '../../report/wrap.js';
 import { loadCatalog } from '../catalog-data.js';
 import { useColor } from '../color.js';

@@ -2,7 +2,8 @@
 import type { PairRow } from '../../pairing/classify.js';
 import { escapeText } from '../../report/escape.js';
 import { colors } from '../../report/ansi.js';
-import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
+import { droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
+import { renderGrid } from '../../report/cli-table.js';
 import { paints } from '../../report/table.js';
 import { displayWidth } from '../../report/width.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
