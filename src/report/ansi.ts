@@ -3,7 +3,12 @@
  * Whether colour is on is the caller's decision (`--color` / `--no-color`, FORCE_COLOR, NO_COLOR, a terminal: see
  * cli/options.ts), never chalk's own guess from the environment, so a renderer's output depends on its input only.
  */
-import { Chalk } from 'chalk';
+import { createRequire } from 'node:module';
+
+/** chalk, loaded the first time colour is on: a pipe or a file never pays for it (require(esm), Node ≥ 20.19). */
+let chalk: typeof import('chalk') | undefined;
+const loadChalk = (): typeof import('chalk') =>
+  (chalk ??= createRequire(import.meta.url)('chalk') as typeof import('chalk'));
 
 export type Paint = (s: string) => string;
 
@@ -35,7 +40,7 @@ export function colors(on: boolean): Colors {
       grey: plain,
     };
   // Level 1: the 16 basic colours, which every terminal draws.
-  const k = new Chalk({ level: 1 });
+  const k = new (loadChalk().Chalk)({ level: 1 });
   const paint =
     (p: (s: string) => string): Paint =>
     (s) =>
