@@ -99,8 +99,7 @@ export function layoutTable(columns: readonly Column[], rows: readonly Cell[][],
   }
 }
 
-/** The lines of one cell at width `w` (see the file comment). */
-export function cellLines(col: Column, text: string, w: number): string[] {
+function cellLines(col: Column, text: string, w: number): string[] {
   if (col.kind === 'text') return wrapLines(text, w);
   const out: string[] = [];
   for (const line of text.split('\n')) {
@@ -168,6 +167,20 @@ export class TableWriter {
     }
     return out;
   }
+}
+
+/** A whole table: header and rows, laid out for `width`. */
+export function renderGrid(
+  columns: readonly Column[],
+  rows: readonly Cell[][],
+  width: number,
+  paints: { head?: Paint; rule?: Paint } = {},
+): { text: string; layout: Layout } {
+  const layout = layoutTable(columns, rows, width);
+  const w = new TableWriter(layout, paints.head, paints.rule);
+  let text = w.header();
+  for (const r of rows) text += w.row(r);
+  return { text, layout };
 }
 
 /** The line under a table that names the columns left out for lack of width. */

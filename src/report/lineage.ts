@@ -6,8 +6,7 @@
 import type { LineageView, ViewNode } from '../lineage/view.js';
 import { colors } from './ansi.js';
 import { escapeText } from './escape.js';
-import { type Cell, type Column, droppedNote } from './layout.js';
-import { renderGrid } from './cli-table.js';
+import { type Cell, type Column, droppedNote, renderGrid } from './layout.js';
 import type { LineageFormat } from './lineage-formats.js';
 import { paints } from './table.js';
 import { wrapText } from './wrap.js';

@@ -18,8 +18,7 @@ import {
   total,
   worstFirst,
 } from './human.js';
-import { type Cell, type Column, layoutTable, TableWriter } from './layout.js';
-import { renderGrid } from './cli-table.js';
+import { type Cell, type Column, layoutTable, renderGrid, TableWriter } from './layout.js';
 import { displayWidth } from './width.js';
 
 export { counts, formatLocation } from './human.js';

@@ -1,8 +1,7 @@
 /** `checks [CODE]`: the finding catalog, or one code explained. */
 import { UsageError } from '../../errors.js';
 import { colors } from '../../report/ansi.js';
-import { type Column, droppedNote } from '../../report/layout.js';
-import { renderGrid } from '../../report/cli-table.js';
+import { type Column, droppedNote, renderGrid } from '../../report/layout.js';
 import { wrapText } from '../../report/wrap.js';
 import { loadCatalog } from '../catalog-data.js';
 import { useColor } from '../color.js';

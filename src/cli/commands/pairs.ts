@@ -2,8 +2,7 @@
 import type { PairRow } from '../../pairing/classify.js';
 import { escapeText } from '../../report/escape.js';
 import { colors } from '../../report/ansi.js';
-import { droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
-import { renderGrid } from '../../report/cli-table.js';
+import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
 import { paints } from '../../report/table.js';
 import { displayWidth } from '../../report/width.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
