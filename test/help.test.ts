@@ -3,7 +3,9 @@
  * codes, without parser noise; one option name means one thing across commands (`--against` is verify's live
  * session; audit's earlier capture is `--earlier-capture`, the old spelling still working with a deprecation line).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/cli/commands/index.js';
@@ -63,6 +65,28 @@ describe('every command explains itself', () => {
     const checks = await cli(['checks', 'JSONL_TORN_TAIL', '--color']);
     expect(checks.stdout).toContain('\u001b[1mJSONL_TORN_TAIL');
     expect((await cli(['checks', 'JSONL_TORN_TAIL', '--no-color'], { isTTY: true })).stdout).not.toContain('\u001b');
+  });
+});
+
+describe('colour in a pipe', () => {
+  const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
+  const run = (env: Record<string, string>, ...extra: string[]): string => {
+    const { FORCE_COLOR: _f, NO_COLOR: _n, ...rest } = process.env;
+    return spawnSync(process.execPath, [bin, 'checks', 'JSONL_TORN_TAIL', ...extra], {
+      env: { ...rest, ...env },
+      encoding: 'utf8',
+    }).stdout;
+  };
+  test('a pipe gets no colour unless asked', () => {
+    expect(run({})).toContain('JSONL_TORN_TAIL');
+    expect(run({})).not.toContain('\u001b');
+  });
+  test('FORCE_COLOR colours a pipe, FORCE_COLOR=0 does not, and --no-color wins over it', () => {
+    expect(run({ FORCE_COLOR: '1' })).toContain('\u001b[1mJSONL_TORN_TAIL');
+    expect(run({ FORCE_COLOR: '1', NO_COLOR: '1' })).toContain('\u001b[1m');
+    expect(run({ FORCE_COLOR: '0' })).not.toContain('\u001b');
+    expect(run({ FORCE_COLOR: '1' }, '--no-color')).not.toContain('\u001b');
+    expect(run({ NO_COLOR: '1' }, '--color')).toContain('\u001b[1m');
   });
 });
 

@@ -29,7 +29,9 @@ export const FAIL_ON: OptionSpec = {
 export const COLOR: OptionSpec = {
   name: 'color',
   type: 'boolean',
-  describe: 'colour on or off (default: on when standard output is a terminal and NO_COLOR is not set)',
+  describe:
+    'colour on or off (default: on when standard output is a terminal and NO_COLOR is not set; FORCE_COLOR=1 or 0 ' +
+    'decides for a pipe too)',
 };
 
 export const FORMAT_HINT: OptionSpec = {

@@ -17,8 +17,10 @@ export interface Io {
   progress?: boolean;
   /** Width for tables and help: $COLUMNS, else the terminal's, else 120. */
   columns: number;
-  /** NO_COLOR is set: no colour unless --color. */
+  /** NO_COLOR is set: no colour unless --color (or FORCE_COLOR). */
   noColor?: boolean;
+  /** FORCE_COLOR: true (set, not 0 or false) colours even a pipe, false (0 or false) never colours; --color wins. */
+  forceColor?: boolean;
 }
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
@@ -66,6 +68,12 @@ export function terminalColumns(env: NodeJS.ProcessEnv = process.env): number {
   return 120;
 }
 
+/** FORCE_COLOR as chalk reads it: unset or empty says nothing; 0 or false turns colour off; anything else on. */
+export function forceColor(v: string | undefined): { forceColor?: boolean } {
+  if (v === undefined || v === '') return {};
+  return { forceColor: v !== '0' && v !== 'false' };
+}
+
 export function processIo(): Io {
   const out = stdoutWriter(1);
   return {
@@ -84,5 +92,6 @@ export function processIo(): Io {
     progress: isatty(2) && !process.env.CI,
     columns: terminalColumns(),
     noColor: process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '',
+    ...forceColor(process.env.FORCE_COLOR),
   };
 }

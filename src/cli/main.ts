@@ -51,7 +51,7 @@ async function run(argv: readonly string[], io: Io): Promise<void> {
     io.stdout(await help(spec, io.columns));
     return;
   }
-  const args = parseArgs(spec, rest);
+  const args = await parseArgs(spec, rest);
   for (const d of args.deprecated)
     io.stderr(`session-audit: ${d.used} is deprecated for ${spec.name}: use ${d.use} (same meaning)\n`);
   const command = await spec.load();

@@ -5,7 +5,6 @@ import { codeInfo } from '../checks/catalog.js';
 import { UsageError } from '../errors.js';
 import type { FailOn } from '../model/finding.js';
 import { FORMAT_NAMES } from '../formats/registry.js';
-import type { Io } from './io.js';
 
 export function parseFormatHint(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
@@ -87,10 +86,7 @@ export function parseHome(v: string | undefined): string | undefined {
   return v;
 }
 
-/** Colour: --color / --no-color, else on for a terminal (standard output, not a file) unless NO_COLOR is set. */
-export function useColor(flag: boolean | undefined, io: Io, toFile: boolean): boolean {
-  return flag ?? (!toFile && io.isTTY && !io.noColor);
-}
+export { useColor } from './color.js';
 
 /** `--limit N`: table rows shown; 0 is all. */
 export function parseLimit(v: number | undefined, dflt = 1000): number {

@@ -1,11 +1,13 @@
 /** Auditing a tree: find sessions under the given paths, open them read-only, audit each, then the root checks. */
 import { createHash } from 'node:crypto';
 import type { RootCheck, TreeInputs } from '../checks/define-root.js';
+import { CHECKS } from '../checks/registry.js';
 import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf, sessionNouns } from '../formats/registry.js';
 import type { FormatModule } from '../formats/types.js';
 import { lineageObserver, type LineageFacts } from '../lineage/facts.js';
 import { buildGraph, type LineageGraph, type Relocation } from '../lineage/graph.js';
+import { FLAG_CODES } from '../lineage/view.js';
 import { opaque, type FoundSession } from '../model/found.js';
 import { notRead, type NotRead } from '../model/not-read.js';
 import type { AuditReport } from '../model/report.js';
@@ -123,11 +125,24 @@ export async function auditPathsParallel(
   return collect(found, await auditInWorkers(found, options, jobs, run.progress));
 }
 
+/**
+ * The per-session checks `lineage` needs: those that can emit a code its view shows (a flag, a resume boundary).
+ * The rest of an audit is work the lineage never shows (`AuditOptions.only`); the root checks all run.
+ */
+export function lineageCheckIds(): string[] {
+  const shown = new Set<string>([...FLAG_CODES, 'TIME_RESUME_BOUNDARY']);
+  const all = [...CHECKS, ...(FORMATS as readonly FormatModule[]).flatMap((f) => f.checks)];
+  return [...new Set(all.filter((c) => Object.keys(c.codes).some((k) => shown.has(k))).map((c) => c.id))];
+}
+
 /** Sessions grouped by the sessions root they live in, in a stable order. */
 export function byRoot(facts: readonly LineageFacts[]): Map<string, LineageFacts[]> {
   const m = new Map<string, LineageFacts[]>();
-  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)))
-    m.set(f.root, [...(m.get(f.root) ?? []), f]);
+  for (const f of [...facts].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0))) {
+    const list = m.get(f.root);
+    if (list) list.push(f);
+    else m.set(f.root, [f]);
+  }
   return m;
 }
 

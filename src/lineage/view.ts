@@ -26,7 +26,8 @@ export interface LineageView {
   edges: Array<{ from: string; to: string; kind: EdgeKind; sandbox: EdgeSandbox }>;
 }
 
-const FLAG_CODES = [
+/** The codes a lineage view shows as a session's flags (and colours its edge by). */
+export const FLAG_CODES = [
   'SANDBOX_WIDENED',
   'SANDBOX_DROPPED',
   'SANDBOX_CHANGED',
@@ -39,7 +40,11 @@ const FLAG_CODES = [
 
 export function lineageView(root: string, g: LineageGraph, findings: readonly Finding[]): LineageView {
   const byPath = new Map<string, Finding[]>();
-  for (const f of findings) byPath.set(f.sessionPath, [...(byPath.get(f.sessionPath) ?? []), f]);
+  for (const f of findings) {
+    const list = byPath.get(f.sessionPath);
+    if (list) list.push(f);
+    else byPath.set(f.sessionPath, [f]);
+  }
   const edgeOf = new Map<LineageFacts, (typeof g.edges)[number]>();
   for (const e of g.edges) if (!edgeOf.has(e.child)) edgeOf.set(e.child, e);
   const nodes = new Map<LineageFacts, ViewNode>();

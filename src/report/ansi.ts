@@ -1,4 +1,14 @@
-/** Terminal colours: SGR sequences around text when colour is on, the text itself when it is off. */
+/**
+ * Terminal colours, drawn by chalk: SGR sequences around text when colour is on, the text itself when it is off.
+ * Whether colour is on is the caller's decision (`--color` / `--no-color`, FORCE_COLOR, NO_COLOR, a terminal: see
+ * cli/options.ts), never chalk's own guess from the environment, so a renderer's output depends on its input only.
+ */
+import { createRequire } from 'node:module';
+
+/** chalk, loaded the first time colour is on: a pipe or a file never pays for it (require(esm), Node ≥ 20.19). */
+let chalk: typeof import('chalk') | undefined;
+const loadChalk = (): typeof import('chalk') =>
+  (chalk ??= createRequire(import.meta.url)('chalk') as typeof import('chalk'));
 
 export type Paint = (s: string) => string;
 
@@ -13,11 +23,6 @@ export interface Colors {
   green: Paint;
   grey: Paint;
 }
-
-const sgr =
-  (open: string, close: string): Paint =>
-  (s) =>
-    s === '' ? s : `\u001b[${open}m${s}\u001b[${close}m`;
 
 const plain: Paint = (s) => s;
 
@@ -34,15 +39,21 @@ export function colors(on: boolean): Colors {
       green: plain,
       grey: plain,
     };
+  // Level 1: the 16 basic colours, which every terminal draws.
+  const k = new (loadChalk().Chalk)({ level: 1 });
+  const paint =
+    (p: (s: string) => string): Paint =>
+    (s) =>
+      p(s);
   return {
     on,
-    bold: sgr('1', '22'),
-    dim: sgr('2', '22'),
-    red: sgr('31', '39'),
-    redBold: sgr('1;31', '39;22'),
-    yellow: sgr('33', '39'),
-    cyan: sgr('36', '39'),
-    green: sgr('32', '39'),
-    grey: sgr('90', '39'),
+    bold: paint(k.bold),
+    dim: paint(k.dim),
+    red: paint(k.red),
+    redBold: paint(k.red.bold),
+    yellow: paint(k.yellow),
+    cyan: paint(k.cyan),
+    green: paint(k.green),
+    grey: paint(k.gray),
   };
 }

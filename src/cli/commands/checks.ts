@@ -4,6 +4,7 @@ import { colors } from '../../report/ansi.js';
 import { type Column, droppedNote, renderGrid } from '../../report/layout.js';
 import { wrapText } from '../../report/wrap.js';
 import { loadCatalog } from '../catalog-data.js';
+import { useColor } from '../color.js';
 import { opt, type CommandModule } from '../spec.js';
 
 const COLUMNS: Column[] = [
@@ -20,7 +21,7 @@ export const checksModule: CommandModule = {
       throw new UsageError(`--format ${JSON.stringify(format)}: expected table or json`);
     const all = await loadCatalog();
     const code = opt.pos(args, 'code') as string | undefined;
-    const c = colors(opt.bool(args, 'color') ?? (io.isTTY && !io.noColor));
+    const c = colors(useColor(opt.bool(args, 'color'), io, false));
     io.setExitCode(0);
     if (code !== undefined) {
       const info = all.find((e) => e.code === code.toUpperCase());

@@ -3,7 +3,7 @@ import { lineageView } from '../../lineage/view.js';
 import { LINEAGE_FORMATS, LINEAGE_RENDERERS } from '../../report/lineage.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseHome, useColor } from '../options.js';
-import { auditTree } from '../../engine/tree.js';
+import { auditTree, lineageCheckIds } from '../../engine/tree.js';
 import { notReadLines } from '../../model/not-read.js';
 import { opt, type CommandModule } from '../spec.js';
 
@@ -17,7 +17,8 @@ export const lineageModule: CommandModule = {
     const home = parseHome(opt.str(args, 'grok-home'));
     const { results, graphs, notRead } = auditTree(
       paths,
-      { command: 'audit' },
+      // Only the checks whose findings the lineage shows: a lineage is not an audit, and costs less than one.
+      { command: 'audit', only: lineageCheckIds() },
       {
         sandboxConfig: opt.list(args, 'sandbox-config'),
         ...(home !== undefined ? { home } : {}),
