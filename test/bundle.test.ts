@@ -477,7 +477,7 @@ describe('redaction', () => {
       '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END ' +
       'PRIVATE KEY-----',
   };
-  test('--redact-pattern runs on a linear-time engine: (a+)+$ over a line of 41 bytes and more ends at once', async () => {
+  test('--redact-pattern runs on a linear-time engine: (a+)+$ over 41 bytes and more ends at once', async () => {
     const src = tmp('redos-src');
     cpSync(join(CORPORA, 'grok', 'clean'), src, { recursive: true });
     const sdir = join(src, 'sessions', readdirSync(join(src, 'sessions'))[0]!);
