@@ -494,7 +494,7 @@ describe('redaction', () => {
     const line = JSON.stringify({
       a: `key ${secrets.xai} here`,
       b: [`Authorization: Bearer ${'t0k3n'.repeat(5)}`, secrets.jwt],
-      c: { d: `AWS_SECRET_ACCESS_KEY=${'x'.repeat(40)} ok`, e: secrets.pem },
+      c: { d: `AWS_SECRET_ACCESS_KEY=${'wJalrXUtnFEMI'.repeat(3)} ok`, e: secrets.pem },
       f: 'order ACME-123456',
       n: 42,
     });
