@@ -85,7 +85,7 @@ export const searchModule: CommandModule = {
     const rows = r.hits.map((h): Cell[] => [
       `${escapeText(h.session)}\n${h.time ?? 'no time'}`,
       // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
-      escapeText(h.tool !== undefined ? `${h.kind}\n${h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool}` : h.kind),
+      h.tool !== undefined ? `${h.kind}\n${escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)}` : h.kind,
       mark(h.snippet),
       escapeText(where(h)),
     ]);

@@ -25,6 +25,8 @@ export interface IndexOutcome {
   notIndexed: number;
 }
 
+const BATCH = 64;
+
 const digest = (...parts: ReadonlyArray<string | number | null | undefined>): string =>
   createHash('sha256')
     .update(parts.map((p) => String(p ?? '')).join('\0'))
@@ -79,8 +81,16 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
-  for (const rec of records) {
-    if (rec.seq <= done) continue;
+  // Commits in batches (one fsync per batch, not per capture); a run killed between them leaves every batch
+  // committed before, and the next run goes on from the last indexed capture.
+  const batch = db.transaction((list: readonly CaptureRecord[]) => {
+    for (const rec of list) indexOne(rec);
+  });
+  const todo = records.filter((r) => r.seq > done);
+  for (let i = 0; i < todo.length; i += BATCH) batch(todo.slice(i, i + BATCH));
+  return out;
+
+  function indexOne(rec: CaptureRecord): void {
     let facts: ReturnType<typeof captureFacts>;
     try {
       facts = captureFacts(store, rec);
@@ -195,5 +205,4 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
     })();
     out.captures++;
   }
-  return out;
 }

@@ -1,0 +1,189 @@
+/**
+ * The store's index and `search`, as a reviewer relies on them: a planted command is found among many sessions with
+ * the exact place in the stored capture, a rebuilt index answers exactly as the incremental one, a grown log adds
+ * only its new lines, secrets never reach the index, and a bad query is one line.
+ */
+import Database from 'better-sqlite3';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { readVersion } from '../../src/store/objects.js';
+import { openStore, readState } from '../../src/store/open.js';
+import { writeManySessions } from '../../scripts/bench/generate.js';
+import { cli } from '../helpers/cli.js';
+
+const CORPORA = join(import.meta.dirname, '..', '..', 'corpora');
+const TEMPLATE = join(
+  CORPORA,
+  'grok',
+  'clean',
+  'sessions',
+  '%2Fhome%2Fdev%2Fproj',
+  '019a3f2c-1d00-7a3e-8000-00000000a001',
+);
+const work = mkdtempSync(join(tmpdir(), 'sa-index-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Sessions generated for the needle test (the bench's generator: copies of a real multi-record session). */
+const MANY = 1000;
+const PLANTED = 737;
+const idOf = (i: number): string => {
+  const hex = (n: number, w: number): string => n.toString(16).padStart(w, '0');
+  return `019b${hex(i >>> 16, 4)}-${hex(i & 0xffff, 4)}-7000-8000-${hex(i, 12)}`;
+};
+
+interface Hit {
+  session: string;
+  kind: string;
+  tool?: string;
+  snippet: string;
+  file: string;
+  line: number;
+  byte: number;
+  capture: number;
+  evidence: string;
+}
+
+const jsonl = (s: string): Hit[] =>
+  s
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Hit);
+
+describe('search across many sessions', () => {
+  const root = join(work, 'many');
+  const store = join(work, 'many-store');
+  writeManySessions(root, MANY, TEMPLATE);
+  const planted = join(root, 'sessions', `%2Fhome%2Fdev%2Fproj${PLANTED % 10}`, idOf(PLANTED), 'updates.jsonl');
+  writeFileSync(
+    planted,
+    readFileSync(planted, 'utf8').replaceAll('cargo test adds_negative', 'terraform destroy -auto-approve'),
+  );
+
+  test(`a command planted in one of ${MANY} sessions is found there, and only there`, { timeout: 600_000 }, async () => {
+    const a = await cli(['archive', root, '--store', store]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain(`${MANY} captures indexed`);
+    const r = await cli(['search', '"terraform destroy"', '--store', store, '--format', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = jsonl(r.stdout);
+    expect(new Set(hits.map((h) => h.session))).toEqual(new Set([idOf(PLANTED)]));
+    expect(hits.some((h) => h.kind === 'tool_call' && h.snippet.includes('«terraform destroy» -auto-approve'))).toBe(true);
+  });
+
+  test('each hit names the line and byte offset where the stored capture holds it', async () => {
+    const r = await cli(['search', '"terraform destroy"', '--store', store, '--format', 'jsonl']);
+    const records = readState(openStore(store, false)).records;
+    for (const h of jsonl(r.stdout)) {
+      const rec = records.find((x) => x.seq === h.capture)!;
+      const file = rec.files.find((f) => f.path === h.file)!;
+      const bytes = readVersion(store, file.pieces!, 1 << 30)!;
+      const before = bytes.subarray(0, h.byte);
+      expect(before.length === 0 || before[before.length - 1] === 0x0a).toBe(true);
+      expect(before.toString('latin1').split('\n').length).toBe(h.line);
+      const end = bytes.indexOf(0x0a, h.byte);
+      expect(bytes.subarray(h.byte, end).toString('utf8')).toContain('terraform destroy');
+      expect(h.evidence).toBe(`${h.file}:${h.line} @${h.byte} in capture ${h.capture}`);
+    }
+  });
+
+  test('filters narrow the hits: --kind, --tool, --mutating, --agent, --session', async () => {
+    const q = async (...extra: string[]): Promise<Hit[]> =>
+      jsonl((await cli(['search', '"terraform destroy"', '--store', store, '--format', 'jsonl', ...extra])).stdout);
+    const all = await q();
+    const calls = await q('--kind', 'tool_call');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((h) => h.kind === 'tool_call')).toBe(true);
+    expect(calls).toEqual(all);
+    expect(await q('--kind', 'model_text,user_prompt')).toEqual([]);
+    expect((await q('--mutating')).length).toBeGreaterThan(0);
+    expect(await q('--tool', 'no such tool')).toEqual([]);
+    expect(await q('--agent', 'claude')).toEqual([]);
+    expect(await q('--session', idOf(1))).toEqual([]);
+    expect((await q('--session', idOf(PLANTED))).length).toBe(all.length);
+    expect(await q('--until', '2000-01-01T00:00:00Z')).toEqual([]);
+  });
+
+  test('no hit: exit 1 and one line', async () => {
+    const r = await cli(['search', 'zyxwvutsrq', '--store', store]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, 'no hit for zyxwvutsrq\n', '']);
+  });
+
+  test('a query FTS5 rejects is one clear line, exit 2, never a stack trace', async () => {
+    const r = await cli(['search', 'destroy AND (', '--store', store]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^session-audit: search: the query "destroy AND \(" is not valid FTS5 \(.*\)\n$/);
+  });
+});
+
+describe('incremental index and reindex', () => {
+  const root = join(work, 'small');
+  const store = join(work, 'small-store');
+  cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), join(root, 'grok'), { recursive: true });
+  cpSync(join(CORPORA, 'claude', 'clean', 'projects'), join(root, 'claude'), { recursive: true });
+  const log = join(root, 'grok', '%2Fhome%2Fdev%2Fproj', '019a3f2e-0f10-7c42-8000-00000000a003', 'updates.jsonl');
+  const TOKEN = `ghp_${'Gh1'.repeat(12)}`;
+
+  const tables = (): string => {
+    const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+    try {
+      const names = ['sessions', 'captures', 'files', 'events', 'tool_calls', 'findings'];
+      return JSON.stringify(names.map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+    } finally {
+      db.close();
+    }
+  };
+  const queries = async (): Promise<string[]> =>
+    Promise.all(
+      [['saturating_add'], ['rebase', '--kind', 'user_prompt'], ['grep OR read*', '--mutating'], ['plant*']].map(
+        async ([q, ...rest]) => (await cli(['search', q!, '--store', store, '--format', 'json', ...rest])).stdout,
+      ),
+    );
+
+  test('a grown log adds only its new lines, from the capture that first holds them', async () => {
+    expect((await cli(['archive', root, '--store', store])).code).toBe(0);
+    const line = readFileSync(log, 'utf8').split('\n')[0]!;
+    const prompt = line.replace(/"text":"[^"]*"/, `"text":"planted follow-up prompt, token ${TOKEN}"`);
+    appendFileSync(log, `${prompt}\n`);
+    const a = await cli(['archive', root, '--store', store]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('1 capture indexed');
+    const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+    const last = db.prepare('SELECT seq, events FROM captures ORDER BY seq DESC LIMIT 1').get() as {
+      seq: number;
+      events: number;
+    };
+    db.close();
+    expect(last.events).toBe(1);
+    const r = await cli(['search', 'planted', '--store', store, '--format', 'jsonl']);
+    const hits = jsonl(r.stdout);
+    expect(hits.map((h) => [h.kind, h.capture])).toEqual([['user_prompt', last.seq]]);
+  });
+
+  test('a secret the detectors find never reaches the index nor a snippet', async () => {
+    const r = await cli(['search', 'planted', '--store', store, '--format', 'jsonl']);
+    expect(r.stdout).toContain('[REDACTED:');
+    expect(r.stdout).not.toContain(TOKEN);
+    expect(readFileSync(join(store, 'index.sqlite')).includes(TOKEN)).toBe(false);
+  });
+
+  test('archive --reindex rebuilds the same rows and the same answers, byte for byte', async () => {
+    const before = { rows: tables(), answers: await queries() };
+    expect(before.answers.join('')).toContain('«saturating_add»');
+    const r = await cli(['archive', '--reindex', '--store', store]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^archive --reindex .*: index rebuilt from \d+ captures: \d+ events/);
+    expect({ rows: tables(), answers: await queries() }).toEqual(before);
+  });
+
+  test('a store without an index: one line, exit 2', async () => {
+    rmSync(join(store, 'index.sqlite'));
+    const r = await cli(['search', 'grep', '--store', store]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `session-audit: --store ${store}: the store has no index yet; run archive (or archive --reindex) on it\n`,
+    ]);
+  });
+});
