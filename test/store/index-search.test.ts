@@ -61,7 +61,9 @@ describe('search across many sessions', () => {
     readFileSync(planted, 'utf8').replaceAll('cargo test adds_negative', 'terraform destroy -auto-approve'),
   );
 
-  test(`a command planted in one of ${MANY} sessions is found there, and only there`, { timeout: 600_000 }, async () => {
+  test(`a command planted in one of ${MANY} sessions is found there, and only there`, {
+    timeout: 600_000,
+  }, async () => {
     const a = await cli(['archive', root, '--store', store]);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain(`${MANY} captures indexed`);
@@ -69,7 +71,9 @@ describe('search across many sessions', () => {
     expect(r.code, r.stderr).toBe(0);
     const hits = jsonl(r.stdout);
     expect(new Set(hits.map((h) => h.session))).toEqual(new Set([idOf(PLANTED)]));
-    expect(hits.some((h) => h.kind === 'tool_call' && h.snippet.includes('«terraform destroy» -auto-approve'))).toBe(true);
+    expect(hits.some((h) => h.kind === 'tool_call' && h.snippet.includes('«terraform destroy» -auto-approve'))).toBe(
+      true,
+    );
   });
 
   test('each hit names the line and byte offset where the stored capture holds it', async () => {

@@ -14,7 +14,8 @@ export const archiveModule: CommandModule = {
     if (store === undefined) throw new UsageError('archive: give the store with --store DIR (made on first use)');
     const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
     if (opt.bool(args, 'reindex')) {
-      if (opt.posList(args, 'roots').length) throw new UsageError('archive --reindex: takes no roots (it captures nothing)');
+      if (opt.posList(args, 'roots').length)
+        throw new UsageError('archive --reindex: takes no roots (it captures nothing)');
       const { runReindex } = await import('../../engine/archive.js');
       const x = runReindex(store);
       io.stdout(
@@ -58,7 +59,9 @@ export const archiveModule: CommandModule = {
     if (typeof r.index === 'string')
       io.stderr(`session-audit: warning: the index was not updated (${escapeText(r.index)}); run archive --reindex\n`);
     else if (r.index.notIndexed)
-      io.stderr(`session-audit: warning: ${plural(r.index.notIndexed, 'capture')} not indexed (captures.not_indexed)\n`);
+      io.stderr(
+        `session-audit: warning: ${plural(r.index.notIndexed, 'capture')} not indexed (captures.not_indexed)\n`,
+      );
     const line =
       `archive ${escapeText(store)}: sessions ${r.new} new, ${r.changed} changed, ${r.deleted} deleted, ` +
       `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} left for the next run` : ''}; ` +

@@ -451,7 +451,12 @@ const search: CommandSpec = {
   ],
   options: [
     { name: 'store', type: 'string', value: 'DIR', describe: 'the store made by `archive` (required)' },
-    { name: 'agent', type: 'string', value: 'FORMAT', describe: 'only sessions of this agent (grok, codex, claude, …)' },
+    {
+      name: 'agent',
+      type: 'string',
+      value: 'FORMAT',
+      describe: 'only sessions of this agent (grok, codex, claude, …)',
+    },
     { name: 'session', type: 'string', value: 'ID', describe: 'only this session (its id or store key)' },
     { name: 'since', type: 'string', value: 'TIME', describe: 'only events at or after this ISO 8601 time' },
     { name: 'until', type: 'string', value: 'TIME', describe: 'only events before this ISO 8601 time' },

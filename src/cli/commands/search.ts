@@ -64,7 +64,8 @@ export const searchModule: CommandModule = {
     io.setExitCode(r.hits.length ? EXIT.ok : EXIT.findings);
     const where = (h: (typeof r.hits)[number]): string => `${h.file}:${h.line} @${h.byte} in capture ${h.capture}`;
     if (format === 'json') {
-      io.stdout(`${JSON.stringify({ query, hits: r.hits.map((h) => ({ ...h, evidence: where(h) })), more: r.more }, null, 2)}\n`);
+      const hits = r.hits.map((h) => ({ ...h, evidence: where(h) }));
+      io.stdout(`${JSON.stringify({ query, hits, more: r.more }, null, 2)}\n`);
       return;
     }
     if (format === 'jsonl') {
@@ -80,12 +81,16 @@ export const searchModule: CommandModule = {
       // Each marked match painted (or left between its marks without colour); whitespace folded to one line.
       const flat = escapeText(s.replace(/\s+/g, ' '));
       if (!c.on) return flat;
-      return flat.replace(new RegExp(`${MARK_OPEN}([^${MARK_CLOSE}]*)${MARK_CLOSE}`, 'g'), (_m, x: string) => c.bold(x));
+      return flat.replace(new RegExp(`${MARK_OPEN}([^${MARK_CLOSE}]*)${MARK_CLOSE}`, 'g'), (_m, x: string) =>
+        c.bold(x),
+      );
     };
     const rows = r.hits.map((h): Cell[] => [
       `${escapeText(h.session)}\n${h.time ?? 'no time'}`,
       // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
-      h.tool !== undefined ? `${h.kind}\n${escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)}` : h.kind,
+      h.tool !== undefined
+        ? `${h.kind}\n${escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)}`
+        : h.kind,
       mark(h.snippet),
       escapeText(where(h)),
     ]);

@@ -61,10 +61,8 @@ export function captureFacts(store: string, record: CaptureRecord): CaptureFacts
     };
     const audit = auditSession(fsSource(found), format, { command: 'audit' }, [observer]);
     const events: TimelineEvent[] = [];
-    buildTimeline(
-      { source: fsSource(found), format },
-      { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } },
-      (e) => events.push(e),
+    buildTimeline({ source: fsSource(found), format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) =>
+      events.push(e),
     );
     return { events, calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
   } finally {

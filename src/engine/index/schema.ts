@@ -140,7 +140,7 @@ export function readIndex(store: string): Db | string {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version !== INDEX_VERSION) {
     db.close();
-    return `the index is of version ${version}, this session-audit reads version ${INDEX_VERSION}; run archive --reindex`;
+    return `the index is of version ${version}, this session-audit reads ${INDEX_VERSION}; run archive --reindex`;
   }
   return db;
 }
