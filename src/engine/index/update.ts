@@ -166,6 +166,19 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
         );
       q.counted.run(added, rec.seq);
       out.events += added;
+      // What the capture itself found (a rewritten log, a missing one): kept even when nothing else is indexed.
+      for (const f of rec.findings)
+        out.findings += q.finding.run(
+          key,
+          rec.seq,
+          f.code,
+          f.code === 'BUNDLE_NOT_APPEND_ONLY' ? 'error' : 'warning',
+          f.file,
+          f.line ?? null,
+          null,
+          clean(f.message),
+          `capture:${rec.seq}:${digest(f.code, f.file, f.line, f.message)}`,
+        ).changes;
       if (typeof facts === 'string') {
         if (rec.status !== 'deleted' && facts !== GROUP_FILES) out.notIndexed++;
         return;
