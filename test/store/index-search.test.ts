@@ -173,6 +173,23 @@ describe('incremental index and reindex', () => {
     expect(readFileSync(join(store, 'index.sqlite')).includes(TOKEN)).toBe(false);
   });
 
+  test('--tool, --code and --since narrow the hits to what they name', async () => {
+    const q = async (query: string, ...extra: string[]): Promise<Hit[]> =>
+      jsonl((await cli(['search', query, '--store', store, '--format', 'jsonl', ...extra])).stdout);
+    const bash = await q('cargo', '--tool', 'Bash');
+    expect(bash.length).toBeGreaterThan(0);
+    expect(bash.every((h) => h.tool === 'Bash')).toBe(true);
+    const all = await q('saturating_add');
+    const secretSessions = await q('saturating_add', '--code', 'SECRET_IN_SESSION');
+    expect(new Set(all.map((h) => h.session)).size).toBeGreaterThan(1);
+    expect(new Set(secretSessions.map((h) => h.session))).toEqual(new Set(['019a3f2e-0f10-7c42-8000-00000000a003']));
+    const cargo = await q('cargo');
+    const late = await q('cargo', '--since', '2026-08-01T00:00:00Z');
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.length).toBeLessThan(cargo.length);
+    expect(late.every((h) => (h as Hit & { time: string }).time >= '2026-08-01')).toBe(true);
+  });
+
   test('archive --reindex rebuilds the same rows and the same answers, byte for byte', async () => {
     const before = { rows: tables(), answers: await queries() };
     expect(before.answers.join('')).toContain('«saturating_add»');

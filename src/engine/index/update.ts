@@ -45,7 +45,6 @@ export function updateIndex(store: string, opts: { reindex?: boolean; records?: 
 
 function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]): IndexOutcome {
   const out: IndexOutcome = { captures: 0, events: 0, calls: 0, findings: 0, notIndexed: 0 };
-  const done = (db.prepare('SELECT max(seq) AS n FROM captures').get() as { n: number | null }).n ?? 0;
   const r = redactor();
   const clean = (s: string): string => redactText(s, r).text;
   const q = {
@@ -83,11 +82,19 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
   };
   // Commits in batches (one fsync per batch, not per capture); a run killed between them leaves every batch
   // committed before, and the next run goes on from the last indexed capture.
-  const batch = db.transaction((list: readonly CaptureRecord[]) => {
-    for (const rec of list) indexOne(rec);
+  // Each batch starts from the last capture indexed, read under the write lock: a concurrent run that indexed some
+  // of the same captures first is not repeated.
+  const last = db.prepare('SELECT max(seq) AS n FROM captures');
+  const batch = db.transaction((from: number) => {
+    const done = (last.get() as { n: number | null }).n ?? 0;
+    let n = 0;
+    for (let i = from; i < records.length && n < BATCH; i++) {
+      if (records[i]!.seq <= done) continue;
+      indexOne(records[i]!);
+      n++;
+    }
   });
-  const todo = records.filter((r) => r.seq > done);
-  for (let i = 0; i < todo.length; i += BATCH) batch(todo.slice(i, i + BATCH));
+  for (let i = 0; i < records.length; i += BATCH) batch.immediate(i);
   return out;
 
   function indexOne(rec: CaptureRecord): void {
