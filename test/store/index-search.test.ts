@@ -4,10 +4,11 @@
  * only its new lines, secrets never reach the index, and a bad query is one line.
  */
 import Database from 'better-sqlite3';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { objectPath } from '../../src/store/layout.js';
 import { readVersion } from '../../src/store/objects.js';
 import { openStore, readState } from '../../src/store/open.js';
 import { writeManySessions } from '../../scripts/bench/generate.js';
@@ -206,5 +207,38 @@ describe('incremental index and reindex', () => {
       2,
       `session-audit: --store ${store}: the store has no index yet; run archive (or archive --reindex) on it\n`,
     ]);
+  });
+});
+
+describe('a capture that cannot be read back', () => {
+  const root = join(work, 'damaged');
+  const store = join(work, 'damaged-store');
+  cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), root, { recursive: true });
+
+  test('is listed with its reason, counted in a warning, and the other captures are indexed', async () => {
+    expect((await cli(['archive', root, '--store', store])).code).toBe(0);
+    const records = readState(openStore(store, false)).records;
+    const rec = records.find((r) => r.session.id === '019a3f2e-0f10-7c42-8000-00000000a003')!;
+    const object = objectPath(openStore(store, false), rec.files.find((f) => f.path === 'updates.jsonl')!.pieces![0]!);
+    chmodSync(object, 0o644);
+    const bytes = readFileSync(object);
+    bytes[10] = bytes[10]! ^ 1;
+    writeFileSync(object, bytes);
+    const r = await cli(['archive', '--reindex', '--store', store]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/; 1 not indexed \(see captures\.not_indexed\)\n$/);
+    const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT seq, events, not_indexed FROM captures ORDER BY seq').all() as Array<{
+      seq: number;
+      events: number;
+      not_indexed: string | null;
+    }>;
+    db.close();
+    const bad = rows.find((x) => x.seq === rec.seq)!;
+    expect(bad.events).toBe(0);
+    expect(bad.not_indexed).toMatch(
+      /^not indexed: updates\.jsonl of capture \d+ does not rebuild to its recorded digest/,
+    );
+    expect(rows.filter((x) => x.seq !== rec.seq && x.not_indexed === null).every((x) => x.events > 0)).toBe(true);
   });
 });

@@ -22,7 +22,6 @@ import { auditSession } from '../audit-session.js';
 import { buildTimeline } from '../timeline.js';
 
 export interface CaptureFacts {
-  events: TimelineEvent[];
   calls: PairRow[];
   findings: Finding[];
 }
@@ -37,8 +36,15 @@ function findAgain(record: CaptureRecord, path: string): FoundSession | string {
 /** Why a capture of a group's own files (an agent's per-project history) has no events: not a failure. */
 export const GROUP_FILES = "a group's own files (no session format)";
 
-/** The facts of one capture, or a string saying why there are none (recorded in the captures table). */
-export function captureFacts(store: string, record: CaptureRecord): CaptureFacts | string {
+/**
+ * The facts of one capture, or a string saying why there are none (recorded in the captures table). The timeline's
+ * events go to `onEvent` as they are rebuilt (a long log is never held whole).
+ */
+export function captureFacts(
+  store: string,
+  record: CaptureRecord,
+  onEvent: (e: TimelineEvent) => void,
+): CaptureFacts | string {
   if (record.status === 'deleted') return 'deleted';
   if (record.session.format === '') return GROUP_FILES;
   const tmp = mkdtempSync(join(tmpdir(), 'session-audit-index-'));
@@ -60,11 +66,8 @@ export function captureFacts(store: string, record: CaptureRecord): CaptureFacts
       },
     };
     const audit = auditSession(fsSource(found), format, { command: 'audit' }, [observer]);
-    const events: TimelineEvent[] = [];
-    buildTimeline({ source: fsSource(found), format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) =>
-      events.push(e),
-    );
-    return { events, calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
+    buildTimeline({ source: fsSource(found), format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, onEvent);
+    return { calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

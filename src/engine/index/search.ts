@@ -118,8 +118,12 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
     try {
       rows = db.prepare(sql).all(params) as Row[];
     } catch (e) {
+      // Only what FTS5 says of the query is the user's error; anything else is ours and is reported as such.
       const code = (e as { code?: string }).code ?? '';
-      if (code.startsWith('SQLITE_ERROR') || /fts5|syntax/i.test((e as Error).message))
+      if (
+        code === 'SQLITE_ERROR' &&
+        /fts5|syntax error|no such column|unterminated|unknown special query/i.test((e as Error).message)
+      )
         throw new UsageError(`search: the query ${JSON.stringify(query)} is not valid FTS5 (${(e as Error).message})`);
       throw e;
     }

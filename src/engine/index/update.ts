@@ -12,6 +12,8 @@ import { createHash } from 'node:crypto';
 import { redactor, redactText } from '../../bundle/redact.js';
 import { readState } from '../../store/open.js';
 import type { CaptureRecord } from '../../store/record.js';
+import type { PairRow } from '../../pairing/classify.js';
+import type { TimelineEvent } from '../../timeline/model.js';
 import { captureFacts, GROUP_FILES } from './extract.js';
 import { openIndex, type Db } from './schema.js';
 
@@ -68,7 +70,7 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
          tool_status, rewound, compacted, summary, text, digest)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    counted: db.prepare('UPDATE captures SET events = ? WHERE seq = ?'),
+    counted: db.prepare('UPDATE captures SET events = ?, not_indexed = ? WHERE seq = ?'),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     call: db.prepare(
       `INSERT OR IGNORE INTO tool_calls (session_key, capture, call_id, name, kind, arguments, status, may_mutate,
@@ -98,13 +100,6 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
   return out;
 
   function indexOne(rec: CaptureRecord): void {
-    let facts: ReturnType<typeof captureFacts>;
-    try {
-      facts = captureFacts(store, rec);
-    } catch (e) {
-      // A damaged stored version, a format that cannot load it: the capture is listed, its contents are not.
-      facts = `not indexed: ${(e as Error).message}`;
-    }
     const key = rec.session.key;
     db.transaction(() => {
       q.session.run({
@@ -120,45 +115,7 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
         run: rec.run,
       });
       const bytes = rec.files.reduce((n, f) => n + (f.type === 'file' ? f.size : 0), 0);
-      q.capture.run(
-        rec.seq,
-        key,
-        rec.run,
-        rec.status,
-        rec.previous ?? null,
-        rec.files.length,
-        bytes,
-        0,
-        typeof facts === 'string' && rec.status !== 'deleted' ? facts : null,
-      );
-      let added = 0;
-      const events = typeof facts === 'string' ? [] : facts.events;
-      for (const e of events) {
-        const text = clean(e.text);
-        const summary = clean(e.summary);
-        const info = q.event.run(
-          key,
-          rec.seq,
-          e.file,
-          e.line,
-          e.byteOffset,
-          e.time,
-          e.timeMs,
-          e.kind,
-          e.tag,
-          e.toolCallId ?? null,
-          e.toolStatus ?? null,
-          e.rewound ? 1 : 0,
-          e.compacted ? 1 : 0,
-          summary,
-          text,
-          digest(e.kind, e.tag, e.toolStatus, e.rewound ? 1 : 0, e.compacted ? 1 : 0, text),
-        );
-        if (info.changes) {
-          q.fts.run(info.lastInsertRowid, text);
-          added++;
-        }
-      }
+      q.capture.run(rec.seq, key, rec.run, rec.status, rec.previous ?? null, rec.files.length, bytes, 0, null);
       for (const f of rec.files)
         q.file.run(
           rec.seq,
@@ -171,8 +128,6 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
           rec.grewFrom[f.path] ?? null,
           f.readError ?? null,
         );
-      q.counted.run(added, rec.seq);
-      out.events += added;
       // What the capture itself found (a rewritten log, a missing one): kept even when nothing else is indexed.
       for (const f of rec.findings)
         out.findings += q.finding.run(
@@ -186,43 +141,90 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
           clean(f.message),
           `capture:${rec.seq}:${digest(f.code, f.file, f.line, f.message)}`,
         ).changes;
-      if (typeof facts === 'string') {
-        if (rec.status !== 'deleted' && facts !== GROUP_FILES) out.notIndexed++;
-        return;
-      }
-      for (const c of facts.calls) {
-        const at = c.call ?? c.logCall;
-        const args = c.args !== undefined ? clean(c.args) : null;
-        const name = clean(c.name);
-        out.calls += q.call.run(
-          key,
-          rec.seq,
-          c.id,
-          name,
-          c.kind ?? null,
-          args,
-          c.status,
-          c.mutating ? 1 : 0,
-          c.promptIndex ?? null,
-          at?.file ?? null,
-          at?.line ?? null,
-          at?.byteOffset ?? null,
-          digest(name, c.kind, args, c.status, at?.file, at?.byteOffset),
-        ).changes;
-      }
-      for (const f of facts.findings)
-        out.findings += q.finding.run(
-          key,
-          rec.seq,
-          f.code,
-          f.severity,
-          f.location.file,
-          f.location.line ?? null,
-          f.location.byteOffset ?? null,
-          clean(f.message),
-          f.fingerprint,
-        ).changes;
     })();
+    // The contents, in a savepoint of their own: a capture that fails half-way adds nothing but its reason.
+    const n = { events: 0, calls: 0, findings: 0 };
+    let why: string | undefined;
+    try {
+      db.transaction(() => {
+        const facts = captureFacts(store, rec, (e) => {
+          if (insertEvent(key, rec.seq, e)) n.events++;
+        });
+        if (typeof facts === 'string') {
+          if (rec.status !== 'deleted') why = facts;
+          return;
+        }
+        for (const c of facts.calls) n.calls += insertCall(key, rec.seq, c);
+        for (const f of facts.findings)
+          n.findings += q.finding.run(
+            key,
+            rec.seq,
+            f.code,
+            f.severity,
+            f.location.file,
+            f.location.line ?? null,
+            f.location.byteOffset ?? null,
+            clean(f.message),
+            f.fingerprint,
+          ).changes;
+      })();
+    } catch (e) {
+      // A damaged stored version, a format that cannot load it: the capture is listed, its contents are not.
+      why = `not indexed: ${(e as Error).message}`;
+      n.events = n.calls = n.findings = 0;
+    }
+    q.counted.run(n.events, why ?? null, rec.seq);
+    out.events += n.events;
+    out.calls += n.calls;
+    out.findings += n.findings;
+    if (why !== undefined && why !== GROUP_FILES) out.notIndexed++;
     out.captures++;
+  }
+
+  function insertEvent(key: string, seq: number, e: TimelineEvent): boolean {
+    const text = clean(e.text);
+    const summary = clean(e.summary);
+    const info = q.event.run(
+      key,
+      seq,
+      e.file,
+      e.line,
+      e.byteOffset,
+      e.time,
+      e.timeMs,
+      e.kind,
+      e.tag,
+      e.toolCallId ?? null,
+      e.toolStatus ?? null,
+      e.rewound ? 1 : 0,
+      e.compacted ? 1 : 0,
+      summary,
+      text,
+      digest(e.kind, e.tag, e.toolStatus, e.rewound ? 1 : 0, e.compacted ? 1 : 0, text),
+    );
+    if (!info.changes) return false;
+    q.fts.run(info.lastInsertRowid, text);
+    return true;
+  }
+
+  function insertCall(key: string, seq: number, c: PairRow): number {
+    const at = c.call ?? c.logCall;
+    const args = c.args !== undefined ? clean(c.args) : null;
+    const name = clean(c.name);
+    return q.call.run(
+      key,
+      seq,
+      c.id,
+      name,
+      c.kind ?? null,
+      args,
+      c.status,
+      c.mutating ? 1 : 0,
+      c.promptIndex ?? null,
+      at?.file ?? null,
+      at?.line ?? null,
+      at?.byteOffset ?? null,
+      digest(name, c.kind, args, c.status, at?.file, at?.byteOffset),
+    ).changes;
   }
 }
