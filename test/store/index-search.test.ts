@@ -242,3 +242,23 @@ describe('a capture that cannot be read back', () => {
     expect(rows.filter((x) => x.seq !== rec.seq && x.not_indexed === null).every((x) => x.events > 0)).toBe(true);
   });
 });
+
+describe('an index that is not a database any more', () => {
+  const root = join(work, 'garbage');
+  const store = join(work, 'garbage-store');
+  cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), root, { recursive: true });
+
+  test('search says so in one line; the next archive makes it again from the store', async () => {
+    expect((await cli(['archive', root, '--store', store])).code).toBe(0);
+    writeFileSync(join(store, 'index.sqlite'), 'not a database\n');
+    const r = await cli(['search', 'grep', '--store', store]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `session-audit: --store ${store}: the index cannot be read (file is not a database); run archive --reindex\n`,
+    ]);
+    const a = await cli(['archive', root, '--store', store]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('0 capture records; 4 captures indexed');
+    expect((await cli(['search', 'grep', '--store', store])).code).toBe(0);
+  });
+});

@@ -114,13 +114,18 @@ CREATE VIRTUAL TABLE events_fts USING fts5(text, content='events', content_rowid
 
 /** Open the index read-write, made (or remade, when of another version or `fresh`) empty if needed. */
 export function openIndex(store: string, fresh: boolean): Db {
-  let db = new Database(indexPath(store), { timeout: 60_000 });
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (!fresh && version === INDEX_VERSION) return db;
-  db.close();
-  // Derived data: the old index is removed whole (with a journal a killed run left), then made again.
+  if (!fresh) {
+    const db = new Database(indexPath(store), { timeout: 60_000 });
+    try {
+      if (db.pragma('user_version', { simple: true }) === INDEX_VERSION) return db;
+    } catch {
+      // Not a database any more (damaged, overwritten): derived data, so made again below.
+    }
+    db.close();
+  }
+  // The old index is removed whole (with a journal a killed run left), then made again.
   for (const f of [indexPath(store), `${indexPath(store)}-journal`]) rmSync(f, { force: true });
-  db = new Database(indexPath(store), { timeout: 60_000 });
+  const db = new Database(indexPath(store), { timeout: 60_000 });
   db.pragma('journal_mode = DELETE');
   db.transaction(() => {
     db.exec(DDL);
@@ -137,7 +142,13 @@ export function readIndex(store: string): Db | string {
   } catch {
     return 'the store has no index yet; run archive (or archive --reindex) on it';
   }
-  const version = db.pragma('user_version', { simple: true }) as number;
+  let version: number;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+  } catch (e) {
+    db.close();
+    return `the index cannot be read (${(e as Error).message}); run archive --reindex`;
+  }
   if (version !== INDEX_VERSION) {
     db.close();
     return `the index is of version ${version}, this session-audit reads ${INDEX_VERSION}; run archive --reindex`;
