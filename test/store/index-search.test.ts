@@ -191,6 +191,16 @@ describe('incremental index and reindex', () => {
     expect(late.every((h) => (h as Hit & { time: string }).time >= '2026-08-01')).toBe(true);
   });
 
+  test('a hit the agent later rewound says so', async () => {
+    const r = await cli(['search', 'checked_add', '--store', store, '--kind', 'user_prompt'], { columns: 120 });
+    expect(r.stdout).toMatch(/user_prompt +Rename add to «checked_add»/);
+    expect(r.stdout).toMatch(/\n2026-08-19T09:30:43\.420Z +\(rewound\)/);
+    const hits = jsonl(
+      (await cli(['search', 'checked_add', '--store', store, '--kind', 'user_prompt', '--format', 'jsonl'])).stdout,
+    );
+    expect(hits.map((h) => (h as Hit & { rewound: boolean }).rewound)).toContain(true);
+  });
+
   test('archive --reindex rebuilds the same rows and the same answers, byte for byte', async () => {
     const before = { rows: tables(), answers: await queries() };
     expect(before.answers.join('')).toContain('«saturating_add»');

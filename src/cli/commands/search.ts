@@ -88,9 +88,11 @@ export const searchModule: CommandModule = {
     const rows = r.hits.map((h): Cell[] => [
       `${escapeText(h.session)}\n${h.time ?? 'no time'}`,
       // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
-      h.tool !== undefined
-        ? `${h.kind}\n${escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)}`
-        : h.kind,
+      [
+        h.kind,
+        ...(h.tool !== undefined ? [escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)] : []),
+        ...(h.rewound ? ['(rewound)'] : []),
+      ].join('\n'),
       mark(h.snippet),
       escapeText(where(h)),
     ]);

@@ -30,6 +30,9 @@ export interface SearchHit {
   time: string | null;
   kind: string;
   tool?: string;
+  /** A later rewind removed the event from the live branch; it precedes the last compaction (as in `timeline`). */
+  rewound: boolean;
+  compacted: boolean;
   snippet: string;
   file: string;
   line: number;
@@ -51,6 +54,8 @@ interface Row {
   time: string | null;
   kind: string;
   tool: string | null;
+  rewound: number;
+  compacted: number;
   snippet: string;
   file: string;
   line: number;
@@ -107,7 +112,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
     const sql = `
       SELECT s.id AS session, s.key AS session_key, s.format, s.display, e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id
-          ORDER BY c.id LIMIT 1) AS tool,
+          ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snippet,
         e.file, e.line, e.byte, e.capture
       FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.key = e.session_key
@@ -137,6 +142,8 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         time: r.time,
         kind: r.kind,
         ...(r.tool !== null ? { tool: r.tool } : {}),
+        rewound: r.rewound === 1,
+        compacted: r.compacted === 1,
         snippet: r.snippet,
         file: r.file,
         line: r.line,
