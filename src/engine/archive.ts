@@ -67,6 +67,8 @@ export interface ArchiveRequest {
   rehash?: boolean;
   formatHint?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Captures indexed, of those the run made (after the capture itself). */
+  onIndexProgress?: (done: number, total: number) => void;
 }
 
 export interface ArchiveResult extends ArchiveOutcome {
@@ -78,9 +80,13 @@ export interface ArchiveResult extends ArchiveOutcome {
 }
 
 /** Bring the store's index up to date (or rebuild it): a failure is a sentence, the captures are not affected. */
-export function indexStore(store: string, reindex: boolean): IndexOutcome | string {
+export function indexStore(
+  store: string,
+  reindex: boolean,
+  onProgress?: (done: number, total: number) => void,
+): IndexOutcome | string {
   try {
-    return updateIndex(store, { reindex });
+    return updateIndex(store, { reindex, ...(onProgress ? { onProgress } : {}) });
   } catch (e) {
     if (e instanceof StoreError) return e.message;
     const code = (e as { code?: string }).code;
@@ -90,9 +96,9 @@ export function indexStore(store: string, reindex: boolean): IndexOutcome | stri
 }
 
 /** `archive --reindex --store DIR`: the index rebuilt from the capture records alone; nothing is captured. */
-export function runReindex(dir: string): IndexOutcome {
+export function runReindex(dir: string, onProgress?: (done: number, total: number) => void): IndexOutcome {
   const store = storeOf(dir, false);
-  const r = indexStore(store, true);
+  const r = indexStore(store, true, onProgress);
   if (typeof r === 'string') throw new UsageError(`--store ${dir}: the index cannot be rebuilt (${r})`);
   return r;
 }
@@ -139,7 +145,7 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
       ...(req.rehash ? { rehash: true } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     });
-    return { ...out, roots: found.map((r) => r.arg), missing, index: indexStore(store, false) };
+    return { ...out, roots: found.map((r) => r.arg), missing, index: indexStore(store, false, req.onIndexProgress) };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
     // The store cannot be written (full, read-only, denied): what was recorded before stays valid.

@@ -174,6 +174,17 @@ describe('incremental index and reindex', () => {
     expect(readFileSync(join(store, 'index.sqlite')).includes(TOKEN)).toBe(false);
   });
 
+  test('a session the agent deleted is still found, and its hits say it is gone from the source', async () => {
+    rmSync(join(root, 'claude', '-home-dev-app'), { recursive: true });
+    const a = await cli(['archive', root, '--store', store]);
+    expect(a.stdout).toMatch(/ 2 deleted, .*; 2 captures indexed\n$/);
+    const hits = jsonl((await cli(['search', 'clippy', '--store', store, '--format', 'jsonl'])).stdout);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => (h as Hit & { deleted: boolean }).deleted)).toBe(true);
+    const table = await cli(['search', 'clippy', '--store', store, '--limit', '1'], { columns: 140 });
+    expect(table.stdout).toContain('\n(deleted from its source)');
+  });
+
   test('--tool, --code and --since narrow the hits to what they name', async () => {
     const q = async (query: string, ...extra: string[]): Promise<Hit[]> =>
       jsonl((await cli(['search', query, '--store', store, '--format', 'jsonl', ...extra])).stdout);

@@ -17,7 +17,13 @@ export const archiveModule: CommandModule = {
       if (opt.posList(args, 'roots').length)
         throw new UsageError('archive --reindex: takes no roots (it captures nothing)');
       const { runReindex } = await import('../../engine/archive.js');
-      const x = runReindex(store);
+      const ib = progressBar(io, 'index');
+      let x: ReturnType<typeof runReindex>;
+      try {
+        x = runReindex(store, ib.tick);
+      } finally {
+        ib.end();
+      }
       io.stdout(
         `archive --reindex ${escapeText(store)}: index rebuilt from ${plural(x.captures, 'capture')}: ` +
           `${plural(x.events, 'event')}, ${plural(x.calls, 'tool call')}, ${plural(x.findings, 'finding')}` +
@@ -30,6 +36,9 @@ export const archiveModule: CommandModule = {
     const keyId = opt.str(args, 'key-id');
     const { runArchive } = await import('../../engine/archive.js');
     const bar = progressBar(io, 'archive');
+    // The index is brought up to date after the capture: its own bar, once the capture's is gone.
+    const ib = progressBar(io, 'index');
+    let indexing = false;
     let r: ReturnType<typeof runArchive>;
     try {
       r = runArchive({
@@ -40,9 +49,15 @@ export const archiveModule: CommandModule = {
         ...(opt.bool(args, 'rehash') ? { rehash: true } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
         onProgress: bar.tick,
+        onIndexProgress: (done, total) => {
+          if (!indexing) bar.end();
+          indexing = true;
+          ib.tick(done, total);
+        },
       });
     } finally {
       bar.end();
+      ib.end();
     }
     for (const m of r.missing)
       io.stderr(`session-audit: warning: ${escapeText(m)}: no such root now; its sessions are not marked deleted\n`);

@@ -86,7 +86,7 @@ export const searchModule: CommandModule = {
       );
     };
     const rows = r.hits.map((h): Cell[] => [
-      `${escapeText(h.session)}\n${h.time ?? 'no time'}`,
+      `${escapeText(h.session)}\n${h.time ?? 'no time'}${h.deleted ? '\n(deleted from its source)' : ''}`,
       // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
       [
         h.kind,

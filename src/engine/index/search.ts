@@ -33,6 +33,8 @@ export interface SearchHit {
   /** A later rewind removed the event from the live branch; it precedes the last compaction (as in `timeline`). */
   rewound: boolean;
   compacted: boolean;
+  /** The session has since been deleted from its source (the store keeps it). */
+  deleted: boolean;
   snippet: string;
   file: string;
   line: number;
@@ -56,6 +58,7 @@ interface Row {
   tool: string | null;
   rewound: number;
   compacted: number;
+  status: string;
   snippet: string;
   file: string;
   line: number;
@@ -110,7 +113,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
     }
     const limit = f.limit ?? 100;
     const sql = `
-      SELECT s.id AS session, s.key AS session_key, s.format, s.display, e.time, e.kind,
+      SELECT s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snippet,
@@ -144,6 +147,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         ...(r.tool !== null ? { tool: r.tool } : {}),
         rewound: r.rewound === 1,
         compacted: r.compacted === 1,
+        deleted: r.status === 'deleted',
         snippet: r.snippet,
         file: r.file,
         line: r.line,

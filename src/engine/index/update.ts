@@ -35,17 +35,29 @@ const digest = (...parts: ReadonlyArray<string | number | null | undefined>): st
     .digest('hex')
     .slice(0, 32);
 
-export function updateIndex(store: string, opts: { reindex?: boolean; records?: readonly CaptureRecord[] } = {}) {
+export interface IndexOptions {
+  reindex?: boolean;
+  records?: readonly CaptureRecord[];
+  /** Captures indexed so far, of those to index. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function updateIndex(store: string, opts: IndexOptions = {}) {
   const records = opts.records ?? readState(store).records;
   const db = openIndex(store, opts.reindex ?? false);
   try {
-    return indexRecords(db, store, records);
+    return indexRecords(db, store, records, opts.onProgress);
   } finally {
     db.close();
   }
 }
 
-function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]): IndexOutcome {
+function indexRecords(
+  db: Db,
+  store: string,
+  records: readonly CaptureRecord[],
+  onProgress?: (done: number, total: number) => void,
+): IndexOutcome {
   const out: IndexOutcome = { captures: 0, events: 0, calls: 0, findings: 0, notIndexed: 0 };
   const r = redactor();
   const clean = (s: string): string => redactText(s, r).text;
@@ -87,6 +99,8 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
   // Each batch starts from the last capture indexed, read under the write lock: a concurrent run that indexed some
   // of the same captures first is not repeated.
   const last = db.prepare('SELECT max(seq) AS n FROM captures');
+  const before = (last.get() as { n: number | null }).n ?? 0;
+  const total = records.filter((r) => r.seq > before).length;
   const batch = db.transaction((from: number) => {
     const done = (last.get() as { n: number | null }).n ?? 0;
     let n = 0;
@@ -179,6 +193,7 @@ function indexRecords(db: Db, store: string, records: readonly CaptureRecord[]):
     out.findings += n.findings;
     if (why !== undefined && why !== GROUP_FILES) out.notIndexed++;
     out.captures++;
+    onProgress?.(out.captures, Math.max(total, out.captures));
   }
 
   function insertEvent(key: string, seq: number, e: TimelineEvent): boolean {
