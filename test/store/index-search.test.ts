@@ -119,7 +119,9 @@ describe('search across many sessions', () => {
     const r = await cli(['search', 'destroy AND (', '--store', store]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^session-audit: search: the query "destroy AND \(" is not valid FTS5 \(.*\)\n$/);
+    expect(r.stderr).toMatch(/^session-audit: search: the query "destroy AND \(" is not valid FTS5 \(.*\); /);
+    expect(r.stderr).toMatch(/; text with punctuation goes in double quotes: '"destroy AND \("'\n$/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
   });
 });
 

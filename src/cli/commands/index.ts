@@ -446,7 +446,9 @@ const search: CommandSpec = {
     {
       name: 'query',
       required: true,
-      describe: 'an SQLite FTS5 query: words (all must match), "a phrase", OR, NOT, prefix*',
+      describe:
+        'an SQLite FTS5 query: words (all must match), "a phrase", OR, NOT, prefix*; text with punctuation (a path, ' +
+        'a-b) in double quotes',
     },
   ],
   options: [
@@ -476,7 +478,7 @@ const search: CommandSpec = {
   ],
   examples: [
     ['session-audit search \'"terraform destroy"\' --store ~/evidence', 'which session ran it, where, when'],
-    ['session-audit search prod.env --store ~/evidence --mutating', 'tool calls that may have changed prod.env'],
+    ['session-audit search \'"prod.env"\' --store ~/evidence --mutating', 'tool calls that may have changed it'],
     ['session-audit search rm --store ~/evidence --kind tool_call --agent claude --since 2026-11-01', 'filtered'],
   ],
   exitCodes: [

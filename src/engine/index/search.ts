@@ -66,6 +66,9 @@ interface Row {
   capture: number;
 }
 
+/** The query as one FTS5 phrase (its double quotes doubled), for the hint. */
+const phrase = (q: string): string => `"${q.replace(/"/g, '""')}"`;
+
 export function search(storeDir: string, query: string, f: SearchFilters): SearchResult {
   let store: string;
   try {
@@ -132,7 +135,10 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         code === 'SQLITE_ERROR' &&
         /fts5|syntax error|no such column|unterminated|unknown special query/i.test((e as Error).message)
       )
-        throw new UsageError(`search: the query ${JSON.stringify(query)} is not valid FTS5 (${(e as Error).message})`);
+        throw new UsageError(
+          `search: the query ${JSON.stringify(query)} is not valid FTS5 (${(e as Error).message})` +
+            (query.includes('"') ? '' : `; text with punctuation goes in double quotes: '${phrase(query)}'`),
+        );
       throw e;
     }
     const more = limit > 0 && rows.length > limit;
