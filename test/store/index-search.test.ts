@@ -169,6 +169,13 @@ describe('incremental index and reindex', () => {
     expect(hits.map((h) => [h.kind, h.capture])).toEqual([['user_prompt', last.seq]]);
   });
 
+  test('a capture audited alone does not report its subagent’s own session missing (the live audit does not)', () => {
+    const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+    const codes = db.prepare('SELECT DISTINCT code FROM findings ORDER BY code').all() as Array<{ code: string }>;
+    db.close();
+    expect(codes.map((c) => c.code).filter((c) => c.startsWith('XREF_'))).toEqual([]);
+  });
+
   test('a secret the detectors find never reaches the index nor a snippet', async () => {
     const r = await cli(['search', 'planted', '--store', store, '--format', 'jsonl']);
     expect(r.stdout).toContain('[REDACTED:');

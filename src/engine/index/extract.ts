@@ -49,6 +49,8 @@ export function captureFacts(
   if (record.session.format === '') return GROUP_FILES;
   const tmp = mkdtempSync(join(tmpdir(), 'session-audit-index-'));
   try {
+    // Not under its group's own name: the session is written out alone, and under that name a format would look for
+    // its neighbours (a Grok subagent's own session) and report them missing. Under another name it does not.
     const group = join(tmp, record.session.groupName !== undefined ? 'g' : 'r');
     const files = record.session.members ? group : join(group, basename(record.session.abs));
     materialize(store, record, files);
