@@ -3,7 +3,8 @@
  * generator), then measures with the built CLI: the first `archive` (time, store size against source size), a
  * re-run with nothing changed, a re-run with 1% of the sessions grown by one line (time should follow the change,
  * not the total; bytes stored should be about the appended bytes), and `verify --store`. Prints one line per
- * measure and writes reports/bench-store.json. It never fails on speed; it reports.
+ * measure and writes reports/bench-store.json. Then the index: `archive --reindex` (time, index size) and a few
+ * searches (time per process). It never fails on speed; it reports.
  *
  *   npm run bench:store                       # 10,000 sessions
  *   npm run bench:store -- --sessions 1000 --dir /var/tmp/sa-bench
@@ -73,6 +74,8 @@ const source = size(sessionsRoot);
 
 const first = run(['archive', sessionsRoot, '--store', store]);
 const stored = size(store);
+// The store's size includes its index (derived data, rebuilt by --reindex): said apart.
+const firstIndexBytes = lstatSync(join(store, 'index.sqlite')).size;
 const unchanged = run(['archive', sessionsRoot, '--store', store]);
 // 1% of the sessions grow by one line, as an agent at work appends.
 const groups = readdirSync(join(sessionsRoot, 'sessions')).sort();
@@ -84,12 +87,26 @@ const line = '{"timestamp":1787199999,"method":"session/update","params":{"updat
 for (const s of changed) if (existsSync(join(s, 'updates.jsonl'))) appendFileSync(join(s, 'updates.jsonl'), line);
 const onePercent = run(['archive', sessionsRoot, '--store', store]);
 const verify = run(['verify', '--store', store]);
+// The index: rebuilt from the store alone, and searched (a phrase every session holds, one none holds; each run
+// is a whole process, Node's start included).
+const reindex = run(['archive', '--reindex', '--store', store]);
+const indexBytes = lstatSync(join(store, 'index.sqlite')).size;
+const searches = [['"cargo test"'], ['zyxwvutsrq'], ['saturating_add', '--kind', 'model_text']].map((q) => {
+  const r = run(['search', q[0]!, '--store', store, '--format', 'jsonl', '--limit', '0', ...q.slice(1)]);
+  return { query: q.join(' '), seconds: r.seconds, hits: r.stdout ? r.stdout.split('\n').length : 0 };
+});
 
 const result = {
   machine: { cpus: cpus().length, node: process.version, note: 'a shared machine: figures are indicative' },
   sessions: n,
   source: { bytes: source.bytes, files: source.files, disk: source.disk },
-  firstArchive: { seconds: first.seconds, storeBytes: stored.bytes, storeDisk: stored.disk, summary: first.stdout },
+  firstArchive: {
+    seconds: first.seconds,
+    storeBytes: stored.bytes,
+    storeDisk: stored.disk,
+    indexBytes: firstIndexBytes,
+    summary: first.stdout,
+  },
   unchangedRerun: { seconds: unchanged.seconds, summary: unchanged.stdout },
   onePercentRerun: {
     seconds: onePercent.seconds,
@@ -98,6 +115,8 @@ const result = {
     summary: onePercent.stdout,
   },
   verifyStore: { seconds: verify.seconds, summary: verify.stdout },
+  reindex: { seconds: reindex.seconds, indexBytes, summary: reindex.stdout },
+  search: searches,
 };
 for (const [k, v] of Object.entries(result)) console.log(`${k}: ${JSON.stringify(v)}`);
 writeFileSync(join(root, 'reports', 'bench-store.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -23,6 +23,7 @@ import type { CaptureRecord } from '../store/record.js';
 import { verifyStore, type StoreVerification } from '../store/verify.js';
 import { runBundle, type BundleOutcome, type BundleRequest } from './bundle.js';
 import { buildReport } from './report.js';
+import { updateIndex, type IndexOutcome } from './index/update.js';
 import { readUserFileText } from './user-files.js';
 
 /** The agents' session homes that exist (the default roots of `archive`). */
@@ -66,12 +67,40 @@ export interface ArchiveRequest {
   rehash?: boolean;
   formatHint?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Captures indexed, of those the run made (after the capture itself). */
+  onIndexProgress?: (done: number, total: number) => void;
 }
 
 export interface ArchiveResult extends ArchiveOutcome {
   roots: string[];
   /** Roots given that do not exist now: their sessions are not marked deleted. */
   missing: string[];
+  /** The index brought up to date with the new captures, or why it could not be (the captures stay valid). */
+  index: IndexOutcome | string;
+}
+
+/** Bring the store's index up to date (or rebuild it): a failure is a sentence, the captures are not affected. */
+export function indexStore(
+  store: string,
+  reindex: boolean,
+  onProgress?: (done: number, total: number) => void,
+): IndexOutcome | string {
+  try {
+    return updateIndex(store, { reindex, ...(onProgress ? { onProgress } : {}) });
+  } catch (e) {
+    if (e instanceof StoreError) return e.message;
+    const code = (e as { code?: string }).code;
+    if (code) return `${code}: ${(e as Error).message}`;
+    throw e;
+  }
+}
+
+/** `archive --reindex --store DIR`: the index rebuilt from the capture records alone; nothing is captured. */
+export function runReindex(dir: string, onProgress?: (done: number, total: number) => void): IndexOutcome {
+  const store = storeOf(dir, false);
+  const r = indexStore(store, true, onProgress);
+  if (typeof r === 'string') throw new UsageError(`--store ${dir}: the index cannot be rebuilt (${r})`);
+  return r;
 }
 
 export function runArchive(req: ArchiveRequest): ArchiveResult {
@@ -116,7 +145,7 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
       ...(req.rehash ? { rehash: true } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     });
-    return { ...out, roots: found.map((r) => r.arg), missing };
+    return { ...out, roots: found.map((r) => r.arg), missing, index: indexStore(store, false, req.onIndexProgress) };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
     // The store cannot be written (full, read-only, denied): what was recorded before stays valid.

@@ -31,7 +31,7 @@ describe('archive', () => {
     expect(r.stdout).toMatch(
       new RegExp(
         '^archive .*store: sessions 4 new, 0 changed, 0 deleted, 0 unchanged; \\d+ bytes stored in \\d+ new objects ' +
-          '\\(\\d+ bytes read\\); 4 capture records\n$',
+          '\\(\\d+ bytes read\\); 4 capture records; 4 captures indexed\n$',
       ),
     );
     expect(r.stderr).toBe('');

@@ -3,6 +3,7 @@
  * its run always leaves a store that verifies, and the next run completes it (one record per session, no
  * duplicate); two runs at once leave a valid store, the one that did not get the lock saying so in one line.
  */
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,22 @@ const errorsOf = (store: string): string[] =>
     .report.findings.filter((f) => f.severity === 'error')
     .map((f) => `${f.code} ${f.location.file}: ${f.message}`);
 
+/** The captures the index holds, each once, and how many it could not index (its runs were killed or raced). */
+function indexed(store: string): { captures: number; distinct: number; failed: number } {
+  const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+  try {
+    const r = db
+      .prepare(
+        'SELECT count(*) AS captures, count(DISTINCT seq) AS distinct_, ' +
+          "sum(not_indexed IS NOT NULL AND not_indexed NOT LIKE 'a group%') AS failed FROM captures",
+      )
+      .get() as { captures: number; distinct_: number; failed: number | null };
+    return { captures: r.captures, distinct: r.distinct_, failed: r.failed ?? 0 };
+  } finally {
+    db.close();
+  }
+}
+
 describe.skipIf(!BUILT)('the store survives crashes and concurrent runs (needs npm run build)', () => {
   let sessions = 0;
   let fullMs = 0;
@@ -82,6 +99,8 @@ describe.skipIf(!BUILT)('the store survives crashes and concurrent runs (needs n
       // One record per session: nothing a killed run wrote is written again.
       expect([state.heads.size, state.records.length], `killed at ${at} ms`).toEqual([sessions, sessions]);
       expect(readdirSync(join(store, 'tmp'))).toEqual([]);
+      // The index (written after the captures, so often what the kill hit) is complete after the next run.
+      expect(indexed(store), `killed at ${at} ms`).toEqual({ captures: sessions, distinct: sessions, failed: 0 });
     }
   }, 300_000);
 
@@ -95,5 +114,6 @@ describe.skipIf(!BUILT)('the store survives crashes and concurrent runs (needs n
     expect(errorsOf(store)).toEqual([]);
     const state = readState(store);
     expect([state.heads.size, state.records.length]).toEqual([sessions, sessions]);
+    expect(indexed(store)).toEqual({ captures: sessions, distinct: sessions, failed: 0 });
   }, 120_000);
 });

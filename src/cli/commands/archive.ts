@@ -13,10 +13,32 @@ export const archiveModule: CommandModule = {
     const store = opt.str(args, 'store');
     if (store === undefined) throw new UsageError('archive: give the store with --store DIR (made on first use)');
     const formatHint = parseFormatHint(opt.str(args, 'format-hint'));
+    if (opt.bool(args, 'reindex')) {
+      if (opt.posList(args, 'roots').length)
+        throw new UsageError('archive --reindex: takes no roots (it captures nothing)');
+      const { runReindex } = await import('../../engine/archive.js');
+      const ib = progressBar(io, 'index');
+      let x: ReturnType<typeof runReindex>;
+      try {
+        x = runReindex(store, ib.tick);
+      } finally {
+        ib.end();
+      }
+      io.stdout(
+        `archive --reindex ${escapeText(store)}: index rebuilt from ${plural(x.captures, 'capture')}: ` +
+          `${plural(x.events, 'event')}, ${plural(x.calls, 'tool call')}, ${plural(x.findings, 'finding')}` +
+          `${x.notIndexed ? `; ${x.notIndexed} not indexed (see captures.not_indexed)` : ''}\n`,
+      );
+      io.setExitCode(EXIT.ok);
+      return;
+    }
     const signKey = opt.str(args, 'sign-key');
     const keyId = opt.str(args, 'key-id');
     const { runArchive } = await import('../../engine/archive.js');
     const bar = progressBar(io, 'archive');
+    // The index is brought up to date after the capture: its own bar, once the capture's is gone.
+    const ib = progressBar(io, 'index');
+    let indexing = false;
     let r: ReturnType<typeof runArchive>;
     try {
       r = runArchive({
@@ -27,9 +49,15 @@ export const archiveModule: CommandModule = {
         ...(opt.bool(args, 'rehash') ? { rehash: true } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
         onProgress: bar.tick,
+        onIndexProgress: (done, total) => {
+          if (!indexing) bar.end();
+          indexing = true;
+          ib.tick(done, total);
+        },
       });
     } finally {
       bar.end();
+      ib.end();
     }
     for (const m of r.missing)
       io.stderr(`session-audit: warning: ${escapeText(m)}: no such root now; its sessions are not marked deleted\n`);
@@ -43,11 +71,18 @@ export const archiveModule: CommandModule = {
           `${escapeText(finding.message)} (capture ${seq})\n`,
       );
     }
+    if (typeof r.index === 'string')
+      io.stderr(`session-audit: warning: the index was not updated (${escapeText(r.index)}); run archive --reindex\n`);
+    else if (r.index.notIndexed)
+      io.stderr(
+        `session-audit: warning: ${plural(r.index.notIndexed, 'capture')} not indexed (captures.not_indexed)\n`,
+      );
     const line =
       `archive ${escapeText(store)}: sessions ${r.new} new, ${r.changed} changed, ${r.deleted} deleted, ` +
       `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} left for the next run` : ''}; ` +
       `${r.stored} bytes stored in ${plural(r.objects, 'new object')} (${r.read} bytes read); ` +
-      `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}\n`;
+      `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}` +
+      `${typeof r.index === 'string' ? '' : `; ${plural(r.index.captures, 'capture')} indexed`}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
     io.setExitCode(r.findings.length ? EXIT.findings : EXIT.ok);
   },

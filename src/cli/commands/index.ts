@@ -417,12 +417,18 @@ const archive: CommandSpec = {
       type: 'boolean',
       describe: 'read every file again, even one whose inode, size, mtime and ctime are those of the version captured',
     },
+    {
+      name: 'reindex',
+      type: 'boolean',
+      describe: "rebuild the store's search index (index.sqlite) from the capture records alone; captures nothing",
+    },
     COLOR,
     FORMAT_HINT,
   ],
   examples: [
     ['session-audit archive --store ~/evidence', "every agent's sessions under the home directory, incrementally"],
     ['session-audit archive ~/.claude/projects --store /srv/evidence --sign-key archivist.pem', 'signed records'],
+    ['session-audit archive --reindex --store ~/evidence', 'the index rebuilt from the stored captures'],
   ],
   exitCodes: [
     [0, 'the store is up to date'],
@@ -431,6 +437,57 @@ const archive: CommandSpec = {
     [3, 'an internal error of session-audit (please report it)'],
   ],
   load: async () => (await import('./archive.js')).archiveModule,
+};
+
+const search: CommandSpec = {
+  name: 'search',
+  summary: "search an evidence store's index: prompts, model text, tool calls and outputs, with their evidence",
+  positionals: [
+    {
+      name: 'query',
+      required: true,
+      describe:
+        'an SQLite FTS5 query: words (all must match), "a phrase", OR, NOT, prefix*; text with punctuation (a path, ' +
+        'a-b) in double quotes',
+    },
+  ],
+  options: [
+    { name: 'store', type: 'string', value: 'DIR', describe: 'the store made by `archive` (required)' },
+    {
+      name: 'agent',
+      type: 'string',
+      value: 'FORMAT',
+      describe: 'only sessions of this agent (grok, codex, claude, …)',
+    },
+    { name: 'session', type: 'string', value: 'ID', describe: 'only this session (its id or store key)' },
+    { name: 'since', type: 'string', value: 'TIME', describe: 'only events at or after this ISO 8601 time' },
+    { name: 'until', type: 'string', value: 'TIME', describe: 'only events before this ISO 8601 time' },
+    {
+      name: 'kind',
+      type: 'string',
+      multiple: true,
+      value: 'KIND',
+      describe: `only events of this kind (or a comma-separated list): ${EVENT_KINDS.join(', ')}`,
+    },
+    { name: 'tool', type: 'string', value: 'NAME', describe: 'only calls of this tool and their outputs' },
+    { name: 'code', type: 'string', value: 'CODE', describe: 'only sessions with a finding of this code' },
+    { name: 'mutating', type: 'boolean', describe: 'only tool calls that may change files or run commands' },
+    formatOption(['table', 'json', 'jsonl'], 'table'),
+    { ...LIMIT, describe: 'hits shown (default 100; 0: all); a line says when there are more' },
+    COLOR,
+  ],
+  examples: [
+    ['session-audit search \'"terraform destroy"\' --store ~/evidence', 'which session ran it, where, when'],
+    ['session-audit search \'"prod.env"\' --store ~/evidence --mutating', 'tool calls that may have changed it'],
+    ['session-audit search rm --store ~/evidence --kind tool_call --agent claude --since 2026-11-01', 'filtered'],
+  ],
+  exitCodes: [
+    [0, 'at least one hit'],
+    [1, 'no hit'],
+    [2, 'unusable arguments or store, no index, or a query FTS5 rejects (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+  ],
+  load: async () => (await import('./search.js')).searchModule,
 };
 
 const checks: CommandSpec = {
@@ -460,5 +517,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   bundle,
   verify,
   archive,
+  search,
   checks,
 ];

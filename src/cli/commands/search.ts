@@ -1,0 +1,130 @@
+/** `search QUERY --store DIR`: hits in the store's index, each with its evidence location. */
+import { EVENT_KINDS } from '../../model/events.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { FORMAT_NAMES } from '../../formats/registry.js';
+import { colors } from '../../report/ansi.js';
+import { escapeText } from '../../report/escape.js';
+import { droppedNote, layoutTable, renderGrid, type Cell, type Column } from '../../report/layout.js';
+import { wrapText } from '../../report/wrap.js';
+import { paints } from '../../report/table.js';
+import { parseFormat, parseLimit, useColor } from '../options.js';
+import { opt, type CommandModule } from '../spec.js';
+
+const COLUMNS: Column[] = [
+  { head: 'session / time', kind: 'tokens' },
+  { head: 'kind / tool', kind: 'tokens' },
+  { head: 'match', kind: 'text', min: 36 },
+  { head: 'evidence', kind: 'tokens' },
+];
+
+function parseTime(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isNaN(ms))
+    throw new UsageError(
+      `${flag} ${JSON.stringify(v)}: expected an ISO 8601 time (2026-08-19T10:00:00Z) or epoch milliseconds`,
+    );
+  return ms;
+}
+
+export const searchModule: CommandModule = {
+  async run(args, io) {
+    const query = opt.pos(args, 'query');
+    const store = opt.str(args, 'store');
+    if (store === undefined) throw new UsageError('search: give the store with --store DIR');
+    if (query.trim() === '') throw new UsageError('search: the query is empty');
+    const format = parseFormat(opt.str(args, 'format') ?? 'table', ['table', 'json', 'jsonl'] as const);
+    const agent = opt.str(args, 'agent');
+    if (agent !== undefined && !FORMAT_NAMES.includes(agent))
+      throw new UsageError(`--agent ${JSON.stringify(agent)}: expected one of ${FORMAT_NAMES.join(', ')}`);
+    const kinds = opt
+      .list(args, 'kind')
+      .flatMap((k) => k.split(','))
+      .filter(Boolean);
+    for (const k of kinds)
+      if (!(EVENT_KINDS as readonly string[]).includes(k))
+        throw new UsageError(`--kind ${JSON.stringify(k)}: expected one of ${EVENT_KINDS.join(', ')}`);
+    const limit = parseLimit(opt.num(args, 'limit'), 100);
+    const session = opt.str(args, 'session');
+    const sinceMs = parseTime('--since', opt.str(args, 'since'));
+    const untilMs = parseTime('--until', opt.str(args, 'until'));
+    const tool = opt.str(args, 'tool');
+    const code = opt.str(args, 'code');
+    const { search, MARK_OPEN, MARK_CLOSE } = await import('../../engine/index/search.js');
+    const r = search(store, query, {
+      ...(agent !== undefined ? { agent } : {}),
+      ...(session !== undefined ? { session } : {}),
+      ...(sinceMs !== undefined ? { sinceMs } : {}),
+      ...(untilMs !== undefined ? { untilMs } : {}),
+      ...(kinds.length ? { kinds } : {}),
+      ...(tool !== undefined ? { tool } : {}),
+      ...(code !== undefined ? { code } : {}),
+      ...(opt.bool(args, 'mutating') ? { mutating: true } : {}),
+      limit: Number.isFinite(limit) ? limit : 0,
+    });
+    io.setExitCode(r.hits.length ? EXIT.ok : EXIT.findings);
+    const where = (h: (typeof r.hits)[number]): string => `${h.file}:${h.line} @${h.byte} in capture ${h.capture}`;
+    if (format === 'json') {
+      const hits = r.hits.map((h) => ({ ...h, evidence: where(h) }));
+      io.stdout(`${JSON.stringify({ query, hits, more: r.more }, null, 2)}\n`);
+      return;
+    }
+    if (format === 'jsonl') {
+      for (const h of r.hits) io.stdout(`${JSON.stringify({ ...h, evidence: where(h) })}\n`);
+      return;
+    }
+    if (!r.hits.length) {
+      io.stdout(`no hit for ${escapeText(query)}\n`);
+      return;
+    }
+    const c = colors(useColor(opt.bool(args, 'color'), io, false));
+    // Each marked match painted (or left between its marks without colour).
+    const paintMarks = (flat: string): string =>
+      c.on
+        ? flat.replace(new RegExp(`${MARK_OPEN}([^${MARK_CLOSE}]*)${MARK_CLOSE}`, 'g'), (_m, x: string) => c.bold(x))
+        : flat;
+    // Whitespace folded to one line.
+    const mark = (s: string): string => paintMarks(escapeText(s.replace(/\s+/g, ' ')));
+    const rows = r.hits.map((h): Cell[] => [
+      `${escapeText(h.session)}\n${h.time ?? 'no time'}${h.deleted ? '\n(deleted from its source)' : ''}`,
+      // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
+      [
+        h.kind,
+        ...(h.tool !== undefined ? [escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)] : []),
+        ...(h.rewound ? ['(rewound)'] : []),
+      ].join('\n'),
+      mark(h.snippet),
+      // The place on its own line (copied whole), the byte and capture under it.
+      `${escapeText(`${h.file}:${h.line}`)}\n@${h.byte} in capture ${h.capture}`,
+    ]);
+    const layout = layoutTable(COLUMNS, rows, io.columns);
+    let out: string;
+    if (layout.fits) {
+      const grid = renderGrid(COLUMNS, rows, io.columns, paints(c));
+      out = grid.text + droppedNote(grid.layout, io.columns, '--format json');
+    } else {
+      // Too narrow for the columns (ids and paths are never broken): one block per hit, the evidence on its own
+      // line where it can be copied whole, the match wrapped to the width.
+      out = r.hits
+        .map((h) => {
+          const head = [
+            escapeText(h.session),
+            h.time ?? 'no time',
+            h.kind,
+            h.tool !== undefined ? escapeText(h.tool) : '',
+          ]
+            .concat(h.rewound ? ['(rewound)'] : [], h.deleted ? ['(deleted from its source)'] : [])
+            .filter((x) => x !== '')
+            .join('  ');
+          const match = wrapText(escapeText(h.snippet.replace(/\s+/g, ' ')), Math.max(20, io.columns - 4))
+            .split('\n')
+            .map((l) => `    ${paintMarks(l)}`)
+            .join('\n');
+          return `${c.bold(wrapText(head, io.columns))}\n  ${escapeText(where(h))}\n${match}\n`;
+        })
+        .join('\n');
+    }
+    if (r.more) out += `(more hits than --limit ${limit}: raise it, or narrow the query)\n`;
+    io.stdout(out);
+  },
+};

@@ -1,0 +1,157 @@
+/**
+ * The store's index (`index.sqlite`): derived data, rebuilt from the capture records by `archive --reindex`.
+ * Versioned with `PRAGMA user_version`; an index of another version is rebuilt, never read. Rollback journal (no
+ * WAL), so the store stays one file per thing. docs/index-schema.md documents every table for sqlite3 users.
+ */
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const INDEX_VERSION = 1;
+export const INDEX_NAME = 'index.sqlite';
+
+export const indexPath = (store: string): string => join(store, INDEX_NAME);
+
+export type Db = InstanceType<typeof Database>;
+
+const DDL = `
+CREATE TABLE sessions (
+  key TEXT PRIMARY KEY,
+  id TEXT NOT NULL,
+  format TEXT NOT NULL,
+  display TEXT NOT NULL,
+  abs TEXT NOT NULL,
+  root TEXT NOT NULL,
+  group_name TEXT,
+  first_capture INTEGER NOT NULL,
+  last_capture INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  first_run TEXT NOT NULL,
+  last_run TEXT NOT NULL
+);
+CREATE INDEX sessions_id ON sessions(id);
+CREATE TABLE captures (
+  seq INTEGER PRIMARY KEY,
+  session_key TEXT NOT NULL REFERENCES sessions(key),
+  run TEXT NOT NULL,
+  status TEXT NOT NULL,
+  previous INTEGER,
+  files INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  events INTEGER NOT NULL,
+  not_indexed TEXT
+);
+CREATE INDEX captures_session ON captures(session_key);
+CREATE TABLE files (
+  capture INTEGER NOT NULL REFERENCES captures(seq),
+  path TEXT NOT NULL,
+  type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  mode INTEGER NOT NULL,
+  sha256 TEXT,
+  grew_from INTEGER,
+  read_error TEXT,
+  PRIMARY KEY (capture, path)
+);
+CREATE INDEX files_sha256 ON files(sha256);
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  session_key TEXT NOT NULL REFERENCES sessions(key),
+  capture INTEGER NOT NULL REFERENCES captures(seq),
+  file TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  byte INTEGER NOT NULL,
+  time TEXT,
+  time_ms REAL,
+  kind TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  tool_call_id TEXT,
+  tool_status TEXT,
+  rewound INTEGER NOT NULL,
+  compacted INTEGER NOT NULL,
+  summary TEXT NOT NULL,
+  text TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  UNIQUE (session_key, file, byte, digest)
+);
+CREATE INDEX events_call ON events(session_key, tool_call_id);
+CREATE INDEX events_time ON events(time_ms);
+CREATE TABLE tool_calls (
+  id INTEGER PRIMARY KEY,
+  session_key TEXT NOT NULL REFERENCES sessions(key),
+  capture INTEGER NOT NULL REFERENCES captures(seq),
+  call_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT,
+  arguments TEXT,
+  status TEXT NOT NULL,
+  may_mutate INTEGER NOT NULL,
+  prompt_index INTEGER,
+  file TEXT,
+  line INTEGER,
+  byte INTEGER,
+  digest TEXT NOT NULL,
+  UNIQUE (session_key, call_id, digest)
+);
+CREATE INDEX tool_calls_name ON tool_calls(name);
+CREATE TABLE findings (
+  id INTEGER PRIMARY KEY,
+  session_key TEXT NOT NULL REFERENCES sessions(key),
+  capture INTEGER NOT NULL REFERENCES captures(seq),
+  code TEXT NOT NULL,
+  severity TEXT NOT NULL,
+  file TEXT NOT NULL,
+  line INTEGER,
+  byte INTEGER,
+  message TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  UNIQUE (session_key, fingerprint)
+);
+CREATE INDEX findings_code ON findings(code);
+CREATE VIRTUAL TABLE events_fts USING fts5(text, content='events', content_rowid='id');
+`;
+
+/** Open the index read-write, made (or remade, when of another version or `fresh`) empty if needed. */
+export function openIndex(store: string, fresh: boolean): Db {
+  if (!fresh) {
+    const db = new Database(indexPath(store), { timeout: 60_000 });
+    try {
+      if (db.pragma('user_version', { simple: true }) === INDEX_VERSION) return db;
+    } catch {
+      // Not a database any more (damaged, overwritten): derived data, so made again below.
+    }
+    db.close();
+  }
+  // The old index is removed whole (with a journal a killed run left), then made again.
+  for (const f of [indexPath(store), `${indexPath(store)}-journal`]) rmSync(f, { force: true });
+  const db = new Database(indexPath(store), { timeout: 60_000 });
+  db.pragma('journal_mode = DELETE');
+  db.transaction(() => {
+    db.exec(DDL);
+    db.pragma(`user_version = ${INDEX_VERSION}`);
+  })();
+  return db;
+}
+
+/** Open the index for reading, or a string saying why it cannot be (missing, another version). */
+export function readIndex(store: string): Db | string {
+  let db: Db;
+  try {
+    db = new Database(indexPath(store), { readonly: true, fileMustExist: true, timeout: 60_000 });
+  } catch {
+    return 'the store has no index yet; run archive (or archive --reindex) on it';
+  }
+  let version: number;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+  } catch (e) {
+    db.close();
+    return `the index cannot be read (${(e as Error).message}); run archive --reindex`;
+  }
+  if (version !== INDEX_VERSION) {
+    db.close();
+    return `the index is of version ${version}, this session-audit reads ${INDEX_VERSION}; run archive --reindex`;
+  }
+  return db;
+}

@@ -1,0 +1,168 @@
+/**
+ * `search QUERY --store DIR`: an FTS5 query over the indexed texts (prompts, model text, tool calls with their
+ * arguments, tool outputs: every timeline event), narrowed by the filters, each hit with its evidence location
+ * (file:line @byte in the capture that first held the line). Texts were redacted before they were indexed.
+ */
+import { UsageError } from '../../errors.js';
+import { openStore, StoreError } from '../../store/open.js';
+import { readIndex } from './schema.js';
+
+export const MARK_OPEN = '«';
+export const MARK_CLOSE = '»';
+
+export interface SearchFilters {
+  agent?: string;
+  session?: string;
+  sinceMs?: number;
+  untilMs?: number;
+  kinds?: readonly string[];
+  tool?: string;
+  code?: string;
+  mutating?: boolean;
+  limit?: number;
+}
+
+export interface SearchHit {
+  session: string;
+  sessionKey: string;
+  agent: string;
+  path: string;
+  time: string | null;
+  kind: string;
+  tool?: string;
+  /** A later rewind removed the event from the live branch; it precedes the last compaction (as in `timeline`). */
+  rewound: boolean;
+  compacted: boolean;
+  /** The session has since been deleted from its source (the store keeps it). */
+  deleted: boolean;
+  snippet: string;
+  file: string;
+  line: number;
+  byte: number;
+  capture: number;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** More hits than the limit. */
+  more: boolean;
+}
+
+interface Row {
+  session: string;
+  session_key: string;
+  format: string;
+  display: string;
+  time: string | null;
+  kind: string;
+  tool: string | null;
+  rewound: number;
+  compacted: number;
+  status: string;
+  snippet: string;
+  file: string;
+  line: number;
+  byte: number;
+  capture: number;
+}
+
+/** The query as one FTS5 phrase (its double quotes doubled), for the hint. */
+const phrase = (q: string): string => `"${q.replace(/"/g, '""')}"`;
+
+export function search(storeDir: string, query: string, f: SearchFilters): SearchResult {
+  let store: string;
+  try {
+    store = openStore(storeDir, false);
+  } catch (e) {
+    if (e instanceof StoreError) throw new UsageError(`--store ${e.message}`);
+    throw e;
+  }
+  const db = readIndex(store);
+  if (typeof db === 'string') throw new UsageError(`--store ${storeDir}: ${db}`);
+  try {
+    const where: string[] = ['events_fts MATCH @query'];
+    const params: Record<string, unknown> = { query };
+    if (f.agent !== undefined) {
+      where.push('s.format = @agent');
+      params.agent = f.agent;
+    }
+    if (f.session !== undefined) {
+      where.push('(s.id = @session OR s.key = @session)');
+      params.session = f.session;
+    }
+    if (f.sinceMs !== undefined) {
+      where.push('e.time_ms >= @since');
+      params.since = f.sinceMs;
+    }
+    if (f.untilMs !== undefined) {
+      where.push('e.time_ms < @until');
+      params.until = f.untilMs;
+    }
+    if (f.kinds?.length) {
+      where.push(`e.kind IN (${f.kinds.map((_, i) => `@kind${i}`).join(', ')})`);
+      f.kinds.forEach((k, i) => {
+        params[`kind${i}`] = k;
+      });
+    }
+    const call = 'SELECT 1 FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id';
+    if (f.tool !== undefined) {
+      where.push(`EXISTS (${call} AND c.name = @tool)`);
+      params.tool = f.tool;
+    }
+    if (f.mutating) where.push(`EXISTS (${call} AND c.may_mutate = 1)`);
+    if (f.code !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM findings x WHERE x.session_key = e.session_key AND x.code = @code)');
+      params.code = f.code;
+    }
+    const limit = f.limit ?? 100;
+    const sql = `
+      SELECT s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
+        (SELECT c.name FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id
+          ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
+        snippet(events_fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snippet,
+        e.file, e.line, e.byte, e.capture
+      FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.key = e.session_key
+      WHERE ${where.join(' AND ')}
+      ORDER BY e.time_ms IS NULL, e.time_ms, e.id
+      ${limit > 0 ? `LIMIT ${limit + 1}` : ''}`;
+    let rows: Row[];
+    try {
+      rows = db.prepare(sql).all(params) as Row[];
+    } catch (e) {
+      // Only what FTS5 says of the query is the user's error; anything else is ours and is reported as such.
+      const code = (e as { code?: string }).code ?? '';
+      if (
+        code === 'SQLITE_ERROR' &&
+        /fts5|syntax error|no such column|unterminated|unknown special query/i.test((e as Error).message)
+      )
+        throw new UsageError(
+          `search: the query ${JSON.stringify(query)} is not valid FTS5 (${(e as Error).message})` +
+            (query.includes('"') ? '' : `; text with punctuation goes in double quotes: '${phrase(query)}'`),
+        );
+      throw e;
+    }
+    const more = limit > 0 && rows.length > limit;
+    const hits = (more ? rows.slice(0, limit) : rows).map(
+      (r): SearchHit => ({
+        session: r.session,
+        sessionKey: r.session_key,
+        agent: r.format,
+        path: r.display,
+        time: r.time,
+        kind: r.kind,
+        ...(r.tool !== null ? { tool: r.tool } : {}),
+        rewound: r.rewound === 1,
+        compacted: r.compacted === 1,
+        deleted: r.status === 'deleted',
+        snippet: r.snippet,
+        file: r.file,
+        line: r.line,
+        byte: r.byte,
+        capture: r.capture,
+      }),
+    );
+    return { hits, more };
+  } finally {
+    db.close();
+  }
+}
