@@ -95,3 +95,14 @@ export function parseLimit(v: number | undefined, dflt = 1000): number {
     throw new UsageError(`--limit ${String(v)}: expected a whole number (0: no limit)`);
   return v === 0 ? Number.POSITIVE_INFINITY : v;
 }
+
+/** A time option (`--since`, `--until`): ISO 8601 or epoch milliseconds. */
+export function parseTime(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isNaN(ms))
+    throw new UsageError(
+      `${flag} ${JSON.stringify(v)}: expected an ISO 8601 time (2026-08-19T10:00:00Z) or epoch milliseconds`,
+    );
+  return ms;
+}

@@ -7,7 +7,7 @@ import { escapeText } from '../../report/escape.js';
 import { droppedNote, layoutTable, renderGrid, type Cell, type Column } from '../../report/layout.js';
 import { wrapText } from '../../report/wrap.js';
 import { paints } from '../../report/table.js';
-import { parseFormat, parseLimit, useColor } from '../options.js';
+import { parseFormat, parseLimit, parseTime, useColor } from '../options.js';
 import { opt, type CommandModule } from '../spec.js';
 
 const COLUMNS: Column[] = [
@@ -16,16 +16,6 @@ const COLUMNS: Column[] = [
   { head: 'match', kind: 'text', min: 36 },
   { head: 'evidence', kind: 'tokens' },
 ];
-
-function parseTime(flag: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (Number.isNaN(ms))
-    throw new UsageError(
-      `${flag} ${JSON.stringify(v)}: expected an ISO 8601 time (2026-08-19T10:00:00Z) or epoch milliseconds`,
-    );
-  return ms;
-}
 
 export const searchModule: CommandModule = {
   async run(args, io) {

@@ -9,7 +9,7 @@ import { sessionTimeline } from '../../engine/timeline.js';
 import { TIMELINE_FORMATS, timelineWriter } from '../../report/timeline.js';
 import { UsageError } from '../../errors.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
-import { parseFormat, parseFormatHint, parseLimit, parseMaxLineBytes, useColor } from '../options.js';
+import { parseFormat, parseFormatHint, parseLimit, parseMaxLineBytes, parseTime, useColor } from '../options.js';
 import { oneSession } from '../../engine/session.js';
 import { opt, type CommandModule } from '../spec.js';
 
@@ -22,16 +22,6 @@ const LIVE_KINDS = new Set<EventKind>([
   'tool_update',
   'compaction_checkpoint',
 ]);
-
-function parseTime(flag: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (Number.isNaN(ms))
-    throw new UsageError(
-      `${flag} ${JSON.stringify(v)}: expected an ISO 8601 time (2026-08-19T10:00:00Z) or epoch milliseconds`,
-    );
-  return ms;
-}
 
 export const timelineModule: CommandModule = {
   run(args, io) {
