@@ -49,6 +49,18 @@ describe('verify --against', () => {
     expect(r.stdout).toMatch(/Live session under .*: consistent with the capture/);
   });
 
+  test('a file session (a Pi file) is named by its file once, not file/file', async () => {
+    const live = join(scratch, 'pi-live');
+    cpSync(join(CORPORA, 'pi', 'clean'), live, { recursive: true });
+    const bag = join(scratch, 'pi-bag');
+    expect((await cli(['bundle', live, '-o', bag])).code).toBe(0);
+    const r = await cli(['verify', bag, '--against', live]);
+    expect(r.code, r.stderr).toBe(0);
+    const proofs = r.stdout.split('\n').filter((l) => l.startsWith('  '));
+    expect(proofs.length).toBeGreaterThan(0);
+    for (const l of proofs) expect(l).not.toMatch(/([^/\s]+\.jsonl)\/\1:/);
+  });
+
   test('when the live session changed, the live session is blamed, not the bag', async () => {
     const c = join(BUNDLES, 'against-rewritten');
     const r = await cli(['verify', join(c, 'bag'), '--against', join(c, 'live')]);

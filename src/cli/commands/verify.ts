@@ -64,7 +64,11 @@ export const verifyModule: CommandModule = {
         const liveFindings = report.findings.filter((f) => f.sessionPath !== bag);
         const liveErrors = count(liveFindings, 'error');
         const liveWarnings = count(liveFindings, 'warning');
-        for (const p of proofs) text += `  ${escapeText(p.session)}/${escapeText(p.file)}: ${escapeText(p.text)}\n`;
+        for (const p of proofs) {
+          // A file session is shown by its file: its one file is not repeated after it.
+          const where = p.session.endsWith(`/${p.file}`) || p.session === p.file ? p.session : `${p.session}/${p.file}`;
+          text += `  ${escapeText(where)}: ${escapeText(p.text)}\n`;
+        }
         const sessions = new Set(report.sessions.filter((s) => s.path !== bag).map((s) => s.path)).size;
         text +=
           `Live session${sessions === 1 ? '' : 's'} under ${escapeText(against)}: ` +
