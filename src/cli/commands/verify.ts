@@ -81,14 +81,7 @@ export const verifyModule: CommandModule = {
           '.\n';
       }
     }
-    io.setExitCode(fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);
-    for (const f of report.findings) {
-      if (f.severity === 'warning')
-        io.stderr(
-          `session-audit: warning: ${f.code} ${escapeText(formatLocation(f.location))}: ${escapeText(f.message)}\n`,
-        );
-    }
-    writeOutput(text, output, io.stdout);
+    finish(report, failOn, text, output, io);
   },
 };
 
@@ -122,6 +115,17 @@ async function verifyStoreCommand(
       `Store ${escapeText(store)}: ${v.records} capture records (${v.signed} signed) of ${v.sessions} sessions, ` +
       `${v.versions} file versions rebuilt, ${v.objects} objects (${v.objectBytes} bytes) re-hashed: ${verdict}.\n`;
   }
+  finish(report, failOn, text, output, io);
+}
+
+/** The end of every verify: the exit code the findings call for, each warning on stderr, then the text. */
+function finish(
+  report: { findings: Parameters<typeof fails>[0] },
+  failOn: FailOn,
+  text: string,
+  output: Parameters<typeof writeOutput>[1],
+  io: Io,
+): void {
   io.setExitCode(fails(report.findings, failOn) ? EXIT.findings : EXIT.ok);
   for (const f of report.findings) {
     if (f.severity === 'warning')

@@ -15,7 +15,7 @@ import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
 import { copyDatabase } from './db/copy.js';
-import { DB_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
+import { blankFacts, DB_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';
 
@@ -31,18 +31,7 @@ const of = (artifacts: ReadonlyMap<string, Artifact>, source: SessionSource, kin
 export function databaseFacts(source: SessionSource): DbFacts | undefined {
   const e = source.entry(DB_FILE);
   if (!e) return undefined;
-  const blank: DbFacts = {
-    file: DB_FILE,
-    walHeader: false,
-    hasShm: false,
-    schemaVersions: [],
-    integrity: [],
-    tables: [],
-    sessionColumns: [],
-    messageColumns: [],
-    sessions: [],
-    messages: [],
-  };
+  const blank = blankFacts(DB_FILE);
   const copy = copyDatabase(source, DB_FILE);
   if (!copy.ok) return { ...blank, error: copy.error };
   try {

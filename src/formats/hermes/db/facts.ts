@@ -60,3 +60,19 @@ export interface DbFacts {
   /** A query of rows failed (tables missing or damaged). */
   rowsProblem?: string;
 }
+
+/** The facts of a database nothing could be read from yet. */
+export function blankFacts(file: string): DbFacts {
+  return {
+    file,
+    walHeader: false,
+    hasShm: false,
+    schemaVersions: [],
+    integrity: [],
+    tables: [],
+    sessionColumns: [],
+    messageColumns: [],
+    sessions: [],
+    messages: [],
+  };
+}

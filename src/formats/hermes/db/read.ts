@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { walState } from './wal.js';
-import type { DbFacts, DbMessageRow, DbSessionRow } from './facts.js';
+import { blankFacts, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
 const INTEGRITY_ROWS = 100;
 const HEAD = 400;
@@ -50,18 +50,7 @@ function head(v: unknown): string {
 }
 
 export function readDatabase(rel: string, path: string): DbFacts {
-  const facts: DbFacts = {
-    file: rel,
-    walHeader: false,
-    hasShm: existsSync(`${path}-shm`),
-    schemaVersions: [],
-    integrity: [],
-    tables: [],
-    sessionColumns: [],
-    messageColumns: [],
-    sessions: [],
-    messages: [],
-  };
+  const facts: DbFacts = { ...blankFacts(rel), hasShm: existsSync(`${path}-shm`) };
   const header = readFileSync(path).subarray(0, 100);
   if (header.length < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
     facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
