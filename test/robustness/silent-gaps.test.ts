@@ -13,6 +13,7 @@ import { cli } from '../helpers/cli.js';
 import { BUILT, runBuilt } from '../helpers/cli-child.js';
 import { CLEAN_GROUP, CHILD_ID, GROUP, MAIN_ID } from '../helpers/crash-states.js';
 import { asDenied, denial } from '../helpers/denial.js';
+import { CORPORA } from '../helpers/corpora.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-gaps-'));
 afterAll(() => {
@@ -79,6 +80,20 @@ describe.skipIf(!BUILT || !deny)(
       // The parents that link to it say they cannot read it, not that it does not exist.
       for (const f of report.findings.filter((x) => x.code === 'XREF_SUBAGENT'))
         expect(f.message).toMatch(/cannot be read \(EACCES\)/);
+    });
+
+    test('a Pi session file that cannot be read is an error, not one session fewer', () => {
+      const root = join(scratch, 'pi-000');
+      cpSync(join(CORPORA, 'pi', 'clean'), root, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX', root]);
+      const name = '2026-03-12T10-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a02.jsonl';
+      chmodSync(join(root, 'sessions', '--home-dev-app--', name), 0o000);
+      const r = runBuilt(['audit', root, '--format', 'json'], asDenied(deny!));
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.sessions).toHaveLength(4);
+      const gap = report.findings.filter((f) => f.code === 'SESSION_UNREADABLE');
+      expect(gap.map((f) => [f.location.file, f.severity])).toEqual([[name, 'error']]);
     });
 
     test('a whole group that cannot be listed is an error, not "no session found"', () => {

@@ -48,7 +48,10 @@ export function detectPiFiles(probe: DirProbe, ctx: FileDetection): FileSessionH
       continue;
     }
     if (type !== 'file') continue;
-    if (ctx.sniff(name) !== 'pi' && !(ctx.hinted && PI_FILE_NAME.test(name))) continue;
+    // A file named as Pi names its sessions that cannot be read (no head to sniff) is still one: it is then
+    // reported unreadable, never left out in silence.
+    const unreadable = probe.head(name) === undefined && PI_FILE_NAME.test(name);
+    if (!unreadable && ctx.sniff(name) !== 'pi' && !(ctx.hinted && PI_FILE_NAME.test(name))) continue;
     hits.push({ format: 'pi', id: piIdFromName(name), main: name, members: [name] });
   }
   return hits;
