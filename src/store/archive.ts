@@ -50,6 +50,8 @@ export interface ArchiveOutcome {
   skipped: Array<{ display: string; why: string }>;
   /** Sessions that kept changing while they were read: left for the next run. */
   unstable: Array<{ display: string; why: string }>;
+  /** Files of a captured session that could not be read: recorded with the reason, their bytes not kept. */
+  unreadable: Array<{ display: string; path: string; why: string }>;
   /** Bytes written to new objects, how many, and bytes read from the source. */
   stored: number;
   objects: number;
@@ -94,6 +96,7 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
     unchanged: 0,
     skipped: [],
     unstable: [],
+    unreadable: [],
     stored: 0,
     objects: 0,
     read: 0,
@@ -110,6 +113,9 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
     state.heads.set(record.session.key, record);
     out.records++;
     for (const finding of record.findings) out.findings.push({ session: record.session, finding, seq: record.seq });
+    for (const f of record.files)
+      if (f.readError !== undefined)
+        out.unreadable.push({ display: record.session.display, path: f.path, why: f.readError });
   };
   let sinceCheckpoint = 0;
   /** Everything written so far onto the disk, then the head moved on to the last record. */

@@ -96,6 +96,20 @@ describe.skipIf(!BUILT || !deny)(
       expect(gap.map((f) => [f.location.file, f.severity])).toEqual([[name, 'error']]);
     });
 
+    test('archive of a Pi tree with a file it cannot read says so and exits 1 (cron mails it)', () => {
+      const root = join(scratch, 'pi-000-archive');
+      cpSync(join(CORPORA, 'pi', 'clean'), root, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX', root]);
+      const name = '2026-03-12T10-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a02.jsonl';
+      chmodSync(join(root, 'sessions', '--home-dev-app--', name), 0o000);
+      const store = join(scratch, 'pi-000-store');
+      mkdirSync(store);
+      chmodSync(store, 0o777);
+      const r = runBuilt(['archive', root, '--store', store], asDenied(deny!));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${name}: cannot be opened (EACCES): its bytes are not kept`);
+    });
+
     test('a whole group that cannot be listed is an error, not "no session found"', () => {
       const { root, group } = tree('group-000');
       chmodSync(group, 0o000);

@@ -63,6 +63,11 @@ export const archiveModule: CommandModule = {
       io.stderr(`session-audit: warning: ${escapeText(m)}: no such root now; its sessions are not marked deleted\n`);
     for (const s of r.skipped) io.stderr(`session-audit: note: ${escapeText(s.display)}: not archived: ${s.why}\n`);
     for (const s of r.unstable) io.stderr(`session-audit: warning: ${escapeText(s.display)}: not archived: ${s.why}\n`);
+    for (const u of r.unreadable) {
+      // A file session is shown by its file: its one file is not named twice.
+      const where = u.display.endsWith(`/${u.path}`) ? u.display : `${u.display}/${u.path}`;
+      io.stderr(`session-audit: error: ${escapeText(where)}: ${u.why}: its bytes are not kept\n`);
+    }
     for (const { session, finding, seq } of r.findings) {
       io.stderr(
         `session-audit: ${finding.code === 'BUNDLE_NOT_APPEND_ONLY' ? 'error' : 'warning'}: ${finding.code} ` +
@@ -84,6 +89,6 @@ export const archiveModule: CommandModule = {
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}` +
       `${typeof r.index === 'string' ? '' : `; ${plural(r.index.captures, 'capture')} indexed`}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
-    io.setExitCode(r.findings.length ? EXIT.findings : EXIT.ok);
+    io.setExitCode(r.findings.length || r.unreadable.length ? EXIT.findings : EXIT.ok);
   },
 };
