@@ -9,14 +9,18 @@ import { createHash } from 'node:crypto';
 import type { Location } from '../model/finding.js';
 import { findSecrets, mayHoldSecret, type SecretMatch } from '../secrets/detectors.js';
 import { Junctions } from '../secrets/junction.js';
+import { PathTrie, pointerSegment } from '../secrets/paths.js';
 import { defineCheck } from './define.js';
 
 /** No built-in secret is shorter. */
 const SHORTEST = 8;
+/** The segment standing for an object key that is itself a secret (never spelled out). */
+const SECRET_KEY = '[secret key]';
+const LITERAL: ReadonlySet<string> = new Set([SECRET_KEY]);
+/** Paths remembered per file before its junctions start again (a bound on memory for hostile files). */
+const MAX_PATHS = 200_000;
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
-const segment = (key: string): string =>
-  key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 
 export const secrets = defineCheck({
   id: 'secrets',
@@ -42,8 +46,9 @@ export const secrets = defineCheck({
     let file = '';
     let line: number | undefined;
     let byteOffset: number | undefined;
-    /** The junctions of streamed chunks in this file (undefined: documents, no junctions). */
+    /** The junctions of streamed chunks in this file and its paths (undefined: documents, no junctions). */
     let tails: Junctions | undefined;
+    let trie: PathTrie | undefined;
     const at = (pointer: string): Location =>
       line === undefined ? { file, pointer } : { file, line, byteOffset: byteOffset!, pointer };
 
@@ -60,9 +65,8 @@ export const secrets = defineCheck({
       );
     };
 
-    /** Scans one string; returns whether a secret runs to its end. Nothing is built unless a secret is found. */
+    /** Scans one string that may hold a secret (mayHoldSecret); returns whether a secret runs to its end. */
     const scan = (text: string, pointer: string, key: boolean): boolean => {
-      if (text.length < SHORTEST || !mayHoldSecret(text)) return false;
       const found = findSecrets(text);
       const where = key
         ? `a key of the object at ${pointer === '' ? '/' : pointer}`
@@ -73,49 +77,88 @@ export const secrets = defineCheck({
       return found.length > 0 && found[found.length - 1]!.end === text.length;
     };
 
-    /** After a string of a record: the secrets split between it and the last string at its pointer. */
-    const follow = (t: Junctions, pointer: string, text: string, secretAtEnd: boolean): void => {
+    /** After a string of a record: the secrets split between it and the last string at its path. */
+    const follow = (t: Junctions, path: number, text: string, secretAtEnd: boolean): void => {
       let n = 0;
-      for (const hit of t.follow(pointer, text, line!, secretAtEnd))
+      for (const hit of t.follow(path, text, line!, secretAtEnd)) {
+        const pointer = trie!.pointer(path, LITERAL);
         report(pointer, hit.joined, hit.match, `the value at ${pointer}`, n++, hit.tailLine);
-    };
-
-    /** Every string of a JSON value (object keys too), with its pointer: an explicit stack, no recursion. */
-    const values: unknown[] = [];
-    const pointers: string[] = [];
-    const walk = (value: unknown): void => {
-      values.push(value);
-      pointers.push('');
-      while (values.length) {
-        const v = values.pop();
-        const pointer = pointers.pop()!;
-        if (typeof v === 'string') {
-          const atEnd = scan(v, pointer, false);
-          if (tails) follow(tails, pointer, v, atEnd);
-        } else if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) {
-            const c: unknown = v[i];
-            if (typeof c === 'string' || (c !== null && typeof c === 'object')) {
-              values.push(c);
-              pointers.push(`${pointer}/${i}`);
-            }
-          }
-        } else if (v !== null && typeof v === 'object') {
-          const o = v as Record<string, unknown>;
-          for (const k in o) {
-            // A key that is itself a secret is reported, and never spelled out in a pointer.
-            const keyed = scan(k, pointer, true);
-            const c = o[k];
-            if (typeof c === 'string' || (c !== null && typeof c === 'object')) {
-              values.push(c);
-              pointers.push(`${pointer}/${keyed ? '[secret key]' : segment(k)}`);
-            }
-          }
-        }
       }
     };
 
-    const files = new Map<string, Junctions>();
+    /**
+     * Every string of a JSON value (object keys too), with its pointer: an explicit stack, no recursion. Each value
+     * visited is a node naming its parent and its segment; its path (an id in the file's trie) and its pointer's
+     * text are made only for a string that needs one (a secret found, or a junction to follow).
+     */
+    const stack: number[] = [];
+    const nodeValue: unknown[] = [];
+    const nodeParent: number[] = [];
+    const nodeSegment: string[] = [];
+    const nodePath: number[] = [];
+    const pathOf = (node: number): number => {
+      const chain: number[] = [];
+      let n = node;
+      while (nodePath[n] === -1) {
+        chain.push(n);
+        n = nodeParent[n]!;
+      }
+      let id = nodePath[n]!;
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const c = chain[i]!;
+        id = trie!.child(id, nodeSegment[c]!);
+        nodePath[c] = id;
+      }
+      return id;
+    };
+    /** The pointer's text of a node (documents have no trie: spelled from the nodes). */
+    const pointerOf = (node: number): string => {
+      if (trie) return trie.pointer(pathOf(node), LITERAL);
+      let p = '';
+      for (let n = node; n > 0; n = nodeParent[n]!) {
+        const seg = nodeSegment[n]!;
+        p = `/${seg === SECRET_KEY ? seg : pointerSegment(seg)}${p}`;
+      }
+      return p;
+    };
+    const push = (value: unknown, parent: number, seg: string): void => {
+      stack.push(nodeValue.length);
+      nodeValue.push(value);
+      nodeParent.push(parent);
+      nodeSegment.push(seg);
+      nodePath.push(-1);
+    };
+    const walk = (value: unknown): void => {
+      nodeValue.length = nodeParent.length = nodeSegment.length = nodePath.length = 0;
+      push(value, -1, '');
+      nodePath[0] = PathTrie.ROOT;
+      while (stack.length) {
+        const node = stack.pop()!;
+        const v = nodeValue[node];
+        if (typeof v === 'string') {
+          const held = mayHoldSecret(v);
+          const atEnd = held && v.length >= SHORTEST && scan(v, pointerOf(node), false);
+          if (tails?.needs(v, held)) follow(tails, pathOf(node), v, atEnd);
+        } else if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) {
+            const c: unknown = v[i];
+            if (typeof c === 'string' || (c !== null && typeof c === 'object')) push(c, node, String(i));
+          }
+        } else if (v !== null && typeof v === 'object') {
+          const o = v as Record<string, unknown>;
+          let here: string | undefined;
+          for (const k in o) {
+            // A key that is itself a secret is reported, and never spelled out in a pointer.
+            const keyed = k.length >= SHORTEST && mayHoldSecret(k) && scan(k, (here ??= pointerOf(node)), true);
+            const c = o[k];
+            if (typeof c === 'string' || (c !== null && typeof c === 'object')) push(c, node, keyed ? SECRET_KEY : k);
+          }
+        }
+      }
+      nodeValue.length = 0;
+    };
+
+    const files = new Map<string, { tails: Junctions; trie: PathTrie }>();
     return {
       doc(d) {
         if (d.value === undefined) return;
@@ -123,6 +166,7 @@ export const secrets = defineCheck({
         line = undefined;
         byteOffset = undefined;
         tails = undefined;
+        trie = undefined;
         walk(d.value);
       },
       record({ file: f, record }) {
@@ -130,8 +174,14 @@ export const secrets = defineCheck({
         file = f;
         line = record.line;
         byteOffset = record.byteOffset;
-        tails = files.get(f);
-        if (!tails) files.set(f, (tails = new Junctions()));
+        let mine = files.get(f);
+        if (!mine) files.set(f, (mine = { tails: new Junctions(), trie: new PathTrie() }));
+        if (mine.trie.size > MAX_PATHS) {
+          mine.trie.clear();
+          mine.tails.clear();
+        }
+        tails = mine.tails;
+        trie = mine.trie;
         walk(record.value);
       },
       fileEnd({ file: f }) {

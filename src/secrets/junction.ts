@@ -5,7 +5,14 @@
  * secret that crosses the junction is a hit. One routine for the SECRET_IN_SESSION check (which reports it) and
  * for `bundle --redact` (which redacts both halves).
  */
-import { BUILTIN_DETECTORS, findSecrets, mayHoldSecret, type Detector, type SecretMatch } from './detectors.js';
+import {
+  BUILTIN_DETECTORS,
+  findSecrets,
+  mayHoldSecret,
+  mayStartSecret,
+  type Detector,
+  type SecretMatch,
+} from './detectors.js';
 
 /** The longest run of a secret's characters looked for across two chunks (each side). */
 const JUNCTION = 4096;
@@ -42,18 +49,44 @@ export interface SplitSecret {
 
 /** The junctions of one file. */
 export class Junctions {
-  private readonly tails = new Map<string, Tail>();
-  constructor(private readonly detectors: readonly Detector[] = BUILTIN_DETECTORS) {}
+  private readonly tails = new Map<string | number, Tail>();
+  /**
+   * With the built-in detectors alone, a string in which no secret can start (detectors.ts `mayStartSecret`) is
+   * not remembered: no junction after it can hold a secret whose value starts in it. Most strings are such, so
+   * most files keep no tail at all and their strings need no pointer (`needs`).
+   */
+  private readonly prune: boolean;
+  constructor(private readonly detectors: readonly Detector[] = BUILTIN_DETECTORS) {
+    this.prune = detectors === BUILTIN_DETECTORS;
+  }
+
+  /**
+   * Whether `follow` must see this string (false: it would find nothing and remember nothing); `held`: what
+   * `mayHoldSecret` said of it, when the caller knows.
+   */
+  needs(text: string, held?: boolean): boolean {
+    return this.tails.size > 0 || !this.prune || this.keeps(text, held);
+  }
+
+  /** Forget every string (the caller's pointer keys start again). */
+  clear(): void {
+    this.tails.clear();
+  }
+
+  private keeps(text: string, held?: boolean): boolean {
+    return text.length > 0 && !isSpaceAt(text, text.length - 1) && (!this.prune || mayStartSecret(text, held));
+  }
 
   /**
    * After a string at `pointer` on `line` (`secretAtEnd`: a secret found in it runs to its end): the secrets
-   * split between the last string at this pointer and this one; then this string becomes the last.
+   * split between the last string at this pointer and this one; then this string becomes the last. The pointer
+   * may be its text or any key that stands for one text alone (paths.ts).
    */
-  follow(pointer: string, text: string, line: number, secretAtEnd: boolean): SplitSecret[] {
+  follow(pointer: string | number, text: string, line: number, secretAtEnd: boolean): SplitSecret[] {
     const t = this.tails;
     const before = t.get(pointer);
     const hits = before && !before.secretAtEnd && text.length && !isSpaceAt(text, 0) ? this.junction(text, before) : [];
-    if (text.length && !isSpaceAt(text, text.length - 1)) {
+    if (this.keeps(text)) {
       if (t.size >= MAX_POINTERS && !before) t.clear();
       t.set(pointer, { text: text.length > JUNCTION ? text.slice(-JUNCTION) : text, secretAtEnd, line });
     } else if (before) t.delete(pointer);
