@@ -1,9 +1,11 @@
 /**
- * Large logs are schema-checked in a second thread: the report must be byte-identical to checking them in the
- * main thread, on every corpora case (damaged ones included). Run on the built CLI with the size threshold at
+ * Large logs are schema-checked and scanned for secrets in a second thread: the report must be byte-identical to
+ * doing it in the main thread, on every corpora case (damaged ones included). Run on the built CLI with the size threshold at
  * one byte so that every log takes the second thread.
  */
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -42,5 +44,40 @@ test.skipIf(!built)('every log checked in a second thread gives the same report 
     expect(one.code).toBe(0);
     expect(JSON.parse(one.out).findings.some((f: { code: string }) => f.code === 'SCHEMA_VIOLATION')).toBe(true);
     expect(two.out).toBe(one.out);
+  }
+});
+
+test.skipIf(!built)('secrets found in the second thread are the findings of the main thread, past the cap too', () => {
+  // The secret cases, and a copy of one whose log holds a key on 250 more lines (more than the 200 listed).
+  const dir = mkdtempSync(join(tmpdir(), 'sa-offload-secrets-'));
+  try {
+    const copy = join(dir, 'secret-many');
+    cpSync(join(CORPORA, 'grok', 'secret-in-session'), copy, { recursive: true });
+    const log = join(
+      copy,
+      'sessions',
+      '%2Fhome%2Fdev%2Fvault',
+      '019a4000-5ec0-7000-8000-00000000c001',
+      'updates.jsonl',
+    );
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const chunk = lines.find((l) => l.includes('agent_message_chunk'))!;
+    const more = Array.from({ length: 250 }, (_, i) =>
+      chunk.replace(/"text":"[^"]*"/, `"text":"key xai-${String(i).padStart(4, '0')}AbCdEfGhIjKlMnOpQrSt"`),
+    );
+    writeFileSync(log, `${[...lines, ...more].join('\n')}\n`);
+    const cases = [copy, join(CORPORA, 'grok', 'secret-in-session'), join(CORPORA, 'claude', 'secret-in-session')];
+    const args = ['audit', ...cases, '--format', 'json', '--fail-on', 'never'];
+    const one = run({ SESSION_AUDIT_NO_OFFLOAD: '1' }, ...args);
+    const two = run({ SESSION_AUDIT_OFFLOAD_MIN_BYTES: '1' }, ...args);
+    expect(one.code).toBe(0);
+    const findings = JSON.parse(one.out).findings as Array<{ code: string; message: string }>;
+    expect(findings.filter((f) => f.code === 'SECRET_IN_SESSION').length).toBeGreaterThan(200);
+    expect(findings.some((f) => f.code === 'SECRET_IN_SESSION' && f.message.includes('more SECRET_IN_SESSION'))).toBe(
+      true,
+    );
+    expect(two.out).toBe(one.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

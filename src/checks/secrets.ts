@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Location } from '../model/finding.js';
+import type { OffloadedFinding } from '../model/session.js';
 import { findSecrets, mayHoldSecret, type SecretMatch } from '../secrets/detectors.js';
 import { Junctions } from '../secrets/junction.js';
 import { PathTrie, pointerSegment } from '../secrets/paths.js';
@@ -169,8 +170,9 @@ export const secrets = defineCheck({
         trie = undefined;
         walk(d.value);
       },
-      record({ file: f, record }) {
-        if (record.value === undefined) return;
+      record({ file: f, record, offloaded }) {
+        // A large log is scanned in the schema thread (engine/parallel/): its findings come with its end.
+        if (record.value === undefined || offloaded) return;
         file = f;
         line = record.line;
         byteOffset = record.byteOffset;
@@ -184,8 +186,13 @@ export const secrets = defineCheck({
         trie = mine.trie;
         walk(record.value);
       },
-      fileEnd({ file: f }) {
+      fileEnd({ file: f, secretFindings }) {
         files.delete(f);
+        if (!secretFindings) return;
+        const replay = (e: OffloadedFinding): void =>
+          ctx.emit('SECRET_IN_SESSION', e.location, e.message, e.key !== undefined ? { key: e.key } : undefined);
+        for (const e of secretFindings.list) replay(e);
+        for (let i = 0; i < secretFindings.more; i++) replay(secretFindings.last!);
       },
     };
   },

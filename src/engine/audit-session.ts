@@ -159,10 +159,15 @@ export function auditSession(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Large logs are schema-checked in a second thread while this one loads them (see parallel/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
-  if (!opaque(found) && runs.some((r) => r.check.id === 'schema')) {
+  const work = {
+    validate: runs.some((r) => r.check.id === 'schema'),
+    secrets: runs.some((r) => r.check.id === 'secrets'),
+    cap,
+  };
+  if (!opaque(found) && (work.validate || work.secrets)) {
     for (const a of artifacts.values()) {
       if (a.role !== 'jsonl' && a.role !== 'quarantine') continue;
-      const o = SchemaOffload.start(source, format, a.path, a.kind, maxLineBytes);
+      const o = SchemaOffload.start(source, format, a.path, a.kind, maxLineBytes, work);
       if (o) offloads.set(a.path, o);
     }
   }
@@ -181,7 +186,9 @@ export function auditSession(
       const o = offloads.get(d.file);
       if (o) {
         offloads.delete(d.file);
-        d.schemaIssues = o.finish(d) ?? SchemaOffload.inline(source, format, d, maxLineBytes);
+        const got = o.finish(d) ?? o.inline(d, format);
+        d.schemaIssues = got.issues;
+        if (got.secrets) d.secretFindings = got.secrets;
       }
       onFileEnd(d);
     },

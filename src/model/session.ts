@@ -1,6 +1,6 @@
 /** What checks see of a session: its identity, inventory and classified artifacts, and the loader's events. */
 import type { Damage, JsonlRecord, JsonlStats } from './records.js';
-import type { SchemaCode } from './finding.js';
+import type { Location, SchemaCode } from './finding.js';
 import type { FoundSession } from './found.js';
 import type { InventoryEntry } from './inventory.js';
 import type { ChatItem, DeadRanges, SessionEvent } from './events.js';
@@ -53,8 +53,29 @@ export interface RecordEvent {
   file: string;
   kind: string;
   record: JsonlRecord;
-  /** The record's schema check runs in another thread; its issues arrive with the file's FileEndEvent. */
+  /**
+   * The record's per-record checks that can run elsewhere (schema, secrets) run in another thread; their findings
+   * arrive with the file's FileEndEvent.
+   */
   offloaded?: boolean;
+}
+
+/** A finding a check made in another thread, as it emitted it: replayed through its own `emit`, in order. */
+export interface OffloadedFinding {
+  code: string;
+  location: Location;
+  message: string;
+  key?: string;
+}
+
+/**
+ * The SECRET_IN_SESSION findings of a log checked in another thread: the first ones (as many as a file lists
+ * individually), then how many more there were and the last of them.
+ */
+export interface OffloadedSecrets {
+  list: OffloadedFinding[];
+  more: number;
+  last?: OffloadedFinding;
 }
 
 /** A schema issue of one JSONL record, found by the offloaded check. */
@@ -82,6 +103,8 @@ export interface FileEndEvent {
   liveTurns?: number;
   /** For a file whose records were schema-checked in another thread: the issues, in record order. */
   schemaIssues?: RecordIssue[];
+  /** For a file whose records were scanned for secrets in another thread: the findings, in record order. */
+  secretFindings?: OffloadedSecrets;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * Large JSONL logs are schema-checked in a second thread: the loader reads the log into a ring of shared buffers
- * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
- * loader's (same record shape, same line cap), validates every record, hashes the bytes, and hands the issues and
- * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes
- * and runs every other check without hashing. The file is read from disk once, and the hash and the issues are
+ * Large JSONL logs are schema-checked (and scanned for secrets) in a second thread: the loader reads the log into a
+ * ring of shared buffers (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured
+ * exactly like the loader's (same record shape, same line cap), validates every record, runs the SECRET_IN_SESSION
+ * check over it (checks/secrets.ts itself, its findings collected), hashes the bytes, and hands the issues, the
+ * findings and the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses,
+ * normalizes and runs every other check without hashing. The file is read from disk once, and the hash and the issues are
  * those of exactly the bytes the events came from. If the worker failed or stalled, the records are validated and
  * hashed here instead, from a second read compared with the first by the file's stamps: the result never
  * depends on the second thread.
@@ -14,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { FormatModule } from '../../formats/types.js';
 import { packageRoot } from '../../formats/schema-runtime.js';
-import type { FileEndEvent, RecordIssue } from '../../model/session.js';
+import { secrets as secretsCheck } from '../../checks/secrets.js';
+import type { CheckContext } from '../../checks/define.js';
+import type { FileEndEvent, OffloadedSecrets, RecordIssue } from '../../model/session.js';
 import { JsonlScanner } from '../../read/jsonl.js';
 import type { JsonlRecord } from '../../model/records.js';
 import type { SessionSource } from '../../model/source.js';
@@ -27,10 +30,26 @@ import { ChunkRing, STALL_MS } from '../../read/chunk-ring.js';
 export const OFFLOAD_MIN_BYTES = 64 * 1024 * 1024;
 const minBytes = (): number => Number(process.env.SESSION_AUDIT_OFFLOAD_MIN_BYTES ?? OFFLOAD_MIN_BYTES);
 
+/** What the second thread does with each record (plain data: it is the worker's). */
+export interface OffloadWork {
+  /** Schema-check every record. */
+  validate: boolean;
+  /** Run the SECRET_IN_SESSION check, keeping this many findings individually (the audit's cap per file). */
+  secrets: boolean;
+  cap: number;
+}
+
+/** What the offloaded checks found in one log. */
+export interface OffloadFindings {
+  issues: RecordIssue[];
+  secrets?: OffloadedSecrets;
+}
+
 export interface OffloadOutcome {
   records: number;
   bytes: number;
   issues: RecordIssue[];
+  secrets?: OffloadedSecrets;
   /** The worker's sha256 of the bytes it consumed, and their count. */
   sha256: string;
   size: number;
@@ -43,6 +62,49 @@ export function recordValidator(format: FormatModule, kind: string, issues: Reco
   return (r) => {
     for (const i of format.validate(kind, r.value))
       issues.push({ line: r.line, byteOffset: r.byteOffset, code: i.code, pointer: i.pointer, message: i.message });
+  };
+}
+
+/**
+ * The offloaded work over one log's records, as both threads run it: the validator, and the SECRET_IN_SESSION
+ * check with its findings collected (the first `cap`, then a count and the last: what the audit lists of them).
+ */
+export function recordWork(
+  format: FormatModule,
+  file: string,
+  kind: string,
+  work: OffloadWork,
+): { each: (r: JsonlRecord) => void; end: () => void; found: OffloadFindings } {
+  const found: OffloadFindings = { issues: [] };
+  const validate = work.validate ? recordValidator(format, kind, found.issues) : undefined;
+  let scan: ReturnType<typeof secretsCheck.create> | undefined;
+  if (work.secrets) {
+    const collected: OffloadedSecrets = { list: [], more: 0 };
+    found.secrets = collected;
+    const ctx = {
+      emit(
+        code: string,
+        location: OffloadedSecrets['list'][number]['location'],
+        message: string,
+        opts?: { key?: string },
+      ) {
+        const e = { code, location, message, ...(opts?.key !== undefined ? { key: opts.key } : {}) };
+        if (collected.list.length < work.cap) collected.list.push(e);
+        else {
+          collected.more++;
+          collected.last = e;
+        }
+      },
+    } as unknown as CheckContext<'SECRET_IN_SESSION'>;
+    scan = secretsCheck.create(ctx);
+  }
+  return {
+    each: (r) => {
+      validate?.(r);
+      scan?.record?.({ file, kind, record: r });
+    },
+    end: () => scan?.fileEnd?.({ file, kind }),
+    found,
   };
 }
 
@@ -67,6 +129,7 @@ export class SchemaOffload {
     private readonly kind: string,
     private readonly format: string,
     private readonly maxLineBytes: number,
+    private readonly work: OffloadWork,
   ) {}
 
   /**
@@ -80,13 +143,15 @@ export class SchemaOffload {
     rel: string,
     kind: string,
     maxLineBytes: number,
+    work: OffloadWork,
   ): SchemaOffload | undefined {
     if (!isMainThread || process.env.SESSION_AUDIT_NO_OFFLOAD) return undefined;
     const entry = source.entry(rel);
     if (entry?.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
     const script = workerScript();
     if (!script) return undefined;
-    const o = new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes);
+    if (!work.validate && !work.secrets) return undefined;
+    const o = new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes, work);
     source.shareRead(rel, () => o.begin());
     return o;
   }
@@ -100,7 +165,9 @@ export class SchemaOffload {
       const worker = new Worker(this.script, {
         workerData: {
           ring: ring.shared,
+          file: this.rel,
           kind: this.kind,
+          work: this.work,
           format: this.format,
           maxLineBytes: this.maxLineBytes,
           flag: this.flag,
@@ -122,11 +189,11 @@ export class SchemaOffload {
   }
 
   /**
-   * The schema issues of the log, once the worker is done (blocking), with its hash recorded in the inventory.
-   * Undefined when the worker's answer cannot be used (it failed, stalled, or the log was not read through it):
-   * the caller then validates in this thread.
+   * The schema issues and secrets of the log, once the worker is done (blocking), with its hash recorded in the
+   * inventory. Undefined when the worker's answer cannot be used (it failed, stalled, or the log was not read
+   * through it): the caller then does the work in this thread (`inline`).
    */
-  finish(end: FileEndEvent): RecordIssue[] | undefined {
+  finish(end: FileEndEvent): OffloadFindings | undefined {
     const { worker, port } = this;
     if (!worker || !port) return undefined;
     // A worker that stops making progress for this long (it died, e.g. out of memory, before it could say so) is
@@ -148,14 +215,19 @@ export class SchemaOffload {
     }
     this.cancel();
     const out = msg?.message;
-    if (!out || out.error !== undefined) return end.stats ? undefined : [];
-    // The loader's read failed part-way: the worker saw the same chunks, so its issues are those of the records
+    if (!out || out.error !== undefined) return end.stats ? undefined : this.nothing();
+    const found = { issues: out.issues, ...(out.secrets ? { secrets: out.secrets } : {}) };
+    // The loader's read failed part-way: the worker saw the same chunks, so its findings are those of the records
     // the loader parsed; the file keeps its read error and no hash.
-    if (!end.stats) return out.partial ? out.issues : [];
+    if (!end.stats) return out.partial ? found : this.nothing();
     if (out.partial || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
     // The worker consumed every byte the loader read, through the ring: its hash is the hash of what was parsed.
     if (!this.source.adoptHash(this.rel, out.sha256, out.size)) return undefined;
-    return out.issues;
+    return found;
+  }
+
+  private nothing(): OffloadFindings {
+    return { issues: [], ...(this.work.secrets ? { secrets: { list: [], more: 0 } } : {}) };
   }
 
   cancel(): void {
@@ -167,21 +239,23 @@ export class SchemaOffload {
   }
 
   /**
-   * The same validation in this thread, for when the worker's answer cannot be used: over the bytes the loader
-   * read and no further (a log still being appended to has grown since), hashing them for the inventory.
+   * The same work in this thread, for when the worker's answer cannot be used: over the bytes the loader read and
+   * no further (a log still being appended to has grown since), hashing them for the inventory.
    */
-  static inline(source: SessionSource, format: FormatModule, end: FileEndEvent, maxLineBytes: number): RecordIssue[] {
-    const issues: RecordIssue[] = [];
-    if (!end.stats) return issues; // the loader's read failed: nothing it parsed is known beyond what it reported
+  inline(end: FileEndEvent, format: FormatModule): OffloadFindings {
+    // The loader's read failed: nothing it parsed is known beyond what it reported.
+    if (!end.stats) return this.nothing();
     const shape = format.jsonlShape?.(end.kind);
-    source.streamJsonl(
+    const w = recordWork(format, end.file, end.kind, this.work);
+    this.source.streamJsonl(
       end.file,
-      { maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) },
-      recordValidator(format, end.kind, issues),
+      { maxLineBytes: this.maxLineBytes, ...(shape ? { looksLikeRecord: shape } : {}) },
+      w.each,
       () => {},
       end.stats?.bytes,
     );
-    return issues;
+    w.end();
+    return w.found;
   }
 
   describe(): string {

@@ -6,21 +6,24 @@
 import { createHash } from 'node:crypto';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { FORMATS } from '../../formats/registry.js';
-import type { RecordIssue } from '../../model/session.js';
 import { ChunkRing } from '../../read/chunk-ring.js';
 import { JsonlScanner } from '../../read/jsonl.js';
-import { recordValidator } from './schema-offload.js';
+import { recordWork, type OffloadWork } from './schema-offload.js';
 
 const {
   ring: shared,
+  file,
   kind,
+  work,
   format,
   maxLineBytes,
   flag,
   port,
 } = workerData as {
   ring: SharedArrayBuffer;
+  file: string;
   kind: string;
+  work: OffloadWork;
   format: string;
   maxLineBytes: number;
   flag: Int32Array;
@@ -32,13 +35,13 @@ try {
   const fm = FORMATS.find((f) => f.name === format);
   const shape = fm?.jsonlShape?.(kind);
   if (!fm || !shape) throw new Error(`format ${format} cannot describe ${kind} records`);
-  const issues: RecordIssue[] = [];
   let records = 0;
-  const validate = recordValidator(fm, kind, issues);
+  const w = recordWork(fm, file, kind, work);
+  const { issues, secrets } = w.found;
   const scanner = new JsonlScanner(
     (r) => {
       records++;
-      validate(r);
+      w.each(r);
     },
     () => {},
     { looksLikeRecord: shape, maxLineBytes },
@@ -54,10 +57,12 @@ try {
   }
   if (ring.producerGaveUp) {
     // The loader's read failed (or it stopped sharing): like the loader, no end-of-file processing.
-    port.postMessage({ records, bytes: size, issues, sha256: '', size, partial: true });
+    w.end();
+    port.postMessage({ records, bytes: size, issues, secrets, sha256: '', size, partial: true });
   } else {
     const stats = scanner.end();
-    port.postMessage({ records, bytes: stats.bytes, issues, sha256: hash.digest('hex'), size });
+    w.end();
+    port.postMessage({ records, bytes: stats.bytes, issues, secrets, sha256: hash.digest('hex'), size });
   }
 } catch (e) {
   done = 2;
