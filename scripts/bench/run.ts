@@ -10,6 +10,11 @@
  *   npm run bench -- --quick             # 50 MB, 200 and 2,000 sessions (a minute)
  *   npm run bench -- --sizes 100 --roots 1000,10000 --repeat 3 --dir /var/tmp/sa-bench
  *   npm run bench -- --startup-only      # start-up only (--version, checks vs node -e 0), merged into bench.json
+ *   npm run bench -- --no-store          # without the evidence store's measures
+ *
+ * Last, the evidence store (store.ts) on a generated root as large as the largest sessions root: the first
+ * `archive` (time, store size against the source's), a re-run with 1% of the sessions grown by one line (its time
+ * against the first's: it should follow the change, not the total) and `search` latency (one process each).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -28,6 +33,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
 import { writeLargeSession, writeManySessions } from './generate.js';
 import { secretCost } from './secret-cost.js';
+import { benchStore } from './store.js';
 
 interface Measure {
   name: string;
@@ -322,6 +328,26 @@ if (sortedRoots.length >= 2) {
   });
 }
 
+let store: ReturnType<typeof benchStore> | undefined;
+if (!startupOnly && !args.includes('--no-store') && sortedRoots.length) {
+  const n = sortedRoots[sortedRoots.length - 1]!;
+  store = benchStore({ sessions: n, dataDir, full: false, log: line });
+  const f = store.firstArchive;
+  const p = store.onePercentRerun;
+  line(
+    `\nevidence store, ${n} sessions (${round(store.source.bytes / MB, 1)} MB): first archive ${f.seconds.toFixed(1)} s, ` +
+      `store ${round(f.storeBytes / MB, 1)} MB (${Math.round((f.storeBytes / store.source.bytes) * 100)}% of the ` +
+      `source; index ${round(f.indexBytes / MB, 1)} MB of it)`,
+  );
+  line(`  unchanged re-run ${store.unchangedRerun.seconds.toFixed(1)} s: ${store.unchangedRerun.summary}`);
+  line(
+    `  1% changed (${p.changedSessions} sessions, ${p.appendedBytes} bytes appended): ${p.seconds.toFixed(1)} s ` +
+      `(${Math.round((p.seconds / f.seconds) * 100)}% of the first), ${p.storeBytesAdded} bytes more in the store (pieces, capture records and index)`,
+  );
+  for (const q of store.search)
+    line(`  search ${q.query}: ${q.seconds.toFixed(2)} s (${q.hits} hits, one process, start-up included)`);
+}
+
 line('\ntargets (DESIGN §8):');
 for (const t of targets) line(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.measured} (want ${t.want})`);
 const report = {
@@ -337,6 +363,7 @@ const report = {
   options: { sizesMb: sizes, roots: rootSizes, repeat },
   startup,
   results,
+  ...(store ? { store } : {}),
   targets,
 };
 mkdirSync(join(root, 'reports'), { recursive: true });

@@ -8,21 +8,18 @@
  *
  *   npm run bench:store                       # 10,000 sessions
  *   npm run bench:store -- --sessions 1000 --dir /var/tmp/sa-bench
+ *
+ * `npm run bench` runs the same measures (without `--reindex` and `verify --store`) on a root as large as its
+ * largest sessions root, and reports them in reports/bench.json.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
 import { writeManySessions } from './generate.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const n = Number(opt('--sessions') ?? '10000');
-const dataDir = opt('--dir') ?? join(tmpdir(), 'session-audit-bench');
 const root = packageRoot();
 const bin = join(root, 'bin', 'session-audit.js');
 const template = join(
@@ -64,59 +61,86 @@ function run(argv: string[]): { seconds: number; stdout: string; code: number | 
   return { seconds, stdout: r.stdout.trim(), code: r.status };
 }
 
-const sessionsRoot = join(dataDir, `store-root-${n}`);
-const store = join(dataDir, `store-${n}`);
-rmSync(sessionsRoot, { recursive: true, force: true });
-rmSync(store, { recursive: true, force: true });
-console.log(`generating a sessions root of ${n} sessions…`);
-writeManySessions(sessionsRoot, n, template);
-const source = size(sessionsRoot);
+export interface StoreBenchOptions {
+  sessions: number;
+  dataDir: string;
+  /** Also `archive --reindex` and `verify --store` (bench:store); `npm run bench` leaves them out. */
+  full: boolean;
+  log?: (line: string) => void;
+}
 
-const first = run(['archive', sessionsRoot, '--store', store]);
-const stored = size(store);
-// The store's size includes its index (derived data, rebuilt by --reindex): said apart.
-const firstIndexBytes = lstatSync(join(store, 'index.sqlite')).size;
-const unchanged = run(['archive', sessionsRoot, '--store', store]);
-// 1% of the sessions grow by one line, as an agent at work appends.
-const groups = readdirSync(join(sessionsRoot, 'sessions')).sort();
-const all = groups.flatMap((g) =>
-  readdirSync(join(sessionsRoot, 'sessions', g)).map((s) => join(sessionsRoot, 'sessions', g, s)),
-);
-const changed = all.filter((_, i) => i % 100 === 0);
-const line = '{"timestamp":1787199999,"method":"session/update","params":{"update":{"sessionUpdate":"bench"}}}\n';
-for (const s of changed) if (existsSync(join(s, 'updates.jsonl'))) appendFileSync(join(s, 'updates.jsonl'), line);
-const onePercent = run(['archive', sessionsRoot, '--store', store]);
-const verify = run(['verify', '--store', store]);
-// The index: rebuilt from the store alone, and searched (a phrase every session holds, one none holds; each run
-// is a whole process, Node's start included).
-const reindex = run(['archive', '--reindex', '--store', store]);
-const indexBytes = lstatSync(join(store, 'index.sqlite')).size;
-const searches = [['"cargo test"'], ['zyxwvutsrq'], ['saturating_add', '--kind', 'model_text']].map((q) => {
-  const r = run(['search', q[0]!, '--store', store, '--format', 'jsonl', '--limit', '0', ...q.slice(1)]);
-  return { query: q.join(' '), seconds: r.seconds, hits: r.stdout ? r.stdout.split('\n').length : 0 };
-});
+/** The store's measures on a generated root of `sessions` sessions (see the header). */
+export function benchStore({ sessions: n, dataDir, full, log = console.log }: StoreBenchOptions) {
+  const sessionsRoot = join(dataDir, `store-root-${n}`);
+  const store = join(dataDir, `store-${n}`);
+  rmSync(sessionsRoot, { recursive: true, force: true });
+  rmSync(store, { recursive: true, force: true });
+  log(`generating a sessions root of ${n} sessions for the evidence store…`);
+  writeManySessions(sessionsRoot, n, template);
+  const source = size(sessionsRoot);
 
-const result = {
-  machine: { cpus: cpus().length, node: process.version, note: 'a shared machine: figures are indicative' },
-  sessions: n,
-  source: { bytes: source.bytes, files: source.files, disk: source.disk },
-  firstArchive: {
-    seconds: first.seconds,
-    storeBytes: stored.bytes,
-    storeDisk: stored.disk,
-    indexBytes: firstIndexBytes,
-    summary: first.stdout,
-  },
-  unchangedRerun: { seconds: unchanged.seconds, summary: unchanged.stdout },
-  onePercentRerun: {
-    seconds: onePercent.seconds,
-    changedSessions: changed.length,
-    appendedBytes: changed.length * Buffer.byteLength(line),
-    summary: onePercent.stdout,
-  },
-  verifyStore: { seconds: verify.seconds, summary: verify.stdout },
-  reindex: { seconds: reindex.seconds, indexBytes, summary: reindex.stdout },
-  search: searches,
-};
-for (const [k, v] of Object.entries(result)) console.log(`${k}: ${JSON.stringify(v)}`);
-writeFileSync(join(root, 'reports', 'bench-store.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const first = run(['archive', sessionsRoot, '--store', store]);
+  const stored = size(store);
+  // The store's size includes its index (derived data, rebuilt by --reindex): said apart.
+  const firstIndexBytes = lstatSync(join(store, 'index.sqlite')).size;
+  const unchanged = run(['archive', sessionsRoot, '--store', store]);
+  // 1% of the sessions grow by one line, as an agent at work appends.
+  const groups = readdirSync(join(sessionsRoot, 'sessions')).sort();
+  const all = groups.flatMap((g) =>
+    readdirSync(join(sessionsRoot, 'sessions', g)).map((s) => join(sessionsRoot, 'sessions', g, s)),
+  );
+  const changed = all.filter((_, i) => i % 100 === 0);
+  const line = '{"timestamp":1787199999,"method":"session/update","params":{"update":{"sessionUpdate":"bench"}}}\n';
+  for (const s of changed) if (existsSync(join(s, 'updates.jsonl'))) appendFileSync(join(s, 'updates.jsonl'), line);
+  const onePercent = run(['archive', sessionsRoot, '--store', store]);
+  const afterBytes = size(store).bytes;
+  const verify = full ? run(['verify', '--store', store]) : undefined;
+  // The index: rebuilt from the store alone (bench:store only), and searched (a phrase every session holds, one
+  // none holds, one in one kind; each run is a whole process, Node's start included).
+  const reindex = full ? run(['archive', '--reindex', '--store', store]) : undefined;
+  const indexBytes = lstatSync(join(store, 'index.sqlite')).size;
+  const searches = [['"cargo test"'], ['zyxwvutsrq'], ['saturating_add', '--kind', 'model_text']].map((q) => {
+    const r = run(['search', q[0]!, '--store', store, '--format', 'jsonl', '--limit', '0', ...q.slice(1)]);
+    return { query: q.join(' '), seconds: r.seconds, hits: r.stdout ? r.stdout.split('\n').length : 0 };
+  });
+  const result = {
+    machine: { cpus: cpus().length, node: process.version, note: 'a shared machine: figures are indicative' },
+    sessions: n,
+    source: { bytes: source.bytes, files: source.files, disk: source.disk },
+    firstArchive: {
+      seconds: first.seconds,
+      storeBytes: stored.bytes,
+      storeDisk: stored.disk,
+      indexBytes: firstIndexBytes,
+      summary: first.stdout,
+    },
+    unchangedRerun: { seconds: unchanged.seconds, summary: unchanged.stdout },
+    onePercentRerun: {
+      seconds: onePercent.seconds,
+      changedSessions: changed.length,
+      appendedBytes: changed.length * Buffer.byteLength(line),
+      storeBytesAdded: afterBytes - stored.bytes,
+      summary: onePercent.stdout,
+    },
+    ...(verify ? { verifyStore: { seconds: verify.seconds, summary: verify.stdout } } : {}),
+    ...(reindex ? { reindex: { seconds: reindex.seconds, summary: reindex.stdout } } : {}),
+    indexBytes,
+    search: searches,
+  };
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const opt = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const result = benchStore({
+    sessions: Number(opt('--sessions') ?? '10000'),
+    dataDir: opt('--dir') ?? join(tmpdir(), 'session-audit-bench'),
+    full: true,
+  });
+  for (const [k, v] of Object.entries(result)) console.log(`${k}: ${JSON.stringify(v)}`);
+  writeFileSync(join(root, 'reports', 'bench-store.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
