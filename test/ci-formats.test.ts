@@ -295,6 +295,13 @@ describe('many sessions', () => {
     expect(two.stdout).toBe(one.stdout);
     expect(two.code).toBe(one.code);
   });
+  test.skipIf(!built)('--jobs 3 (this thread and two workers) over every agent gives the --jobs 1 report', async () => {
+    const one = await cli(['audit', CORPORA, '--format', 'json', '--fail-on', 'never', '--jobs', '1']);
+    const three = await cli(['audit', CORPORA, '--format', 'json', '--fail-on', 'never', '--jobs', '3']);
+    expect(new Set(JSON.parse(one.stdout).sessions.map((s: { format: string }) => s.format)).size).toBeGreaterThan(4);
+    expect(three.stdout).toBe(one.stdout);
+    expect(three.code).toBe(one.code);
+  });
   test('a progress bar only on a terminal, on stderr', async () => {
     const run = async (progress: boolean): Promise<{ out: string; err: string }> => {
       let out = '';

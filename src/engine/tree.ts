@@ -122,7 +122,7 @@ export async function auditPathsParallel(
   const found = inShard(findSessions(paths, run.formatHint), run.shard);
   const jobs = Math.min(run.jobs ?? 1, found.length);
   if (jobs <= 1) return auditPaths(paths, options, run);
-  return collect(found, await auditInWorkers(found, options, jobs, run.progress));
+  return collect(found, await auditInWorkers(found, options, jobs, (f) => auditOne(f, options), run.progress));
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * `--jobs N`: sessions audited in worker threads. Each worker audits the sessions it is sent, one at a time,
- * and sends back the plain-data result; results are put back in discovery order, so the report is identical
- * to a one-thread run.
+ * `--jobs N`: sessions audited in N threads, this one and N - 1 workers. Each worker audits the sessions it is
+ * sent, one at a time, and sends back the plain-data result; results are put back in discovery order, so the
+ * report is identical to a one-thread run.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,36 +32,53 @@ function workerPath(): string {
   return built;
 }
 
+/** Sessions the main thread audits between two looks at its workers' messages (a few milliseconds of work). */
+const LOCAL_BATCH = 4;
+
+/**
+ * Audit the sessions with `jobs` threads: this one and `jobs - 1` workers. The main thread audits too (`local`)
+ * in small batches, yielding between them so that a worker that finishes a batch is sent the next at once; each
+ * worker is kept two batches ahead, so it never waits for this thread. Results in discovery order.
+ */
 export async function auditInWorkers(
   found: readonly FoundSession[],
   options: AuditOptions,
   jobs: number,
+  local: (f: FoundSession) => { result: SessionResult; facts?: LineageFacts },
   progress?: (done: number, total: number) => void,
 ): Promise<Array<{ result: SessionResult; facts?: LineageFacts }>> {
   const path = workerPath();
   const out: Array<{ result: SessionResult; facts?: LineageFacts } | undefined> = new Array(found.length);
   let next = 0;
   let done = 0;
-  const workers = Array.from({ length: jobs }, () => new Worker(path, { workerData: { options } }));
+  let failure: Error | undefined;
+  const workers = Array.from({ length: Math.max(1, jobs - 1) }, () => new Worker(path, { workerData: { options } }));
+  const size = batchSize(found.length, jobs);
   try {
-    await Promise.all(
+    const workersDone = Promise.all(
       workers.map(
         (w) =>
           new Promise<void>((resolveWorker, reject) => {
-            const size = batchSize(found.length, jobs);
+            let inFlight = 0;
             const send = (): void => {
               if (next >= found.length) {
-                resolveWorker();
+                if (inFlight === 0) resolveWorker();
                 return;
               }
               const batch = [];
               for (let k = 0; k < size && next < found.length; k++, next++) batch.push({ i: next, found: found[next] });
+              inFlight++;
               w.postMessage(batch);
             };
+            const fail = (e: Error): void => {
+              failure ??= e;
+              reject(e);
+            };
             w.on('message', (batch: WorkerOut[]) => {
+              inFlight--;
               for (const m of batch) {
                 if (m.error !== undefined) {
-                  reject(new Error(`worker failed on ${found[m.i]?.display ?? m.i}: ${m.error}`));
+                  fail(new Error(`worker failed on ${found[m.i]?.display ?? m.i}: ${m.error}`));
                   return;
                 }
                 out[m.i] = m.facts ? { result: m.result!, facts: m.facts } : { result: m.result! };
@@ -69,15 +86,25 @@ export async function auditInWorkers(
               }
               send();
             });
-            w.on('error', reject);
+            w.on('error', fail);
             w.on('exit', (code) => {
-              if (next < found.length || out.some((x, k) => x === undefined && k < next))
-                reject(new Error(`a worker exited (code ${code}) before finishing`));
+              if (inFlight > 0) fail(new Error(`a worker exited (code ${code}) before finishing`));
             });
+            send();
             send();
           }),
       ),
     );
+    // This thread's share, a few sessions at a time; a worker's failure stops it.
+    while (next < found.length && !failure) {
+      const end = Math.min(found.length, next + LOCAL_BATCH);
+      for (; next < end; next++) {
+        out[next] = local(found[next]!);
+        progress?.(++done, found.length);
+      }
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    await workersDone;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -4,10 +4,10 @@
  * exactly like the loader's (same record shape, same line cap), validates every record, runs the SECRET_IN_SESSION
  * check over it (checks/secrets.ts itself, its findings collected), hashes the bytes, and hands the issues, the
  * findings and the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses,
- * normalizes and runs every other check without hashing. The file is read from disk once, and the hash and the issues are
- * those of exactly the bytes the events came from. If the worker failed or stalled, the records are validated and
- * hashed here instead, from a second read compared with the first by the file's stamps: the result never
- * depends on the second thread.
+ * normalizes and runs every other check without hashing. The file is read from disk once, and the hash and the
+ * findings are those of exactly the bytes the events came from. If the worker failed or stalled, the same work is
+ * done here instead, from a second read compared with the first by the file's stamps: the result never depends on
+ * the second thread.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
