@@ -14,7 +14,7 @@ import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
 import { auditSession, rootChecks, runRootChecks, type AuditOptions } from './audit-session.js';
-import { auditInWorkers } from './parallel/pool.js';
+import { auditInWorkers, startWorkers, stopWorkers } from './parallel/pool.js';
 import { buildReport, type SessionResult } from './report.js';
 import { readUserFileText } from './user-files.js';
 
@@ -87,11 +87,19 @@ export interface RunOptions {
 /** Audit every session found under the paths, collecting lineage facts; results in discovery order. */
 export function auditPaths(paths: readonly string[], options: AuditOptions, run: RunOptions = {}): TreeResult {
   const found = inShard(findSessions(paths, run.formatHint), run.shard);
+  return auditFound(found, (f) => auditOne(f, options), run.progress);
+}
+
+function auditFound(
+  found: FoundSession[],
+  audit: (f: FoundSession) => { result: SessionResult; facts?: LineageFacts },
+  progress: RunOptions['progress'],
+): TreeResult {
   return collect(
     found,
     found.map((f, i) => {
-      const r = auditOne(f, options);
-      run.progress?.(i + 1, found.length);
+      const r = audit(f);
+      progress?.(i + 1, found.length);
       return r;
     }),
   );
@@ -119,10 +127,21 @@ export async function auditPathsParallel(
   options: AuditOptions,
   run: RunOptions,
 ): Promise<TreeResult> {
-  const found = inShard(findSessions(paths, run.formatHint), run.shard);
-  const jobs = Math.min(run.jobs ?? 1, found.length);
-  if (jobs <= 1) return auditPaths(paths, options, run);
-  return collect(found, await auditInWorkers(found, options, jobs, (f) => auditOne(f, options), run.progress));
+  // The workers start first: they load while this thread walks the paths.
+  const wanted = run.jobs ?? 1;
+  const workers = wanted > 1 ? startWorkers(options, wanted - 1) : [];
+  let found: FoundSession[];
+  try {
+    found = inShard(findSessions(paths, run.formatHint), run.shard);
+  } catch (e) {
+    await stopWorkers(workers);
+    throw e;
+  }
+  const jobs = Math.min(wanted, found.length);
+  await stopWorkers(workers.slice(Math.max(0, jobs - 1)));
+  const local = (f: FoundSession): { result: SessionResult; facts?: LineageFacts } => auditOne(f, options);
+  if (jobs <= 1) return auditFound(found, local, run.progress);
+  return collect(found, await auditInWorkers(found, workers.slice(0, jobs - 1), local, run.progress));
 }
 
 /**

@@ -32,27 +32,46 @@ function workerPath(): string {
   return built;
 }
 
+/**
+ * Start `count` workers (they load their modules meanwhile: the caller discovers the sessions at the same time).
+ * An early failure is kept for `auditInWorkers` to report; `stopWorkers` ends the ones not used.
+ */
+export function startWorkers(options: AuditOptions, count: number): Worker[] {
+  const path = workerPath();
+  return Array.from({ length: count }, () => {
+    const w = new Worker(path, { workerData: { options } });
+    w.on('error', (e) => void early.set(w, early.get(w) ?? e.message));
+    w.on('exit', (code) => void early.set(w, early.get(w) ?? `exit code ${code}`));
+    return w;
+  });
+}
+
+/** Workers that failed or ended before they were used (their events have passed). */
+const early = new WeakMap<Worker, string>();
+
+export async function stopWorkers(workers: readonly Worker[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.terminate()));
+}
+
 /** Sessions the main thread audits between two looks at its workers' messages (a few milliseconds of work). */
 const LOCAL_BATCH = 4;
 
 /**
- * Audit the sessions with `jobs` threads: this one and `jobs - 1` workers. The main thread audits too (`local`)
- * in small batches, yielding between them so that a worker that finishes a batch is sent the next at once; each
- * worker is kept two batches ahead, so it never waits for this thread. Results in discovery order.
+ * Audit the sessions with this thread and `workers` (from `startWorkers`, ended here). The main thread audits too
+ * (`local`) in small batches, yielding between them so that a worker that finishes a batch is sent the next at
+ * once; each worker is kept two batches ahead, so it never waits for this thread. Results in discovery order.
  */
 export async function auditInWorkers(
   found: readonly FoundSession[],
-  options: AuditOptions,
-  jobs: number,
+  workers: readonly Worker[],
   local: (f: FoundSession) => { result: SessionResult; facts?: LineageFacts },
   progress?: (done: number, total: number) => void,
 ): Promise<Array<{ result: SessionResult; facts?: LineageFacts }>> {
-  const path = workerPath();
+  const jobs = workers.length + 1;
   const out: Array<{ result: SessionResult; facts?: LineageFacts } | undefined> = new Array(found.length);
   let next = 0;
   let done = 0;
   let failure: Error | undefined;
-  const workers = Array.from({ length: Math.max(1, jobs - 1) }, () => new Worker(path, { workerData: { options } }));
   const size = batchSize(found.length, jobs);
   try {
     const workersDone = Promise.all(
@@ -87,6 +106,11 @@ export async function auditInWorkers(
               send();
             });
             w.on('error', fail);
+            const gone = early.get(w);
+            if (gone !== undefined) {
+              fail(new Error(`a worker ended before it audited anything (${gone})`));
+              return;
+            }
             w.on('exit', (code) => {
               if (inFlight > 0) fail(new Error(`a worker exited (code ${code}) before finishing`));
             });
@@ -106,7 +130,7 @@ export async function auditInWorkers(
     }
     await workersDone;
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await stopWorkers(workers);
   }
   return out.map((x) => x!);
 }
