@@ -170,9 +170,9 @@ export const secrets = defineCheck({
         trie = undefined;
         walk(d.value);
       },
-      record({ file: f, record, offloaded }) {
+      record({ file: f, record, secretsOffloaded }) {
         // A large log is scanned in the schema thread (engine/parallel/): its findings come with its end.
-        if (record.value === undefined || offloaded) return;
+        if (record.value === undefined || secretsOffloaded) return;
         file = f;
         line = record.line;
         byteOffset = record.byteOffset;

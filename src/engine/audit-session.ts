@@ -159,9 +159,14 @@ export function auditSession(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Large logs are schema-checked in a second thread while this one loads them (see parallel/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
+  // Large logs are parsed twice, here and in a second thread, and the other per-record work is shared so that
+  // neither thread waits for the other: the secret scan (the dearer) goes to the second thread and the schema
+  // check stays here; without the secret scan (`validate`), the schema check goes (1 GB: 10.6-11.4 s against
+  // 13.1-14.2 s with both in the second thread).
+  const secretsRun = runs.some((r) => r.check.id === 'secrets');
   const work = {
-    validate: runs.some((r) => r.check.id === 'schema'),
-    secrets: runs.some((r) => r.check.id === 'secrets'),
+    validate: !secretsRun && runs.some((r) => r.check.id === 'schema'),
+    secrets: secretsRun,
     cap,
   };
   if (!opaque(found) && (work.validate || work.secrets)) {
@@ -176,7 +181,11 @@ export function auditSession(
   const sink: LoadSink = {
     doc: dispatcher('doc'),
     record: (d) => {
-      if (offloads.size > 0 && offloads.has(d.file)) d.offloaded = true;
+      if (offloads.size > 0) {
+        const o = offloads.get(d.file);
+        if (o?.work.validate) d.offloaded = true;
+        if (o?.work.secrets) d.secretsOffloaded = true;
+      }
       onRecord(d);
     },
     event: dispatcher('event'),

@@ -53,11 +53,10 @@ export interface RecordEvent {
   file: string;
   kind: string;
   record: JsonlRecord;
-  /**
-   * The record's per-record checks that can run elsewhere (schema, secrets) run in another thread; their findings
-   * arrive with the file's FileEndEvent.
-   */
+  /** The record's schema check runs in another thread; its issues arrive with the file's FileEndEvent. */
   offloaded?: boolean;
+  /** The record is scanned for secrets in another thread; the findings arrive with the file's FileEndEvent. */
+  secretsOffloaded?: boolean;
 }
 
 /** A finding a check made in another thread, as it emitted it: replayed through its own `emit`, in order. */

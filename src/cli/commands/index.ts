@@ -82,7 +82,7 @@ const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
     alias: 'j',
     type: 'number',
     value: 'N',
-    describe: 'sessions audited in parallel, in worker threads (default 1); the output is identical',
+    describe: 'sessions audited in N threads (this one and N-1 workers; default 1); the output is identical',
   },
   SARIF_ROOT,
   COLOR,
