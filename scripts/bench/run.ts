@@ -335,14 +335,16 @@ if (!startupOnly && !args.includes('--no-store') && sortedRoots.length) {
   const f = store.firstArchive;
   const p = store.onePercentRerun;
   line(
-    `\nevidence store, ${n} sessions (${round(store.source.bytes / MB, 1)} MB): first archive ${f.seconds.toFixed(1)} s, ` +
+    `\nevidence store, ${n} sessions (${round(store.source.bytes / MB, 1)} MB): ` +
+      `first archive ${f.seconds.toFixed(1)} s, ` +
       `store ${round(f.storeBytes / MB, 1)} MB (${Math.round((f.storeBytes / store.source.bytes) * 100)}% of the ` +
       `source; index ${round(f.indexBytes / MB, 1)} MB of it)`,
   );
   line(`  unchanged re-run ${store.unchangedRerun.seconds.toFixed(1)} s: ${store.unchangedRerun.summary}`);
   line(
     `  1% changed (${p.changedSessions} sessions, ${p.appendedBytes} bytes appended): ${p.seconds.toFixed(1)} s ` +
-      `(${Math.round((p.seconds / f.seconds) * 100)}% of the first), ${p.storeBytesAdded} bytes more in the store (pieces, capture records and index)`,
+      `(${Math.round((p.seconds / f.seconds) * 100)}% of the first), ${p.storeBytesAdded} bytes more in the store ` +
+      '(pieces, capture records and index)',
   );
   for (const q of store.search)
     line(`  search ${q.query}: ${q.seconds.toFixed(2)} s (${q.hits} hits, one process, start-up included)`);
