@@ -1,7 +1,7 @@
 /**
  * Large logs are checked in part in a second thread (the secret scan in an audit, the schema check in `validate`):
- * the report must be byte-identical to doing it all in the main thread, on every corpora case (damaged ones included). Run on the built CLI with the size
- * threshold at one byte so that every log takes the second thread.
+ * the report must be byte-identical to doing it all in the main thread, on every corpora case (damaged ones
+ * included). Run on the built CLI with the size threshold at one byte so that every log takes the second thread.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
