@@ -50,6 +50,11 @@ export interface JsonlOptions {
   looksLikeRecord?: (value: unknown) => boolean;
   /** Individual reports per code per file before the rest are summarised in one report. */
   maxReportsPerCode?: number;
+  /**
+   * Look for repeated keys in each record (`JsonlRecord.duplicateKey`; default true). A reader whose consumers do
+   * not use them (the second thread of a large log) skips the search: the records, lines and damage are the same.
+   */
+  duplicateKeys?: boolean;
 }
 
 export interface JsonlStats {

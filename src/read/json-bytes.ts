@@ -28,8 +28,8 @@ export type ParseResult =
   | { ok: true; value: unknown; duplicateKey?: DuplicateKey }
   | { ok: false; reason: string; badUtf8At?: number; utf8CutAtEnd?: boolean };
 
-/** Strict UTF-8 then JSON.parse. Never throws. */
-export function parseBytes(b: Buffer): ParseResult {
+/** Strict UTF-8 then JSON.parse (and the first repeated key, unless `keys` is false). Never throws. */
+export function parseBytes(b: Buffer, keys = true): ParseResult {
   if (!isUtf8(b)) {
     const at = firstInvalidUtf8(b);
     const cutAtEnd = isTruncatedSequenceAtEnd(b, at);
@@ -48,7 +48,7 @@ export function parseBytes(b: Buffer): ParseResult {
     return { ok: false, reason: e instanceof Error ? shortJsonError(e.message) : 'not JSON' };
   }
   // Only objects can repeat a key.
-  const dup = text.includes('{') ? duplicateKey(text) : undefined;
+  const dup = keys && text.includes('{') ? duplicateKey(text) : undefined;
   return dup ? { ok: true, value, duplicateKey: dup } : { ok: true, value };
 }
 

@@ -26,6 +26,8 @@ export class JsonlScanner {
   private readonly maxLineBytes: number;
   private readonly looksLikeRecord: (value: unknown) => boolean;
   private readonly maxReports: number;
+  /** Whether records are searched for repeated keys (JsonlOptions.duplicateKeys). */
+  private readonly keys: boolean;
 
   private pieces: Buffer[] = [];
   private pendingLen = 0;
@@ -51,6 +53,7 @@ export class JsonlScanner {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.looksLikeRecord = options.looksLikeRecord ?? isPlainObject;
     this.maxReports = options.maxReportsPerCode ?? 50;
+    this.keys = options.duplicateKeys ?? true;
   }
 
   /** Feed the next chunk of the file. The caller may reuse the chunk's memory once push returns. */
@@ -216,7 +219,7 @@ export class JsonlScanner {
       return;
     }
 
-    const parsed = parseBytes(b);
+    const parsed = parseBytes(b, this.keys);
     if (parsed.ok) {
       if (!terminated) {
         this.damage({
@@ -290,11 +293,11 @@ export class JsonlScanner {
       if (p <= 0) break;
       const before = prevNonSpace(rest, p);
       if (before === 0x3a /* : */ || before === 0x2c /* , */ || before === 0x5b /* [ */) break;
-      const tail = parseBytes(b.subarray(p, end));
+      const tail = parseBytes(b.subarray(p, end), this.keys);
       if (!tail.ok || !this.looksLikeRecord(tail.value)) break;
       tails.unshift({ at: p, end, value: tail.value });
       end = p;
-      const head = parseBytes(b.subarray(0, end));
+      const head = parseBytes(b.subarray(0, end), this.keys);
       headOk = head.ok && this.looksLikeRecord(head.value);
       cutUtf8 = !head.ok && head.badUtf8At !== undefined;
       if (headOk && head.ok) {
@@ -347,7 +350,7 @@ export class JsonlScanner {
     for (const [s, e] of segments) {
       const seg = b.subarray(s, e);
       if (isBlank(seg)) continue;
-      const r = parseBytes(seg);
+      const r = parseBytes(seg, this.keys);
       if (r.ok && this.looksLikeRecord(r.value)) {
         recovered.push({ line, byteOffset: start + s, byteLength: e - s, value: r.value, recovered: 'nul' });
       } else lost++;
