@@ -4,20 +4,17 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import type { AuditOptions } from '../src/engine/audit-session.js';
-import { buildReport, type SessionResult } from '../src/engine/report.js';
-import { auditTree } from '../src/engine/tree.js';
+import { join } from 'node:path';
 import { catalog } from '../src/checks/catalog.js';
 import { packageRoot } from '../src/formats/schema-runtime.js';
 import { renderJson } from '../src/report/json.js';
 import { renderTable } from '../src/report/table.js';
 import { main } from '../src/cli/main.js';
 import { htmlInput } from '../src/engine/html-data.js';
-import type { LineageGraph } from '../src/lineage/graph.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderSarif } from '../src/report/sarif.js';
+import { auditCorpora } from './corpora-report.js';
 
 const root = packageRoot();
 process.chdir(root);
@@ -25,30 +22,7 @@ const corpora = 'corpora';
 const out = join(root, 'reports');
 mkdirSync(out, { recursive: true });
 
-const results: SessionResult[] = [];
-const graphs = new Map<string, LineageGraph>();
-const audited: string[] = [];
-/** A case may ship the sandbox.toml its sessions were created with (the lineage corpus does). */
-const sandboxConfigOf = (dir: string) =>
-  existsSync(join(dir, 'sandbox.toml')) ? { sandboxConfig: [relative(root, join(dir, 'sandbox.toml'))] } : {};
-for (const format of readdirSync(corpora).sort()) {
-  for (const name of readdirSync(join(corpora, format)).sort()) {
-    const dir = join(corpora, format, name);
-    const expectedPath = join(dir, 'expected.json');
-    if (!existsSync(expectedPath)) continue;
-    const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as { args?: string[]; command?: string };
-    if (expected.command === 'verify') continue;
-    const options: AuditOptions = { command: 'audit' };
-    const args = expected.args ?? [];
-    const i = args.indexOf('--max-line-bytes');
-    if (i >= 0) options.maxLineBytes = Number(args[i + 1]);
-    const t = auditTree([relative(root, dir)], options, sandboxConfigOf(dir));
-    results.push(...t.results);
-    for (const [k, g] of t.graphs) graphs.set(k, g);
-    audited.push(relative(root, dir));
-  }
-}
-const report = buildReport(results, 'audit');
+const { report, graphs, audited } = auditCorpora(root);
 writeFileSync(join(out, 'corpora-audit.json'), renderJson(report));
 writeFileSync(join(out, 'corpora-audit.txt'), renderTable(report, { color: false, width: 120 }));
 writeFileSync(
