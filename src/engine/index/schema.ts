@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 export const INDEX_NAME = 'index.sqlite';
 
 export const indexPath = (store: string): string => join(store, INDEX_NAME);
@@ -16,7 +16,8 @@ export type Db = InstanceType<typeof Database>;
 
 const DDL = `
 CREATE TABLE sessions (
-  key TEXT PRIMARY KEY,
+  sid INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
   id TEXT NOT NULL,
   format TEXT NOT NULL,
   display TEXT NOT NULL,
@@ -32,7 +33,7 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_id ON sessions(id);
 CREATE TABLE captures (
   seq INTEGER PRIMARY KEY,
-  session_key TEXT NOT NULL REFERENCES sessions(key),
+  session INTEGER NOT NULL REFERENCES sessions(sid),
   run TEXT NOT NULL,
   status TEXT NOT NULL,
   previous INTEGER,
@@ -41,7 +42,7 @@ CREATE TABLE captures (
   events INTEGER NOT NULL,
   not_indexed TEXT
 );
-CREATE INDEX captures_session ON captures(session_key);
+CREATE INDEX captures_session ON captures(session);
 CREATE TABLE files (
   capture INTEGER NOT NULL REFERENCES captures(seq),
   path TEXT NOT NULL,
@@ -57,7 +58,7 @@ CREATE TABLE files (
 CREATE INDEX files_sha256 ON files(sha256);
 CREATE TABLE events (
   id INTEGER PRIMARY KEY,
-  session_key TEXT NOT NULL REFERENCES sessions(key),
+  session INTEGER NOT NULL REFERENCES sessions(sid),
   capture INTEGER NOT NULL REFERENCES captures(seq),
   file TEXT NOT NULL,
   line INTEGER NOT NULL,
@@ -73,13 +74,13 @@ CREATE TABLE events (
   summary TEXT NOT NULL,
   text TEXT NOT NULL,
   digest TEXT NOT NULL,
-  UNIQUE (session_key, file, byte, digest)
+  UNIQUE (session, file, byte, digest)
 );
-CREATE INDEX events_call ON events(session_key, tool_call_id);
+CREATE INDEX events_call ON events(session, tool_call_id);
 CREATE INDEX events_time ON events(time_ms);
 CREATE TABLE tool_calls (
   id INTEGER PRIMARY KEY,
-  session_key TEXT NOT NULL REFERENCES sessions(key),
+  session INTEGER NOT NULL REFERENCES sessions(sid),
   capture INTEGER NOT NULL REFERENCES captures(seq),
   call_id TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -92,12 +93,12 @@ CREATE TABLE tool_calls (
   line INTEGER,
   byte INTEGER,
   digest TEXT NOT NULL,
-  UNIQUE (session_key, call_id, digest)
+  UNIQUE (session, call_id, digest)
 );
 CREATE INDEX tool_calls_name ON tool_calls(name);
 CREATE TABLE findings (
   id INTEGER PRIMARY KEY,
-  session_key TEXT NOT NULL REFERENCES sessions(key),
+  session INTEGER NOT NULL REFERENCES sessions(sid),
   capture INTEGER NOT NULL REFERENCES captures(seq),
   code TEXT NOT NULL,
   severity TEXT NOT NULL,
@@ -106,7 +107,7 @@ CREATE TABLE findings (
   byte INTEGER,
   message TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
-  UNIQUE (session_key, fingerprint)
+  UNIQUE (session, fingerprint)
 );
 CREATE INDEX findings_code ON findings(code);
 CREATE VIRTUAL TABLE events_fts USING fts5(text, content='events', content_rowid='id');

@@ -104,24 +104,24 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         params[`kind${i}`] = k;
       });
     }
-    const call = 'SELECT 1 FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id';
+    const call = 'SELECT 1 FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id';
     if (f.tool !== undefined) {
       where.push(`EXISTS (${call} AND c.name = @tool)`);
       params.tool = f.tool;
     }
     if (f.mutating) where.push(`EXISTS (${call} AND c.may_mutate = 1)`);
     if (f.code !== undefined) {
-      where.push('EXISTS (SELECT 1 FROM findings x WHERE x.session_key = e.session_key AND x.code = @code)');
+      where.push('EXISTS (SELECT 1 FROM findings x WHERE x.session = e.session AND x.code = @code)');
       params.code = f.code;
     }
     const limit = f.limit ?? 100;
     const sql = `
       SELECT s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
-        (SELECT c.name FROM tool_calls c WHERE c.session_key = e.session_key AND c.call_id = e.tool_call_id
+        (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snippet,
         e.file, e.line, e.byte, e.capture
-      FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.key = e.session_key
+      FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.sid = e.session
       WHERE ${where.join(' AND ')}
       ORDER BY e.time_ms IS NULL, e.time_ms, e.id
       ${limit > 0 ? `LIMIT ${limit + 1}` : ''}`;
