@@ -116,3 +116,7 @@ export function writeManySessions(root: string, n: number, template: string): st
   }
   return root;
 }
+
+/** A session of the shipped clean Grok corpus, by id: the template of the generated roots. */
+export const cleanGrokSession = (packageRoot: string, id: string): string =>
+  join(packageRoot, 'corpora', 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', id);

@@ -31,7 +31,7 @@ import {
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
-import { writeLargeSession, writeManySessions } from './generate.js';
+import { cleanGrokSession, writeLargeSession, writeManySessions } from './generate.js';
 import { secretCost } from './secret-cost.js';
 import { benchStore } from './store.js';
 
@@ -255,15 +255,7 @@ for (const size of sizes) {
 }
 
 const rootTimes = new Map<number, { j1: number; j2?: number }>();
-const template = join(
-  root,
-  'corpora',
-  'grok',
-  'clean',
-  'sessions',
-  '%2Fhome%2Fdev%2Fproj',
-  '019a3f2e-0f10-7c42-8000-00000000a003',
-);
+const template = cleanGrokSession(root, '019a3f2e-0f10-7c42-8000-00000000a003');
 for (const n of rootSizes) {
   const dir = join(dataDir, `root-${n}`);
   const marker = join(dir, '.complete');

@@ -18,19 +18,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
-import { writeManySessions } from './generate.js';
+import { cleanGrokSession, writeManySessions } from './generate.js';
 
 const root = packageRoot();
 const bin = join(root, 'bin', 'session-audit.js');
-const template = join(
-  root,
-  'corpora',
-  'grok',
-  'clean',
-  'sessions',
-  '%2Fhome%2Fdev%2Fproj',
-  '019a3f2c-1d00-7a3e-8000-00000000a001',
-);
+const template = cleanGrokSession(root, '019a3f2c-1d00-7a3e-8000-00000000a001');
 
 /** Bytes of the regular files under a directory, and the blocks they take on disk. */
 function size(dir: string): { bytes: number; disk: number; files: number } {
