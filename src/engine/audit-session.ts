@@ -157,12 +157,11 @@ export function auditSession(
     };
   };
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  // Large logs are schema-checked in a second thread while this one loads them (see parallel/schema-offload.ts).
   const offloads = new Map<string, SchemaOffload>();
-  // Large logs are parsed twice, here and in a second thread, and the other per-record work is shared so that
-  // neither thread waits for the other: the secret scan (the dearer) goes to the second thread and the schema
-  // check stays here; without the secret scan (`validate`), the schema check goes (1 GB: 10.6-11.4 s against
-  // 13.1-14.2 s with both in the second thread).
+  // Large logs are parsed twice, here and in a second thread (parallel/schema-offload.ts), and the other per-record
+  // work is shared so that neither thread waits for the other: the secret scan (the dearer) goes to the second
+  // thread and the schema check stays here; without the secret scan (`validate`), the schema check goes (1 GB:
+  // 10.6-11.4 s against 13.1-14.2 s with both in the second thread).
   const secretsRun = runs.some((r) => r.check.id === 'secrets');
   const work = {
     validate: !secretsRun && runs.some((r) => r.check.id === 'schema'),

@@ -52,8 +52,9 @@ export class Junctions {
   private readonly tails = new Map<string | number, Tail>();
   /**
    * With the built-in detectors alone, a string in which no secret can start (detectors.ts `mayStartSecret`) is
-   * not remembered: no junction after it can hold a secret whose value starts in it. Most strings are such, so
-   * most files keep no tail at all and their strings need no pointer (`needs`).
+   * not remembered: no junction after it can hold a secret whose value starts in it. While a file keeps no tail,
+   * its strings need no pointer at all (`needs`); real logs often keep a few (a chunk ending in `e` may be
+   * followed by `yJ…`), and then every string is followed.
    */
   private readonly prune: boolean;
   constructor(private readonly detectors: readonly Detector[] = BUILTIN_DETECTORS) {

@@ -32,6 +32,9 @@ function workerPath(): string {
   return built;
 }
 
+/** Workers that failed or ended before they were used (their events have passed). */
+const early = new WeakMap<Worker, string>();
+
 /**
  * Start `count` workers (they load their modules meanwhile: the caller discovers the sessions at the same time).
  * An early failure is kept for `auditInWorkers` to report; `stopWorkers` ends the ones not used.
@@ -45,9 +48,6 @@ export function startWorkers(options: AuditOptions, count: number): Worker[] {
     return w;
   });
 }
-
-/** Workers that failed or ended before they were used (their events have passed). */
-const early = new WeakMap<Worker, string>();
 
 export async function stopWorkers(workers: readonly Worker[]): Promise<void> {
   await Promise.all(workers.map((w) => w.terminate()));

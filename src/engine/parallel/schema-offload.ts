@@ -1,14 +1,13 @@
 /**
- * Large JSONL logs are checked in part in a second thread (the SECRET_IN_SESSION scan in an audit, the schema
- * check when there is no scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared
- * buffers (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like
- * the loader's (same record shape, same line cap), runs its share over every record (checks/secrets.ts itself, its
- * findings collected; the format's validators), hashes the bytes, and hands the findings and the hash back when
- * the main thread reaches the end of the file. The main thread, meanwhile, parses,
- * normalizes and runs every other check without hashing. The file is read from disk once, and the hash and the
- * findings are those of exactly the bytes the events came from. If the worker failed or stalled, the same work is
- * done here instead, from a second read compared with the first by the file's stamps: the result never depends on
- * the second thread.
+ * Large JSONL logs are checked in part in a second thread (the SECRET_IN_SESSION scan in an audit, the schema check
+ * when there is no scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared buffers
+ * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
+ * loader's (same record shape, same line cap), runs its share over every record (checks/secrets.ts itself, its
+ * findings collected; the format's validators), hashes the bytes, and hands the findings and the hash back when the
+ * main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and runs every other check
+ * without hashing. The file is read from disk once, and the hash and the findings are those of exactly the bytes the
+ * events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
+ * with the first by the file's stamps: the result never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
