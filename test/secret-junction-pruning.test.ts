@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { CheckContext } from '../src/checks/define.js';
 import { secrets } from '../src/checks/secrets.js';
-import { BUILTIN_DETECTORS, findSecrets, mayHoldSecret } from '../src/secrets/detectors.js';
+import { BUILTIN_DETECTORS, findSecrets } from '../src/secrets/detectors.js';
+import { mayHoldSecret } from '../src/secrets/literals.js';
 import { Junctions } from '../src/secrets/junction.js';
 import { PLANTED } from '../scripts/corpora/secrets.js';
 

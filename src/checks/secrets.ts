@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Location } from '../model/finding.js';
 import type { OffloadedFinding } from '../model/session.js';
-import { findSecrets, mayHoldSecret, type SecretMatch } from '../secrets/detectors.js';
+import { findSecrets, type SecretMatch } from '../secrets/detectors.js';
+import { mayHoldSecret } from '../secrets/literals.js';
 import { Junctions } from '../secrets/junction.js';
 import { PathTrie, pointerSegment } from '../secrets/paths.js';
 import { defineCheck } from './define.js';

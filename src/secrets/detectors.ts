@@ -6,6 +6,7 @@
  * backtracking anywhere (a quadratic JWT pattern once took 88 s on 480 KB); user patterns run on RE2
  * (user-patterns.ts).
  */
+import { mayHoldSecret } from './literals.js';
 
 export interface Detector {
   kind: string;
@@ -210,76 +211,6 @@ export const BUILTIN_DETECTORS: readonly Detector[] = [
 ];
 
 const BUILTIN: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS);
-/**
- * Every built-in match holds one of these literals, spelled as its detector spells it: the keys' prefixes, the
- * JWT's and PEM's starts and the assignment's names case-sensitively, the two header names in any case. A match's
- * literal starts at or before the secret's value (a key's prefix starts it; a header's name and an assignment's
- * name come before it): what lets a junction be ruled out from the earlier string alone (junction.ts).
- */
-const HINTS_CASED = [
-  'xai-',
-  'sk-',
-  'sk_live_',
-  'AKIA',
-  'ASIA',
-  ...[...'pousr'].map((c) => `gh${c}_`),
-  'github_pat_',
-  'glpat-',
-  ...[...'abposr'].map((c) => `xox${c}-`),
-  'AIza',
-  'hf_',
-  'eyJ',
-  '-----BEGIN ',
-  '_KEY',
-  '_TOKEN',
-  '_SECRET',
-  '_PASSWORD',
-  '_PASSWD',
-  '_PWD',
-];
-const HINTS_ANY_CASE = ['authorization:', 'cookie:'];
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-/** Text without one of the literals (one linear pass each; the header names only where there is a colon). */
-const HINT_CASED = new RegExp(HINTS_CASED.map(escapeRe).join('|'));
-const HINT_ANY_CASE = new RegExp(HINTS_ANY_CASE.map(escapeRe).join('|'), 'i');
-
-/** Whether `text` may hold a built-in secret (false: it certainly holds none). */
-export const mayHoldSecret = (text: string): boolean =>
-  HINT_CASED.test(text) || (text.includes(':') && HINT_ANY_CASE.test(text));
-
-/** The proper prefixes of the literals, by their last character (header names lower-cased). */
-const PREFIXES_BY_LAST = new Map<number, Array<{ prefix: string; anyCase: boolean }>>();
-for (const [list, anyCase] of [
-  [HINTS_CASED, false],
-  [HINTS_ANY_CASE, true],
-] as const)
-  for (const h of list)
-    for (let k = 1; k < h.length; k++) {
-      const prefix = h.slice(0, k);
-      const last = prefix.charCodeAt(k - 1);
-      const keys = anyCase && /[a-z]/.test(prefix[k - 1]!) ? [last, last - 32] : [last];
-      for (const key of keys) {
-        const at = PREFIXES_BY_LAST.get(key) ?? [];
-        if (!at.some((p) => p.prefix === prefix && p.anyCase === anyCase)) at.push({ prefix, anyCase });
-        PREFIXES_BY_LAST.set(key, at);
-      }
-    }
-
-/**
- * Whether a built-in secret could start in `text` and run on into a string joined after it: the text holds one of
- * the literals, or ends with the start of one. When it does neither, no built-in match crosses the end of `text`
- * with its value starting before it (each match's literal starts at or before its value). `held`: what
- * `mayHoldSecret(text)` says, when the caller knows.
- */
-export function mayStartSecret(text: string, held?: boolean): boolean {
-  if (!text.length) return false;
-  const ends = PREFIXES_BY_LAST.get(text.charCodeAt(text.length - 1));
-  if (ends)
-    for (const { prefix, anyCase } of ends) {
-      if (anyCase ? text.slice(-prefix.length).toLowerCase() === prefix : text.endsWith(prefix)) return true;
-    }
-  return held ?? mayHoldSecret(text);
-}
 
 /** The kinds the built-in detectors report, in table order. */
 export const BUILTIN_KINDS: readonly string[] = [...new Set(BUILTIN_DETECTORS.map((d) => d.kind))];

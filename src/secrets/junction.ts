@@ -5,14 +5,8 @@
  * secret that crosses the junction is a hit. One routine for the SECRET_IN_SESSION check (which reports it) and
  * for `bundle --redact` (which redacts both halves).
  */
-import {
-  BUILTIN_DETECTORS,
-  findSecrets,
-  mayHoldSecret,
-  mayStartSecret,
-  type Detector,
-  type SecretMatch,
-} from './detectors.js';
+import { BUILTIN_DETECTORS, findSecrets, type Detector, type SecretMatch } from './detectors.js';
+import { mayHoldSecret, mayStartSecret } from './literals.js';
 
 /** The longest run of a secret's characters looked for across two chunks (each side). */
 const JUNCTION = 4096;
@@ -51,7 +45,7 @@ export interface SplitSecret {
 export class Junctions {
   private readonly tails = new Map<string | number, Tail>();
   /**
-   * With the built-in detectors alone, a string in which no secret can start (detectors.ts `mayStartSecret`) is
+   * With the built-in detectors alone, a string in which no secret can start (literals.ts `mayStartSecret`) is
    * not remembered: no junction after it can hold a secret whose value starts in it. While a file keeps no tail,
    * its strings need no pointer at all (`needs`); real logs often keep a few (a chunk ending in `e` may be
    * followed by `yJ…`), and then every string is followed.
