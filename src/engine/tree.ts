@@ -14,7 +14,7 @@ import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
 import { fsSource } from '../read/source.js';
 import { auditSession, rootChecks, runRootChecks, type AuditOptions } from './audit-session.js';
-import { auditInWorkers, startWorkers, stopWorkers } from './parallel/pool.js';
+import { AuditPool } from './parallel/pool.js';
 import { buildReport, type SessionResult } from './report.js';
 import { readUserFileText } from './user-files.js';
 
@@ -22,13 +22,30 @@ import { readUserFileText } from './user-files.js';
 export const sessionKey = (s: FoundSession): string =>
   s.members ? `${s.abs}\u0000${s.display.split('/').pop() ?? ''}\u0000${s.members.join('\u0000')}` : s.abs;
 
-/** Sessions under the paths; `hint` (--format-hint) restricts detection to one format and forces single files to it. */
-export function findSessions(paths: readonly string[], hint?: string): FoundSession[] {
+/**
+ * Sessions under the paths; `hint` (--format-hint) restricts detection to one format and forces single files to it.
+ * `early` sees each session as discovery meets it (walk order, before the sort; a session met twice, once), so its
+ * audit can start before the walk ends.
+ */
+export function findSessions(
+  paths: readonly string[],
+  hint?: string,
+  early?: (s: FoundSession) => void,
+): FoundSession[] {
   const seen = new Set<string>();
   const out: FoundSession[] = [];
   const detectors = detectorsFor(hint);
+  const met = new Set<string>();
+  const meet = early
+    ? (s: FoundSession): void => {
+        const key = sessionKey(s);
+        if (met.has(key)) return;
+        met.add(key);
+        early(s);
+      }
+    : undefined;
   for (const p of paths) {
-    const found = discoverSessions(p, detectors);
+    const found = discoverSessions(p, detectors, meet);
     if (found.length === 0) {
       throw new UsageError(
         `${p}: no session found (expected ${sessionNouns(hint)}, or a tree holding them` +
@@ -121,27 +138,33 @@ function collect(
   return { found, results: outs.map((o) => o.result), facts: outs.flatMap((o) => (o.facts ? [o.facts] : [])) };
 }
 
-/** The same as auditPaths, with the sessions spread over worker threads; identical results. */
+/**
+ * The same as auditPaths, with the sessions spread over worker threads; identical results. The workers start first
+ * and are given sessions while this thread is still walking the paths.
+ */
 export async function auditPathsParallel(
   paths: readonly string[],
   options: AuditOptions,
   run: RunOptions,
 ): Promise<TreeResult> {
-  // The workers start first: they load while this thread walks the paths.
   const wanted = run.jobs ?? 1;
-  const workers = wanted > 1 ? startWorkers(options, wanted - 1) : [];
+  const local = (f: FoundSession): { result: SessionResult; facts?: LineageFacts } => auditOne(f, options);
+  if (wanted <= 1) return auditPaths(paths, options, run);
+  const pool = new AuditPool(options, wanted - 1);
   let found: FoundSession[];
   try {
-    found = inShard(findSessions(paths, run.formatHint), run.shard);
+    const shard = run.shard;
+    found = inShard(
+      findSessions(paths, run.formatHint, (s) => {
+        if (!shard || shardOf(s.id, shard.count) === shard.index) pool.offer(s);
+      }),
+      shard,
+    );
   } catch (e) {
-    await stopWorkers(workers);
+    await pool.stop();
     throw e;
   }
-  const jobs = Math.min(wanted, found.length);
-  await stopWorkers(workers.slice(Math.max(0, jobs - 1)));
-  const local = (f: FoundSession): { result: SessionResult; facts?: LineageFacts } => auditOne(f, options);
-  if (jobs <= 1) return auditFound(found, local, run.progress);
-  return collect(found, await auditInWorkers(found, workers.slice(0, jobs - 1), local, run.progress));
+  return collect(found, await pool.finish(found, local, run.progress));
 }
 
 /**

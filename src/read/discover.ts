@@ -20,8 +20,13 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Bytes read from a candidate file to recognise its format. */
 export const HEAD_BYTES = 32 * 1024;
 
-export function dirProbe(abs: string, names: readonly string[]): DirProbe {
+/**
+ * What detectors may ask of a directory. `listed`: the entry types its listing gave (a name that is not valid UTF-8
+ * is looked up by name, as it cannot be, so that discovery says why it cannot read it).
+ */
+export function dirProbe(abs: string, names: readonly string[], listed?: ReadonlyMap<string, EntryType>): DirProbe {
   const types = new Map<string, EntryType>();
+  if (listed) for (const [name, t] of listed) if (t !== 'unknown' && !name.includes('\ufffd')) types.set(name, t);
   const heads = new Map<string, Buffer | undefined>();
   const type = (name: string): EntryType => {
     let t = types.get(name);
@@ -64,7 +69,12 @@ const readLink = (abs: string): string => {
   }
 };
 
-export function discoverSessions(arg: string, detectors: Detectors): FoundSession[] {
+/** `met`: called with each session as the walk meets it (before the sort by path). */
+export function discoverSessions(
+  arg: string,
+  detectors: Detectors,
+  met?: (s: FoundSession) => void,
+): FoundSession[] {
   let st: Stats;
   try {
     st = statSync(arg);
@@ -79,10 +89,16 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       throw new UsageError(
         `${arg}: not a directory or a regular file; give a session directory or file, a cwd group, or a sessions root`,
       );
-    return [fileArgument(arg, realpathSync(arg), detectors)];
+    const one = fileArgument(arg, realpathSync(arg), detectors);
+    met?.(one);
+    return [one];
   }
   const rootAbs = realpathSync(arg);
   const found: FoundSession[] = [];
+  const add = (s: FoundSession): void => {
+    found.push(s);
+    met?.(s);
+  };
   const fileSession = (dirAbs: string, dirDisplay: string, hit: FileSessionHit): FoundSession => {
     const s: FoundSession = {
       abs: dirAbs,
@@ -103,17 +119,17 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
     depth: number,
     parent?: { name: string; abs: string; display: string },
   ): void => {
-    const { names, error } = listDir(abs, true);
+    const { names, types, error } = listDir(abs, true);
     if (error) {
       if (depth === 0) throw new UsageError(`${arg}: cannot list the directory (${error})`);
       // Whatever it holds (a session, a group of them) is evidence this audit cannot see: said, never skipped.
-      found.push({
+      add({
         ...opaqueEntry(abs, display, parent?.abs ?? dirname(abs)),
         unreachable: `listing it failed (${error})`,
       });
       return;
     }
-    const probe = dirProbe(abs, names);
+    const probe = dirProbe(abs, names, types);
     const format = detectors.dir(probe);
     if (format !== undefined) {
       const s: FoundSession = { abs, display, id: basename(abs), format };
@@ -124,7 +140,7 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
         s.groupName = basename(dirname(abs));
         s.groupAbs = dirname(abs);
       }
-      found.push(s);
+      add(s);
       return;
     }
     const orphan = detectors.orphan(probe);
@@ -140,21 +156,21 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       const hit = claimed ?? { ...orphan, main: basename(abs), members: [basename(abs)] };
       const s = fileSession(up.abs, up.display, hit);
       if (!claimed) s.display = display;
-      found.push(s);
+      add(s);
       return;
     }
     const hits = detectors.files(probe);
     const claimed = new Set<string>();
     for (const hit of hits) {
       for (const m of hit.members) claimed.add(m);
-      found.push(fileSession(abs, display, hit));
+      add(fileSession(abs, display, hit));
     }
     if (depth >= MAX_DISCOVERY_DEPTH) {
       const deeper = names.filter(
         (n) => !n.startsWith('.') && !SKIP_DIRS.has(n) && !claimed.has(n) && probe.type(n) === 'dir',
       );
       if (deeper.length)
-        found.push({
+        add({
           ...opaqueEntry(abs, display, parent?.abs ?? dirname(abs)),
           notSearched:
             `it is ${depth} levels below ${arg}, the deepest discovery searches, and its ${deeper.length} ` +
@@ -177,7 +193,7 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
         }
         if (isDir) {
           const format = detectors.opaqueDir();
-          found.push({
+          add({
             abs: childAbs,
             display: childDisplay,
             id: name,
@@ -193,7 +209,7 @@ export function discoverSessions(arg: string, detectors: Detectors): FoundSessio
       // A name that is not valid UTF-8 arrives decoded with U+FFFD and cannot be opened again by that name:
       // it is reported as an unreachable directory, never skipped in silence.
       else if (t === 'unknown' && name.includes('\ufffd')) {
-        found.push({
+        add({
           abs: childAbs,
           display: childDisplay,
           id: name,

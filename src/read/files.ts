@@ -5,7 +5,7 @@
  * shared with the schema thread is hashed there, from the same buffers: see checks/schema-offload.ts).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { noteBytesRead } from './memory.js';
 import { RING_SLOT_BYTES } from './chunk-ring.js';
@@ -29,7 +29,13 @@ export interface ReadResult {
   size: number;
 }
 
-function openRegular(path: string, pinned = false): number {
+/**
+ * `pinned`: false, or true (the path must be checked), or the device and inode the walk saw through the checked
+ * directory (a descriptor showing them is that file: no path check needed; any other is checked by path).
+ */
+export type Pin = boolean | { dev: number; ino: number };
+
+function openRegular(path: string, pinned: Pin = false): number {
   return openRegularSized(path, pinned).fd;
 }
 
@@ -38,7 +44,7 @@ function openRegular(path: string, pinned = false): number {
  * `pinned`: `path` is a canonical path under a walked root, and the file opened must be the one at that path
  * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes.
  */
-function openRegularSized(path: string, pinned = false): { fd: number; size: number } {
+function openRegularSized(path: string, pinned: Pin = false): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -46,11 +52,18 @@ function openRegularSized(path: string, pinned = false): { fd: number; size: num
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
     throw new ReadError(code, code === 'ELOOP' ? 'is a symlink (not followed)' : `cannot be opened (${code})`);
   }
-  if (pinned && !openedAt(fd, path)) {
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
+  }
+  const walked = typeof pinned === 'object' && st.dev === pinned.dev && st.ino === pinned.ino;
+  if (pinned && !walked && !openedAt(fd, path)) {
     closeSync(fd);
     throw new ReadError('ERACE', RACE_MESSAGE);
   }
-  const st = fstatSync(fd);
   if (!st.isFile()) {
     closeSync(fd);
     throw new ReadError('ENOTREG', 'is not a regular file');
@@ -86,7 +99,7 @@ export interface StreamOptions {
   /** Read at most this many bytes (the prefix an earlier read saw, when the file may have grown since). */
   limit?: number;
   /** The file is evidence under a walked root: it must be the file at `path` itself (see openRegularSized). */
-  pinned?: boolean;
+  pinned?: Pin;
 }
 
 /** One read buffer shared by the `reuse` streams that are not nested in each other. */
@@ -163,7 +176,7 @@ export function streamFileShared(
   path: string,
   ring: SharedRing,
   onChunk: (chunk: Buffer) => void,
-  pinned = false,
+  pinned: Pin = false,
 ): { size: number; shared: boolean; stamps: [string, string] } {
   let fd: number;
   try {
@@ -211,7 +224,7 @@ export function streamFileShared(
 export function readWholeFile(
   path: string,
   maxBytes: number,
-  pinned = false,
+  pinned: Pin = false,
 ): ReadResult & { bytes: Buffer; truncated: boolean } {
   const parts: Buffer[] = [];
   let kept = 0;
@@ -237,7 +250,7 @@ export function readWholeFile(
  * The first `maxBytes` bytes of a regular file (read-only, O_NOFOLLOW, never blocks on a FIFO), for recognising
  * what a file is during discovery. Throws ReadError like the other readers.
  */
-export function readHead(path: string, maxBytes: number, pinned = false): Buffer {
+export function readHead(path: string, maxBytes: number, pinned: Pin = false): Buffer {
   const fd = openRegular(path, pinned);
   try {
     const buf = Buffer.allocUnsafe(maxBytes);
@@ -266,7 +279,7 @@ export function readHead(path: string, maxBytes: number, pinned = false): Buffer
 export function readSpans(
   path: string,
   spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
-  pinned = false,
+  pinned: Pin = false,
 ): Buffer[] {
   const fd = openRegular(path, pinned);
   try {
@@ -338,7 +351,7 @@ export function readDirectoryFiles(
  * Read a file lazily as an async iterable of chunks (read-only, O_NOFOLLOW, regular files only), for consumers
  * that pull (archive writers). The file is opened on the first pull and closed at the end.
  */
-export async function* readChunks(path: string, chunkSize = CHUNK, pinned = false): AsyncGenerator<Buffer> {
+export async function* readChunks(path: string, chunkSize = CHUNK, pinned: Pin = false): AsyncGenerator<Buffer> {
   const fd = openRegular(path, pinned);
   try {
     for (;;) {

@@ -10,6 +10,35 @@
  */
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { EntryType } from '../model/inventory.js';
+
+/** The names and types of a listing (`readdir` with types: no lstat per entry where the file system says). */
+function listing(path: string): { names: string[]; types: Map<string, EntryType> } {
+  const names: string[] = [];
+  const types = new Map<string, EntryType>();
+  for (const d of readdirSync(path, { withFileTypes: true })) {
+    names.push(d.name);
+    types.set(
+      d.name,
+      d.isFile()
+        ? 'file'
+        : d.isDirectory()
+          ? 'dir'
+          : d.isSymbolicLink()
+            ? 'symlink'
+            : d.isFIFO()
+              ? 'fifo'
+              : d.isSocket()
+                ? 'socket'
+                : d.isBlockDevice()
+                  ? 'block-device'
+                  : d.isCharacterDevice()
+                    ? 'char-device'
+                    : 'unknown',
+    );
+  }
+  return { names, types };
+}
 
 const PROC_FD = '/proc/self/fd';
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -45,6 +74,22 @@ export function openedAt(fd: number, path: string): boolean {
   return real !== undefined ? real === path : componentsReal(path);
 }
 
+/**
+ * The device and inode the walk saw for an entry, looked at through its checked directory (walk.ts records them):
+ * a descriptor whose fstat shows the same pair is that very file, wherever the path now leads, so the open needs
+ * no check of its path (one readlink fewer per file). Kept beside the entries, not in them: entries are reported.
+ */
+const walkedIds = new WeakMap<object, { dev: number; ino: number }>();
+
+/** Record what the walk saw (numbers beyond 2^53 are not exact in a double: those entries keep the path check). */
+export function rememberWalked(entry: object, dev: number, ino: number): void {
+  if (Number.isSafeInteger(dev) && Number.isSafeInteger(ino) && ino > 0) walkedIds.set(entry, { dev, ino });
+}
+
+export function walkedIdentity(entry: object): { dev: number; ino: number } | undefined {
+  return walkedIds.get(entry);
+}
+
 export const RACE_MESSAGE =
   'changed while being read: a directory on its path was replaced (by a symlink leading elsewhere?), so the file ' +
   'opened is not the one walked; not read';
@@ -52,6 +97,8 @@ export const RACE_MESSAGE =
 /** A directory opened for listing: its names, and a path for each entry that resolves inside it. */
 export interface PinnedDir {
   names: string[];
+  /** The type of each entry as the listing gave it (a file system that gives none: looked up with lstat). */
+  types: Map<string, EntryType>;
   /** A path to the entry `name` of the checked directory, for lstat and readlink. */
   at(name: string): string;
   close(): void;
@@ -64,8 +111,7 @@ export interface PinnedDir {
 export function openDir(abs: string): PinnedDir | { error: string } {
   if (!procWorks()) {
     try {
-      const names = readdirSync(abs);
-      return { names, at: (name) => join(abs, name), close: () => {} };
+      return { ...listing(abs), at: (name) => join(abs, name), close: () => {} };
     } catch (e) {
       return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
     }
@@ -84,8 +130,7 @@ export function openDir(abs: string): PinnedDir | { error: string } {
       closeSync(fd);
       return { error: 'ERACE' };
     }
-    const names = readdirSync(self);
-    return { names, at: (name) => `${self}/${name}`, close: () => closeSync(fd) };
+    return { ...listing(self), at: (name) => `${self}/${name}`, close: () => closeSync(fd) };
   } catch (e) {
     closeSync(fd);
     return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { SessionSource, SharedRing } from '../model/source.js';
 import type { FoundSession } from '../model/found.js';
-import { ReadError, readChunks, readSpans, readWholeFile, streamFile, streamFileShared } from './files.js';
-import { RACE_MESSAGE } from './pinned.js';
+import { type Pin, ReadError, readChunks, readSpans, readWholeFile, streamFile, streamFileShared } from './files.js';
+import { RACE_MESSAGE, walkedIdentity } from './pinned.js';
 import { JsonlScanner } from './jsonl.js';
 import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 import { byteOrder } from '../model/order.js';
@@ -31,6 +31,17 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
   return out.sort((a, b) => byteOrder(a.path, b.path));
 }
 
+/** Files up to this size, read whole, are kept for span reads; at most this much per session. */
+const KEEP_FILE_BYTES = 256 * 1024;
+const KEEP_SESSION_BYTES = 1024 * 1024;
+
+/** A span of bytes already in memory, read as `readSpans` reads it from the file. */
+function spanOf(bytes: Buffer, { offset, max, line }: { offset: number; max: number; line: boolean }): Buffer {
+  const part = bytes.subarray(Math.min(offset, bytes.length), Math.min(bytes.length, offset + Math.max(0, max)));
+  const nl = line ? part.indexOf(10) : -1;
+  return Buffer.from(nl >= 0 ? part.subarray(0, nl) : part);
+}
+
 export function fsSource(walked: FoundSession): SessionSource {
   let found = walked;
   const inventory = opaque(found)
@@ -51,6 +62,19 @@ export function fsSource(walked: FoundSession): SessionSource {
     if (entry) entry.readError = e.reason;
     return { ok: false, error: e.message };
   };
+  /** How an entry's open is pinned: to what the walk saw of it, else by its path. */
+  const pin = (entry: InventoryEntry): Pin => walkedIdentity(entry) ?? true;
+  /**
+   * The bytes of the small files read whole, kept for the session's span reads (a finding's line, for its
+   * fingerprint): served from here they are the very bytes the audit parsed, and cost no second open.
+   */
+  const kept = new Map<string, Buffer>();
+  let keptBytes = 0;
+  const keep = (rel: string, bytes: Buffer): void => {
+    if (kept.has(rel) || bytes.length > KEEP_FILE_BYTES || keptBytes + bytes.length > KEEP_SESSION_BYTES) return;
+    kept.set(rel, bytes);
+    keptBytes += bytes.length;
+  };
   const check = (rel: string): InventoryEntry | { ok: false; error: string } => {
     const entry = byPath.get(rel);
     if (!entry) return { ok: false, error: 'not in the inventory' };
@@ -65,9 +89,10 @@ export function fsSource(walked: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        const r = readWholeFile(join(found.abs, rel), maxBytes, true);
+        const r = readWholeFile(join(found.abs, rel), maxBytes, pin(entry));
         entry.sha256 = r.sha256;
         entry.size = r.size;
+        if (!r.truncated) keep(rel, r.bytes);
         return { ok: true, value: { bytes: r.bytes, truncated: r.truncated } };
       } catch (e) {
         return fail(entry, e);
@@ -83,17 +108,29 @@ export function fsSource(walked: FoundSession): SessionSource {
       const earlier = sharedReads.get(rel);
       try {
         if (ring) {
-          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk), true);
+          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk), pin(entry));
           sharedReads.set(rel, r);
           delete entry.sha256;
           entry.size = r.size;
         } else {
-          const r = streamFile(join(found.abs, rel), (chunk) => scanner.push(chunk), {
-            reuse: true,
-            pinned: true,
-            stamp: earlier !== undefined,
-            ...(limit !== undefined ? { limit } : {}),
-          });
+          // A small file read in one chunk is kept (a copy: the read buffer is shared) for span reads.
+          let whole: Buffer | undefined;
+          let chunks = 0;
+          const r = streamFile(
+            join(found.abs, rel),
+            (chunk) => {
+              if (++chunks === 1 && chunk.length <= KEEP_FILE_BYTES) whole = Buffer.from(chunk);
+              else whole = undefined;
+              scanner.push(chunk);
+            },
+            {
+              reuse: true,
+              pinned: pin(entry),
+              stamp: earlier !== undefined,
+              ...(limit !== undefined ? { limit } : {}),
+            },
+          );
+          if (whole && whole.length === r.size && limit === undefined) keep(rel, whole);
           entry.size = r.size;
           if (!earlier) entry.sha256 = r.sha256;
           else {
@@ -117,8 +154,10 @@ export function fsSource(walked: FoundSession): SessionSource {
     readSpans(rel, spans) {
       const entry = check(rel);
       if ('ok' in entry) return entry;
+      const bytes = kept.get(rel);
+      if (bytes) return { ok: true, value: spans.map((s) => spanOf(bytes, s)) };
       try {
-        return { ok: true, value: readSpans(join(found.abs, rel), spans, true) };
+        return { ok: true, value: readSpans(join(found.abs, rel), spans, pin(entry)) };
       } catch (e) {
         if (!(e instanceof ReadError)) throw e;
         return { ok: false, error: e.message };
@@ -139,7 +178,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       for (const entry of inventory) {
         if (entry.type !== 'file' || entry.sha256 !== undefined || entry.readError !== undefined) continue;
         try {
-          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true, pinned: true });
+          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true, pinned: pin(entry) });
           entry.sha256 = r.sha256;
           entry.size = r.size;
         } catch (e) {
@@ -150,13 +189,13 @@ export function fsSource(walked: FoundSession): SessionSource {
     rawChunks(rel) {
       const entry = byPath.get(rel);
       if (entry?.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
-      return readChunks(join(found.abs, rel), undefined, true);
+      return readChunks(join(found.abs, rel), undefined, pin(entry));
     },
     streamRaw(rel, onChunk) {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        return { ok: true, value: streamFile(join(found.abs, rel), onChunk, { pinned: true }) };
+        return { ok: true, value: streamFile(join(found.abs, rel), onChunk, { pinned: pin(entry) }) };
       } catch (e) {
         return fail(entry, e);
       }

@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryType, InventoryEntry } from '../model/inventory.js';
-import { openDir, type PinnedDir } from './pinned.js';
+import { openDir, rememberWalked, type PinnedDir } from './pinned.js';
 
 export function entryType(st: Stats): EntryType {
   if (st.isFile()) return 'file';
@@ -25,12 +25,15 @@ import { byteOrder } from '../model/order.js';
  * `pinned`: `abs` is a canonical path under a walked root, listed only if it is still that directory (error 'ERACE'
  * when a directory on the way was swapped for a symlink: read/pinned.ts).
  */
-export function listDir(abs: string, pinned = false): { names: string[]; error?: string } {
+export function listDir(
+  abs: string,
+  pinned = false,
+): { names: string[]; types?: ReadonlyMap<string, EntryType>; error?: string } {
   if (pinned) {
     const dir = openDir(abs);
     if ('error' in dir) return { names: [], error: dir.error };
     dir.close();
-    return { names: dir.names.sort(byteOrder) };
+    return { names: dir.names.sort(byteOrder), types: dir.types };
   }
   try {
     return { names: readdirSync(abs).sort(byteOrder) };
@@ -61,6 +64,7 @@ export function lstatEntry(abs: string, rel: string, at: string = abs): Inventor
     mtimeMs: Math.trunc(st.mtimeMs),
     mode: st.mode & 0o7777,
   };
+  if (entry.type === 'file' && at !== abs) rememberWalked(entry, st.dev, st.ino);
   if (entry.type === 'symlink') {
     try {
       entry.linkTarget = readlinkSync(at);
@@ -113,7 +117,7 @@ export function walkTree(
 
 function plainDir(abs: string): PinnedDir | { error: string } {
   try {
-    return { names: readdirSync(abs), at: (name) => join(abs, name), close: () => {} };
+    return { names: readdirSync(abs), types: new Map(), at: (name) => join(abs, name), close: () => {} };
   } catch (e) {
     return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
   }

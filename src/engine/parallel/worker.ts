@@ -1,11 +1,11 @@
-/** A worker thread of `--jobs N`: audits the sessions it is sent (see audit-pool.ts). */
+/** A worker thread of `--jobs N`: audits the sessions it is sent (see pool.ts), counting them in shared memory. */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AuditOptions } from '../audit-session.js';
 import type { FoundSession } from '../../model/found.js';
 import { auditOne } from '../tree.js';
 import type { WorkerOut } from './pool.js';
 
-const { options } = workerData as { options: AuditOptions };
+const { options, done } = workerData as { options: AuditOptions; done: Int32Array };
 parentPort!.on('message', (batch: Array<{ i: number; found: FoundSession }>) => {
   const out: WorkerOut[] = batch.map((m) => {
     try {
@@ -15,5 +15,6 @@ parentPort!.on('message', (batch: Array<{ i: number; found: FoundSession }>) => 
       return { i: m.i, error: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
     }
   });
+  Atomics.add(done, 0, batch.length);
   parentPort!.postMessage(out);
 });
