@@ -70,11 +70,7 @@ const readLink = (abs: string): string => {
 };
 
 /** `met`: called with each session as the walk meets it (before the sort by path). */
-export function discoverSessions(
-  arg: string,
-  detectors: Detectors,
-  met?: (s: FoundSession) => void,
-): FoundSession[] {
+export function discoverSessions(arg: string, detectors: Detectors, met?: (s: FoundSession) => void): FoundSession[] {
   let st: Stats;
   try {
     st = statSync(arg);

@@ -133,8 +133,7 @@ export class AuditPool {
     local: (f: FoundSession) => Audited,
     progress?: (done: number, total: number) => void,
   ): Promise<Audited[]> {
-    const at = new Map<FoundSession, number>();
-    this.queue.forEach((f, i) => at.set(f, i));
+    const at = new Map<FoundSession, number>(this.queue.map((f, i) => [f, i]));
     for (const f of found) {
       if (at.has(f)) continue;
       at.set(f, this.queue.length);
