@@ -80,9 +80,9 @@ export const secrets = defineCheck({
     };
 
     /** After a string of a record: the secrets split between it and the last string at its path. */
-    const follow = (t: Junctions, path: number, text: string, secretAtEnd: boolean): void => {
+    const follow = (t: Junctions, path: number, text: string, secretAtEnd: boolean, held: boolean): void => {
       let n = 0;
-      for (const hit of t.follow(path, text, line!, secretAtEnd)) {
+      for (const hit of t.follow(path, text, line!, secretAtEnd, held)) {
         const pointer = trie!.pointer(path, LITERAL);
         report(pointer, hit.joined, hit.match, `the value at ${pointer}`, n++, hit.tailLine);
       }
@@ -140,7 +140,7 @@ export const secrets = defineCheck({
         if (typeof v === 'string') {
           const held = mayHoldSecret(v);
           const atEnd = held && v.length >= SHORTEST && scan(v, pointerOf(node), false);
-          if (tails?.needs(v, held)) follow(tails, pathOf(node), v, atEnd);
+          if (tails?.needs(v, held)) follow(tails, pathOf(node), v, atEnd, held);
         } else if (Array.isArray(v)) {
           for (let i = v.length - 1; i >= 0; i--) {
             const c: unknown = v[i];

@@ -75,13 +75,14 @@ export class Junctions {
   /**
    * After a string at `pointer` on `line` (`secretAtEnd`: a secret found in it runs to its end): the secrets
    * split between the last string at this pointer and this one; then this string becomes the last. The pointer
-   * may be its text or any key that stands for one text alone (paths.ts).
+   * may be its text or any key that stands for one text alone (paths.ts). `held`: what `mayHoldSecret(text)` said,
+   * when the caller knows (it is not asked again).
    */
-  follow(pointer: string | number, text: string, line: number, secretAtEnd: boolean): SplitSecret[] {
+  follow(pointer: string | number, text: string, line: number, secretAtEnd: boolean, held?: boolean): SplitSecret[] {
     const t = this.tails;
     const before = t.get(pointer);
     const hits = before && !before.secretAtEnd && text.length && !isSpaceAt(text, 0) ? this.junction(text, before) : [];
-    if (this.keeps(text)) {
+    if (this.keeps(text, held)) {
       if (t.size >= MAX_POINTERS && !before) t.clear();
       t.set(pointer, { text: text.length > JUNCTION ? text.slice(-JUNCTION) : text, secretAtEnd, line });
     } else if (before) t.delete(pointer);
