@@ -49,7 +49,12 @@ test('span reads of a small file are the bytes the audit read, line by line', ()
   const text = '{"a":1}\n{"b":22}\n{"c":333}';
   const { abs, src } = source({ 'updates.jsonl': text });
   const seen: number[] = [];
-  const r = src.streamJsonl('updates.jsonl', {}, (rec) => seen.push(rec.byteOffset), () => {});
+  const r = src.streamJsonl(
+    'updates.jsonl',
+    {},
+    (rec) => seen.push(rec.byteOffset),
+    () => {},
+  );
   expect(r.ok).toBe(true);
   expect(seen).toEqual([0, 8, 17]);
   // The file changes on disk afterwards: the spans still show what was parsed.
