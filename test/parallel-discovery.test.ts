@@ -1,8 +1,7 @@
 /**
  * `--jobs N` starts auditing while discovery still walks (engine/parallel/pool.ts): sessions reach the workers in
  * walk order, the report lists them sorted by path, and a session given twice is audited once. Whatever the order
- * the threads met them in, the report is the one `--jobs 1` writes. With `--jobs` on the command line the workers
- * start before the command loads (pool.ts prestartWorkers) and the command's pool adopts them.
+ * the threads met them in, the report is the one `--jobs 1` writes.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,6 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 import { isBuilt } from './helpers/built.js';
-import { runBuilt } from './helpers/cli-child.js';
 
 const built = isBuilt('src/engine/parallel/worker.js');
 const scratch = mkdtempSync(join(tmpdir(), 'sa-pdisc-'));
@@ -64,35 +62,4 @@ describe('sessions audited while discovery walks', () => {
     expect(n).toBeLessThan(120);
     expect((await cli(['audit', root, ...json, '--shard', '2/3', '--jobs', '2'])).stdout).toBe(one.stdout);
   });
-});
-
-describe('workers started before the command loads', () => {
-  test.skipIf(!built)(
-    'a usage error after they started ends the run at once, and the next run adopts them',
-    async () => {
-      const missing = join(scratch, 'no-such-dir');
-      const child = runBuilt(['audit', missing, '--jobs', '3'], { timeoutMs: 20_000 });
-      expect(child.timedOut).toBe(false);
-      expect(child.code).toBe(2);
-      expect(child.stderr.trim().split('\n')).toHaveLength(1);
-      // In-process: the workers the failed run started wait, unreferenced; the next run adopts them with its options.
-      expect((await cli(['audit', missing, '--jobs', '2'])).code).toBe(2);
-      const root = join(CORPORA, 'grok');
-      const one = await cli(['audit', root, '--format', 'json', '--fail-on', 'never', '--ignore', 'TIME_FILE_ORDER']);
-      const two = await cli([
-        'audit',
-        root,
-        '--format',
-        'json',
-        '--fail-on',
-        'never',
-        '--ignore',
-        'TIME_FILE_ORDER',
-        '--jobs',
-        '2',
-      ]);
-      expect(JSON.parse(one.stdout).findings.some((f: { code: string }) => f.code === 'TIME_FILE_ORDER')).toBe(false);
-      expect(two.stdout).toBe(one.stdout);
-    },
-  );
 });

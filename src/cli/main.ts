@@ -8,7 +8,7 @@ import { TOOL_VERSION } from '../version.js';
 import { parseArgs, wantsHelp } from './args.js';
 import { COMMANDS } from './commands/index.js';
 import type { Io } from './io.js';
-import { opt, type CommandSpec, type HelpFacts } from './spec.js';
+import type { CommandSpec, HelpFacts } from './spec.js';
 
 /** Help is rendered by a module of its own, loaded only to show it. */
 async function help(spec?: CommandSpec, columns = 80): Promise<string> {
@@ -54,9 +54,6 @@ async function run(argv: readonly string[], io: Io): Promise<void> {
   const args = await parseArgs(spec, rest);
   for (const d of args.deprecated)
     io.stderr(`session-audit: ${d.used} is deprecated for ${spec.name}: use ${d.use} (same meaning)\n`);
-  const jobs = spec.startsWorkers ? opt.num(args, 'jobs') : undefined;
-  if (jobs !== undefined && Number.isInteger(jobs) && jobs > 1 && jobs <= 256)
-    (await import('../engine/parallel/pool.js')).prestartWorkers(jobs - 1);
   const command = await spec.load();
   await command.run(args, io);
 }

@@ -55,11 +55,6 @@ export interface CommandSpec {
   options: OptionSpec[];
   examples: Array<[command: string, what: string]>;
   exitCodes: Array<[code: number, meaning: string]>;
-  /**
-   * The command audits with `--jobs N` workers: when the option is given, they start before the command's modules
-   * load (each loads its own meanwhile) and the command's pool adopts them.
-   */
-  startsWorkers?: true;
   load(): Promise<CommandModule>;
 }
 

@@ -118,7 +118,6 @@ const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
 
 const audit: CommandSpec = {
   name: 'audit',
-  startsWorkers: true,
   summary: 'full audit of session directories, cwd groups or whole sessions roots',
   positionals: [
     { name: 'paths', required: true, variadic: true, describe: (f) => `${f.sessionNouns}, or trees holding them` },
@@ -145,7 +144,6 @@ const audit: CommandSpec = {
 
 const validate: CommandSpec = {
   name: 'validate',
-  startsWorkers: true,
   summary: 'schema-level checks only: JSONL damage, record schemas, loadability',
   positionals: audit.positionals,
   options: reportOptions('validate'),

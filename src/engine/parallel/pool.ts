@@ -51,32 +51,6 @@ interface Job {
   answered?: () => void;
 }
 
-/** Workers started before their command loaded (`prestartWorkers`), waiting for a pool to adopt them. */
-let waiting: Array<{ worker: Worker; done: Int32Array; early?: string }> = [];
-
-/**
- * Start `count` workers now, before the command's own modules load: each loads its modules meanwhile, on the other
- * core, and is ready by the time discovery starts. They do not keep the process alive until a pool adopts them
- * (an audit that stops on a usage error just ends). Without the compiled worker, nothing starts.
- */
-export function prestartWorkers(count: number): void {
-  let path: string;
-  try {
-    path = workerPath();
-  } catch {
-    return;
-  }
-  for (let k = 0; k < count; k++) {
-    const done = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(path, { workerData: { done } });
-    const w: (typeof waiting)[number] = { worker, done };
-    worker.on('error', (e) => void (w.early ??= e.message));
-    worker.on('exit', (code) => void (w.early ??= `exit code ${code}`));
-    worker.unref();
-    waiting.push(w);
-  }
-}
-
 /** Sessions the main thread audits between two looks at its workers' messages (a few milliseconds of work). */
 const LOCAL_BATCH = 4;
 
@@ -94,24 +68,13 @@ export class AuditPool {
   private failure: Error | undefined;
   private progress: ((done: number, total: number) => void) | undefined;
 
-  /**
-   * `count` workers: those `prestartWorkers` started (sent the options now), and new ones, which load their modules
-   * while the caller discovers the sessions.
-   */
+  /** Start `count` workers: they load their modules while the caller discovers the sessions. */
   constructor(options: AuditOptions, count: number) {
-    const adopted = waiting.splice(0, count);
-    for (const w of waiting) void w.worker.terminate();
-    waiting = [];
-    this.jobs = Array.from({ length: count }, (_, k) => {
-      const ready = adopted[k];
-      const done = ready?.done ?? new Int32Array(new SharedArrayBuffer(4));
-      const worker = ready?.worker ?? new Worker(workerPath(), { workerData: { options, done } });
+    const path = workerPath();
+    this.jobs = Array.from({ length: count }, () => {
+      const done = new Int32Array(new SharedArrayBuffer(4));
+      const worker = new Worker(path, { workerData: { options, done } });
       const job: Job = { worker, done, sent: 0, inFlight: 0 };
-      if (ready) {
-        worker.ref();
-        worker.postMessage({ options });
-        if (ready.early !== undefined) job.early = ready.early;
-      }
       worker.on('error', (e) => void (job.early ??= e.message));
       worker.on('exit', (code) => void (job.early ??= `exit code ${code}`));
       // Listening from the start: a batch sent during discovery may be answered before `finish` is called.

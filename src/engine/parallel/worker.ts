@@ -5,18 +5,11 @@ import type { FoundSession } from '../../model/found.js';
 import { auditOne } from '../tree.js';
 import type { WorkerOut } from './pool.js';
 
-/** A worker started before its command knew its options (pool.ts prestartWorkers) is sent them first. */
-let { options } = workerData as { options?: AuditOptions };
-const { done } = workerData as { done: Int32Array };
-parentPort!.on('message', (msg: Array<{ i: number; found: FoundSession }> | { options: AuditOptions }) => {
-  if (!Array.isArray(msg)) {
-    options = msg.options;
-    return;
-  }
-  const batch = msg;
+const { options, done } = workerData as { options: AuditOptions; done: Int32Array };
+parentPort!.on('message', (batch: Array<{ i: number; found: FoundSession }>) => {
   const out: WorkerOut[] = batch.map((m) => {
     try {
-      const r = auditOne(m.found, options!);
+      const r = auditOne(m.found, options);
       return r.facts ? { i: m.i, result: r.result, facts: r.facts } : { i: m.i, result: r.result };
     } catch (e) {
       return { i: m.i, error: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
