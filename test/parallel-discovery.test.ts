@@ -63,3 +63,24 @@ describe('sessions audited while discovery walks', () => {
     expect((await cli(['audit', root, ...json, '--shard', '2/3', '--jobs', '2'])).stdout).toBe(one.stdout);
   });
 });
+
+describe('a worker that fails', () => {
+  test.skipIf(!built)(
+    'one that exits mid-run ends the audit with an error saying so, not a hang or a crash',
+    async () => {
+      const { AuditPool } = await import('../src/engine/parallel/pool.js');
+      const { auditOne, findSessions } = await import('../src/engine/tree.js');
+      const options = { command: 'audit' as const };
+      const pool = new AuditPool(options, 1);
+      const found = findSessions([join(CORPORA, 'grok')], undefined, (s) => pool.offer(s));
+      let calls = 0;
+      const run = pool.finish(found, (f) => {
+        // The worker is ended while this thread audits its own share (as if it ran out of memory).
+        if (++calls === 1)
+          void (pool as unknown as { jobs: Array<{ worker: { terminate(): unknown } }> }).jobs[0]!.worker.terminate();
+        return auditOne(f, options);
+      });
+      await expect(run).rejects.toThrow(/a worker exited \(code \d+\) before finishing/);
+    },
+  );
+});

@@ -83,10 +83,6 @@ export class AuditPool {
     });
   }
 
-  get size(): number {
-    return this.jobs.length;
-  }
-
   /** A session found: queued, and sent to a worker at once if it has less than two batches of work left. */
   offer(found: FoundSession): void {
     this.queue.push(found);
@@ -175,6 +171,8 @@ export class AuditPool {
             }),
         ),
       );
+      // Awaited below, once this thread's share is done: a failure meanwhile must not count as unhandled.
+      workersDone.catch(() => {});
       // This thread's share, a few sessions at a time; a worker's failure stops it.
       while (this.next < total && !this.failure) {
         const end = Math.min(total, this.next + LOCAL_BATCH);
