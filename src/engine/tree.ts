@@ -148,7 +148,6 @@ export async function auditPathsParallel(
   run: RunOptions,
 ): Promise<TreeResult> {
   const wanted = run.jobs ?? 1;
-  const local = (f: FoundSession): { result: SessionResult; facts?: LineageFacts } => auditOne(f, options);
   if (wanted <= 1) return auditPaths(paths, options, run);
   const pool = new AuditPool(options, wanted - 1);
   let found: FoundSession[];
@@ -164,7 +163,7 @@ export async function auditPathsParallel(
     await pool.stop();
     throw e;
   }
-  return collect(found, await pool.finish(found, local, run.progress));
+  return collect(found, await pool.finish(found, (f) => auditOne(f, options), run.progress));
 }
 
 /**

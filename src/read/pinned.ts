@@ -11,31 +11,19 @@
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
+import { entryType } from './entry-type.js';
 
-/** The names and types of a listing (`readdir` with types: no lstat per entry where the file system says). */
-function listing(path: string): { names: string[]; types: Map<string, EntryType> } {
+/**
+ * The names of a listing, and with `withTypes` their types (`readdir` with types: no lstat per entry where the
+ * file system says).
+ */
+function listing(path: string, withTypes: boolean): { names: string[]; types?: Map<string, EntryType> } {
+  if (!withTypes) return { names: readdirSync(path) };
   const names: string[] = [];
   const types = new Map<string, EntryType>();
   for (const d of readdirSync(path, { withFileTypes: true })) {
     names.push(d.name);
-    types.set(
-      d.name,
-      d.isFile()
-        ? 'file'
-        : d.isDirectory()
-          ? 'dir'
-          : d.isSymbolicLink()
-            ? 'symlink'
-            : d.isFIFO()
-              ? 'fifo'
-              : d.isSocket()
-                ? 'socket'
-                : d.isBlockDevice()
-                  ? 'block-device'
-                  : d.isCharacterDevice()
-                    ? 'char-device'
-                    : 'unknown',
-    );
+    types.set(d.name, entryType(d));
   }
   return { names, types };
 }
@@ -97,8 +85,8 @@ export const RACE_MESSAGE =
 /** A directory opened for listing: its names, and a path for each entry that resolves inside it. */
 export interface PinnedDir {
   names: string[];
-  /** The type of each entry as the listing gave it (a file system that gives none: looked up with lstat). */
-  types: Map<string, EntryType>;
+  /** With `withTypes`, the type of each entry as the listing gave it (a file system that gives none: lstat). */
+  types?: Map<string, EntryType>;
   /** A path to the entry `name` of the checked directory, for lstat and readlink. */
   at(name: string): string;
   close(): void;
@@ -106,12 +94,12 @@ export interface PinnedDir {
 
 /**
  * Open the directory `abs` for listing, checked to be the directory at `abs` itself; error: an errno code, or
- * 'ERACE' when it is not.
+ * 'ERACE' when it is not; `withTypes`: with each entry's type from the listing.
  */
-export function openDir(abs: string): PinnedDir | { error: string } {
+export function openDir(abs: string, withTypes = false): PinnedDir | { error: string } {
   if (!procWorks()) {
     try {
-      return { ...listing(abs), at: (name) => join(abs, name), close: () => {} };
+      return { ...listing(abs, withTypes), at: (name) => join(abs, name), close: () => {} };
     } catch (e) {
       return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
     }
@@ -130,7 +118,7 @@ export function openDir(abs: string): PinnedDir | { error: string } {
       closeSync(fd);
       return { error: 'ERACE' };
     }
-    return { ...listing(self), at: (name) => `${self}/${name}`, close: () => closeSync(fd) };
+    return { ...listing(self, withTypes), at: (name) => `${self}/${name}`, close: () => closeSync(fd) };
   } catch (e) {
     closeSync(fd);
     return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };

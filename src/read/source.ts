@@ -70,8 +70,10 @@ export function fsSource(walked: FoundSession): SessionSource {
    */
   const kept = new Map<string, Buffer>();
   let keptBytes = 0;
+  const keeps = (rel: string, size: number): boolean =>
+    !kept.has(rel) && size <= KEEP_FILE_BYTES && keptBytes + size <= KEEP_SESSION_BYTES;
   const keep = (rel: string, bytes: Buffer): void => {
-    if (kept.has(rel) || bytes.length > KEEP_FILE_BYTES || keptBytes + bytes.length > KEEP_SESSION_BYTES) return;
+    if (!keeps(rel, bytes.length)) return;
     kept.set(rel, bytes);
     keptBytes += bytes.length;
   };
@@ -119,7 +121,7 @@ export function fsSource(walked: FoundSession): SessionSource {
           const r = streamFile(
             join(found.abs, rel),
             (chunk) => {
-              if (++chunks === 1 && chunk.length <= KEEP_FILE_BYTES) whole = Buffer.from(chunk);
+              if (++chunks === 1 && keeps(rel, chunk.length)) whole = Buffer.from(chunk);
               else whole = undefined;
               scanner.push(chunk);
             },

@@ -5,18 +5,10 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryType, InventoryEntry } from '../model/inventory.js';
+import { entryType } from './entry-type.js';
 import { openDir, rememberWalked, type PinnedDir } from './pinned.js';
 
-export function entryType(st: Stats): EntryType {
-  if (st.isFile()) return 'file';
-  if (st.isDirectory()) return 'dir';
-  if (st.isSymbolicLink()) return 'symlink';
-  if (st.isFIFO()) return 'fifo';
-  if (st.isSocket()) return 'socket';
-  if (st.isBlockDevice()) return 'block-device';
-  if (st.isCharacterDevice()) return 'char-device';
-  return 'unknown';
-}
+export { entryType } from './entry-type.js';
 
 import { byteOrder } from '../model/order.js';
 
@@ -30,7 +22,7 @@ export function listDir(
   pinned = false,
 ): { names: string[]; types?: ReadonlyMap<string, EntryType>; error?: string } {
   if (pinned) {
-    const dir = openDir(abs);
+    const dir = openDir(abs, true);
     if ('error' in dir) return { names: [], error: dir.error };
     dir.close();
     return { names: dir.names.sort(byteOrder), types: dir.types };
@@ -117,7 +109,7 @@ export function walkTree(
 
 function plainDir(abs: string): PinnedDir | { error: string } {
   try {
-    return { names: readdirSync(abs), types: new Map(), at: (name) => join(abs, name), close: () => {} };
+    return { names: readdirSync(abs), at: (name) => join(abs, name), close: () => {} };
   } catch (e) {
     return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
   }
