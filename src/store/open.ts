@@ -16,7 +16,7 @@ import {
   storeFile,
   writeAtomic,
 } from './layout.js';
-import { LOCK_NAME, lockStore } from './lock.js';
+import { isLockName, lockStore } from './lock.js';
 import { decodeRecord, sha256, type CaptureRecord } from './record.js';
 
 export class StoreError extends Error {}
@@ -55,7 +55,7 @@ function createStore(dir: string, store: string): void {
   const release = lockStore(store);
   try {
     if (existsSync(storeFile(store))) return;
-    if (readdirSync(store).some((name) => name !== LOCK_NAME))
+    if (readdirSync(store).some((name) => !isLockName(name)))
       throw new StoreError(`${dir}: exists, is not empty and is not a session-audit store (no store.json)`);
     ensureDir(tmpDir(store));
     // The head first (no record yet), then the marker that makes the directory a store.

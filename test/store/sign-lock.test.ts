@@ -1,11 +1,11 @@
 /**
  * The store's signatures and lock, and a session written while it is captured: signed capture records verify with
  * the archivist's public key and fail with another; a live writer's lock stops a second run with one line, a dead
- * writer's lock is taken over; a log appended to during the capture is captured as one state of it, never half.
+ * writer's lock is taken over, a lock still being written is waited for; a log appended to during the capture is captured as one state of it, never half.
  */
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -73,6 +73,42 @@ describe('the lock', () => {
     const store = openStore(join(work, 'stale'), true);
     writeFileSync(join(store, 'lock'), '999999999\n');
     expect(runArchive({ roots: [join(CORPORA, 'codex', 'clean')], store }).new).toBeGreaterThan(0);
+  });
+
+  test('being written by another run (created, its pid not yet in it): waited for, not taken over', async () => {
+    const store = openStore(join(work, 'unwritten'), true);
+    const lock = join(store, 'lock');
+    // A run between its exclusive create and its write: the file is empty for 300 ms, then names the run.
+    const writer = spawn(process.execPath, [
+      '-e',
+      `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(lock)},'wx');` +
+        `setTimeout(()=>{fs.writeSync(fd,process.pid+'\\n2026-01-01T00:00:00.000Z\\n');fs.closeSync(fd)},300);` +
+        'setTimeout(()=>{},5000)',
+    ]);
+    try {
+      while (!existsSync(lock)) await new Promise((r) => setTimeout(r, 5));
+      expect(() => lockStore(store)).toThrow(new RegExp(`in use by process ${writer.pid} \\(since 2026-01-01`));
+      expect(readFileSync(lock, 'utf8')).toBe(`${writer.pid}\n2026-01-01T00:00:00.000Z\n`);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+
+  test('an empty lock that stays empty (a run killed as it wrote it): taken over after a wait', () => {
+    const store = openStore(join(work, 'empty-lock'), true);
+    writeFileSync(join(store, 'lock'), '');
+    const release = lockStore(store);
+    expect(readFileSync(join(store, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid}\\n`));
+    release();
+    expect(existsSync(join(store, 'lock'))).toBe(false);
+  });
+
+  test('released by a run whose lock was taken over meanwhile: the new holder keeps it', () => {
+    const store = openStore(join(work, 'released-late'), true);
+    const release = lockStore(store);
+    writeFileSync(join(store, 'lock'), `${process.ppid}\n2026-01-01T00:00:00.000Z\n`);
+    release();
+    expect(readFileSync(join(store, 'lock'), 'utf8')).toBe(`${process.ppid}\n2026-01-01T00:00:00.000Z\n`);
   });
 
   test('taken twice in one process: the second is refused', () => {
