@@ -172,7 +172,8 @@ export const secrets = defineCheck({
         walk(d.value);
       },
       record({ file: f, record, secretsOffloaded }) {
-        // A large log is scanned in the schema thread (engine/parallel/): its findings come with its end.
+        // A large log is scanned in its second thread (engine/parallel/record-offload.ts): its findings come with
+        // its end.
         if (record.value === undefined || secretsOffloaded) return;
         file = f;
         line = record.line;

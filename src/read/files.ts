@@ -2,7 +2,7 @@
  * Read-only file access: the only place that opens input files. Every open is O_RDONLY|O_NOFOLLOW|O_NONBLOCK
  * and is checked with fstat to be a regular file, so a symlink or FIFO swapped in after the walk is never
  * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file (a large log
- * shared with the schema thread is hashed there, from the same buffers: see checks/schema-offload.ts).
+ * shared with the second thread is hashed there, from the same buffers: see engine/parallel/record-offload.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';

@@ -109,13 +109,13 @@ export function recordWork(
 }
 
 function workerScript(): string | undefined {
-  const here = fileURLToPath(new URL('./schema-worker.js', import.meta.url));
+  const here = fileURLToPath(new URL('./record-worker.js', import.meta.url));
   if (existsSync(here)) return here;
-  const built = join(packageRoot(), 'dist', 'src', 'engine', 'parallel', 'schema-worker.js');
+  const built = join(packageRoot(), 'dist', 'src', 'engine', 'parallel', 'record-worker.js');
   return existsSync(built) ? built : undefined;
 }
 
-export class SchemaOffload {
+export class RecordOffload {
   /** [0]: 1 done, 2 failed; [1]: chunks consumed so far (the worker's heartbeat). */
   private readonly flag = new Int32Array(new SharedArrayBuffer(8));
   private port: MessagePort | undefined;
@@ -144,14 +144,14 @@ export class SchemaOffload {
     kind: string,
     maxLineBytes: number,
     work: OffloadWork,
-  ): SchemaOffload | undefined {
+  ): RecordOffload | undefined {
     if (!isMainThread || process.env.SESSION_AUDIT_NO_OFFLOAD) return undefined;
     const entry = source.entry(rel);
     if (entry?.type !== 'file' || entry.size < minBytes() || !format.jsonlShape?.(kind)) return undefined;
     const script = workerScript();
     if (!script) return undefined;
     if (!work.validate && !work.secrets) return undefined;
-    const o = new SchemaOffload(source, script, rel, kind, format.name, maxLineBytes, work);
+    const o = new RecordOffload(source, script, rel, kind, format.name, maxLineBytes, work);
     source.shareRead(rel, () => o.begin());
     return o;
   }

@@ -13,7 +13,7 @@ import { CORPORA } from './helpers/corpora.js';
 import { isBuilt } from './helpers/built.js';
 
 const bin = fileURLToPath(new URL('../bin/session-audit.js', import.meta.url));
-const built = isBuilt('src/engine/parallel/schema-worker.js');
+const built = isBuilt('src/engine/parallel/record-worker.js');
 
 const run = (env: Record<string, string>, ...args: string[]): { out: string; code: number | null } => {
   const r = spawnSync(process.execPath, [bin, ...args], {

@@ -1,5 +1,5 @@
 /**
- * Entry of the second thread of schema-offload.ts. It loads the work (schema-worker-run.ts: the validators and
+ * Entry of the second thread of record-offload.ts. It loads the work (record-worker-run.ts: the validators and
  * the formats) and, if that fails, says so at once on the ring, the flag and the port, so the loader neither waits
  * for it nor stalls.
  */
@@ -8,7 +8,7 @@ import { ChunkRing } from '../../read/chunk-ring.js';
 
 const { ring, flag, port } = workerData as { ring: SharedArrayBuffer; flag: Int32Array; port: MessagePort };
 try {
-  await import('./schema-worker-run.js');
+  await import('./record-worker-run.js');
 } catch (e) {
   ChunkRing.attach(ring).leave();
   port.postMessage({

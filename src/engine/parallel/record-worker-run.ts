@@ -1,5 +1,5 @@
 /**
- * The work of the second thread of schema-offload.ts (loaded by schema-worker.ts): consume the log's bytes from
+ * The work of the second thread of record-offload.ts (loaded by record-worker.ts): consume the log's bytes from
  * the loader's ring of shared buffers with a reader configured like the loader's, validate every record, hash the
  * bytes, and send the issues and the hash back.
  */
@@ -9,7 +9,7 @@ import { FORMATS } from '../../formats/registry.js';
 import { ChunkRing } from '../../read/chunk-ring.js';
 import { JsonlScanner } from '../../read/jsonl.js';
 import { noteBytesRead } from '../../read/memory.js';
-import { recordWork, type OffloadWork } from './schema-offload.js';
+import { recordWork, type OffloadWork } from './record-offload.js';
 
 const {
   ring: shared,
