@@ -220,6 +220,21 @@ describe('incremental index and reindex', () => {
     expect(late.every((h) => (h as Hit & { time: string }).time >= '2026-08-01')).toBe(true);
   });
 
+  test('too narrow for the columns: one block per hit, what it is under its session, never at the margin', async () => {
+    const r = await cli(['search', 'cargo', '--store', store, '--tool', 'Bash', '--limit', '2'], { columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const blocks = r.stdout.replace(/\(more hits[^\n]*\n$/, '').trimEnd().split('\n\n');
+    expect(blocks).toHaveLength(2);
+    for (const b of blocks) {
+      const [head, what, where] = b.split('\n');
+      // The session and its time, then the kind and the tool indented under them, then the evidence place.
+      expect(head).toMatch(/^[0-9a-f-]{36}  \d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(what).toMatch(/^  tool_call  Bash\b/);
+      expect(where).toMatch(/^  \S+\.jsonl:\d+ @\d+ in capture \d+$/);
+      expect(b.split('\n').slice(1).every((l) => l.startsWith('  '))).toBe(true);
+    }
+  });
+
   test('a hit the agent later rewound says so', async () => {
     const r = await cli(['search', 'checked_add', '--store', store, '--kind', 'user_prompt'], { columns: 120 });
     expect(r.stdout).toMatch(/user_prompt +Rename add to «checked_add»/);

@@ -10,6 +10,14 @@ import { paints } from '../../report/table.js';
 import { parseFormat, parseLimit, parseTime, useColor } from '../options.js';
 import { opt, type CommandModule } from '../spec.js';
 
+const indent = (text: string, by: string): string =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
+
+const trimEnds = (text: string): string => text.replace(/ +$/gm, '');
+
 const COLUMNS: Column[] = [
   { head: 'session / time', kind: 'tokens' },
   { head: 'kind / tool', kind: 'tokens' },
@@ -97,20 +105,22 @@ export const searchModule: CommandModule = {
       // line where it can be copied whole, the match wrapped to the width.
       out = r.hits
         .map((h) => {
-          const head = [
-            escapeText(h.session),
-            h.time ?? 'no time',
-            h.kind,
-            h.tool !== undefined ? escapeText(h.tool) : '',
-          ]
+          // The session and its time, then what the hit is: on one line where both fit, else the second under the
+          // first, indented (a tool's title wrapped to the margin would read as the next hit's).
+          const who = `${escapeText(h.session)}  ${h.time ?? 'no time'}`;
+          const what = [h.kind, h.tool !== undefined ? escapeText(h.tool) : '']
             .concat(h.rewound ? ['(rewound)'] : [], h.deleted ? ['(deleted from its source)'] : [])
             .filter((x) => x !== '')
             .join('  ');
+          const head =
+            who.length + 2 + what.length <= io.columns
+              ? `${who}  ${what}`
+              : `${trimEnds(wrapText(who, io.columns))}\n${indent(wrapText(what, Math.max(20, io.columns - 2)), '  ')}`;
           const match = wrapText(escapeText(h.snippet.replace(/\s+/g, ' ')), Math.max(20, io.columns - 4))
             .split('\n')
             .map((l) => `    ${paintMarks(l)}`)
             .join('\n');
-          return `${c.bold(wrapText(head, io.columns))}\n  ${escapeText(where(h))}\n${match}\n`;
+          return `${c.bold(head)}\n  ${escapeText(where(h))}\n${match}\n`;
         })
         .join('\n');
     }
