@@ -223,7 +223,10 @@ describe('incremental index and reindex', () => {
   test('too narrow for the columns: one block per hit, what it is under its session, never at the margin', async () => {
     const r = await cli(['search', 'cargo', '--store', store, '--tool', 'Bash', '--limit', '2'], { columns: 80 });
     expect(r.code, r.stderr).toBe(0);
-    const blocks = r.stdout.replace(/\(more hits[^\n]*\n$/, '').trimEnd().split('\n\n');
+    const blocks = r.stdout
+      .replace(/\(more hits[^\n]*\n$/, '')
+      .trimEnd()
+      .split('\n\n');
     expect(blocks).toHaveLength(2);
     for (const b of blocks) {
       const [head, what, where] = b.split('\n');
@@ -231,7 +234,12 @@ describe('incremental index and reindex', () => {
       expect(head).toMatch(/^[0-9a-f-]{36}  \d{4}-\d\d-\d\dT[\d:.]+Z$/);
       expect(what).toMatch(/^  tool_call  Bash\b/);
       expect(where).toMatch(/^  \S+\.jsonl:\d+ @\d+ in capture \d+$/);
-      expect(b.split('\n').slice(1).every((l) => l.startsWith('  '))).toBe(true);
+      expect(
+        b
+          .split('\n')
+          .slice(1)
+          .every((l) => l.startsWith('  ')),
+      ).toBe(true);
     }
   });
 
