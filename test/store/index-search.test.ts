@@ -231,9 +231,9 @@ describe('incremental index and reindex', () => {
     for (const b of blocks) {
       const [head, what, where] = b.split('\n');
       // The session and its time, then the kind and the tool indented under them, then the evidence place.
-      expect(head).toMatch(/^[0-9a-f-]{36}  \d{4}-\d\d-\d\dT[\d:.]+Z$/);
-      expect(what).toMatch(/^  tool_call  Bash\b/);
-      expect(where).toMatch(/^  \S+\.jsonl:\d+ @\d+ in capture \d+$/);
+      expect(head).toMatch(/^[0-9a-f-]{36} {2}\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(what).toMatch(/^ {2}tool_call {2}Bash\b/);
+      expect(where).toMatch(/^ {2}\S+\.jsonl:\d+ @\d+ in capture \d+$/);
       expect(
         b
           .split('\n')
