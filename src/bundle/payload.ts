@@ -6,7 +6,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../model/source.js';
-import { ReadError } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import type { FileRecord } from '../model/report.js';
 import type { ArtifactRole } from '../model/session.js';
 import { redactJsonLine, redactText, type Redactor } from './redact.js';

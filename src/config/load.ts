@@ -8,7 +8,8 @@ import { existsSync, lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { codeInfo } from '../checks/catalog.js';
 import { UsageError } from '../errors.js';
-import { readEvidenceFile, ReadError } from '../read/files.js';
+import { readEvidenceFile } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export const CONFIG_FILE = '.session-audit.json';

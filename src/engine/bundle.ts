@@ -24,7 +24,7 @@ import { renderTimelineJsonl } from '../report/timeline.js';
 import { buildTimeline } from './timeline.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { UsageError } from '../errors.js';
-import { ReadError } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import { checkOutputPath } from './output.js';
 import { runAudit } from './tree.js';
 import { findSessions } from './tree.js';

@@ -1,5 +1,6 @@
 /** Files the user names on the command line (configs, logs): read-only, or one clear usage error. */
-import { ReadError, readEvidenceFile } from '../read/files.js';
+import { readEvidenceFile } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import { UsageError } from '../errors.js';
 
 export function readUserFile(flag: string, path: string, maxBytes = 256 * 1024 * 1024): Buffer {

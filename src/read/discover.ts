@@ -9,7 +9,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'nod
 import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
-import { readHead } from './files.js';
+import { readHead } from './spans.js';
 import { entryType, listDir } from './walk.js';
 import { byteOrder } from '../model/order.js';
 

@@ -1,93 +1,22 @@
 /**
- * Read-only file access: the only place that opens input files. Every open is O_RDONLY|O_NOFOLLOW|O_NONBLOCK
- * and is checked with fstat to be a regular file, so a symlink or FIFO swapped in after the walk is never
- * followed or waited on. Every byte read is hashed (sha256) on the way through: one pass per file (a large log
- * shared with the second thread is hashed there, from the same buffers: see engine/parallel/record-offload.ts).
+ * Read-only file access, whole or streamed (opened through open-regular.ts, the only place that opens input files;
+ * reads at given places are spans.ts). Every byte read here is hashed (sha256) on the way through: one pass per
+ * file (a large log shared with the second thread is hashed there, from the same buffers: see
+ * engine/parallel/record-offload.ts).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { noteBytesRead } from './memory.js';
 import { RING_SLOT_BYTES } from './chunk-ring.js';
 import type { SharedRing } from '../model/source.js';
-import { openedAt, RACE_MESSAGE } from './pinned.js';
+import { openRegular, openRegularSized, type Pin, ReadError, stampOrThrow } from './open-regular.js';
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
-
-export class ReadError extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface ReadResult {
   sha256: string;
   size: number;
-}
-
-/**
- * `pinned`: false, or true (the path must be checked), or the device and inode the walk saw through the checked
- * directory (a descriptor showing them is that file: no path check needed; any other is checked by path).
- */
-export type Pin = boolean | { dev: number; ino: number };
-
-function openRegular(path: string, pinned: Pin = false): number {
-  return openRegularSized(path, pinned).fd;
-}
-
-/**
- * Open for reading; the size from fstat sizes the read buffer (a small file does not cost a 1 MiB allocation).
- * `pinned`: `path` is a canonical path under a walked root, and the file opened must be the one at that path
- * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes.
- */
-function openRegularSized(path: string, pinned: Pin = false): { fd: number; size: number } {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new ReadError(code, code === 'ELOOP' ? 'is a symlink (not followed)' : `cannot be opened (${code})`);
-  }
-  let st: Stats;
-  try {
-    st = fstatSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
-  }
-  const walked = typeof pinned === 'object' && st.dev === pinned.dev && st.ino === pinned.ino;
-  if (pinned && !walked && !openedAt(fd, path)) {
-    closeSync(fd);
-    throw new ReadError('ERACE', RACE_MESSAGE);
-  }
-  if (!st.isFile()) {
-    closeSync(fd);
-    throw new ReadError('ENOTREG', 'is not a regular file');
-  }
-  return { fd, size: st.size };
-}
-
-/**
- * What identifies one version of a file, as far as the file system says: device, inode, size and the nanosecond
- * modification and change times. Two reads that see different stamps certainly read different versions; equal
- * stamps are strong evidence but not proof (a writer through a shared mapping, or a coarse-grained file system,
- * can change bytes without changing them), so a stamp never stands in for a hash of the bytes actually parsed.
- */
-export function fileStamp(fd: number): string {
-  const st = fstatSync(fd, { bigint: true });
-  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
-
-function stampOrThrow(fd: number): string {
-  try {
-    return fileStamp(fd);
-  } catch (e) {
-    throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
-  }
 }
 
 export interface StreamOptions {
@@ -98,7 +27,7 @@ export interface StreamOptions {
   stamp?: boolean;
   /** Read at most this many bytes (the prefix an earlier read saw, when the file may have grown since). */
   limit?: number;
-  /** The file is evidence under a walked root: it must be the file at `path` itself (see openRegularSized). */
+  /** The file is evidence under a walked root: it must be the file at `path` itself (see open-regular.ts). */
   pinned?: Pin;
 }
 
@@ -244,75 +173,6 @@ export function readWholeFile(
     { pinned },
   );
   return { ...r, bytes: truncated ? Buffer.alloc(0) : Buffer.concat(parts, kept), truncated };
-}
-
-/**
- * The first `maxBytes` bytes of a regular file (read-only, O_NOFOLLOW, never blocks on a FIFO), for recognising
- * what a file is during discovery. Throws ReadError like the other readers.
- */
-export function readHead(path: string, maxBytes: number, pinned: Pin = false): Buffer {
-  const fd = openRegular(path, pinned);
-  try {
-    const buf = Buffer.allocUnsafe(maxBytes);
-    let n = 0;
-    while (n < maxBytes) {
-      let got: number;
-      try {
-        got = readSync(fd, buf, n, maxBytes - n, null);
-      } catch (e) {
-        throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${n}`);
-      }
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The bytes at given places of a regular file (read-only, O_NOFOLLOW, one open): for each span, from `offset`, at
- * most `max` bytes, up to (not including) the first newline when `line` is set. A span past the end gives the bytes
- * there are (maybe none). Throws ReadError like the other readers.
- */
-export function readSpans(
-  path: string,
-  spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
-  pinned: Pin = false,
-): Buffer[] {
-  const fd = openRegular(path, pinned);
-  try {
-    return spans.map(({ offset, max, line }) => {
-      const buf = Buffer.allocUnsafe(Math.max(0, line ? Math.min(max, 4096) : max));
-      let out = buf;
-      let n = 0;
-      let step = 4096;
-      while (n < max) {
-        if (n + Math.min(step, max - n) > out.length) {
-          const bigger = Buffer.allocUnsafe(Math.min(max, Math.max(out.length * 2, n + step)));
-          out.copy(bigger, 0, 0, n);
-          out = bigger;
-        }
-        let got: number;
-        try {
-          got = readSync(fd, out, n, Math.min(step, max - n, out.length - n), offset + n);
-        } catch (e) {
-          throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${offset + n}`);
-        }
-        if (got === 0) break;
-        if (line) {
-          const nl = out.subarray(n, n + got).indexOf(10);
-          if (nl >= 0) return out.subarray(0, n + nl);
-        }
-        n += got;
-        step = Math.min(step * 2, 1 << 20);
-      }
-      return out.subarray(0, n);
-    });
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Hash a file without keeping its content. */

@@ -1,12 +1,14 @@
 /**
  * The file-system SessionSource (model/source.ts): the only implementation that touches input files, read-only,
- * through read/files.ts.
+ * through read/files.ts and read/spans.ts (both open through read/open-regular.ts).
  */
 import { dirname, join } from 'node:path';
 import type { InventoryEntry } from '../model/inventory.js';
 import type { SessionSource, SharedRing } from '../model/source.js';
 import type { FoundSession } from '../model/found.js';
-import { type Pin, ReadError, readChunks, readSpans, readWholeFile, streamFile, streamFileShared } from './files.js';
+import { readChunks, readWholeFile, streamFile, streamFileShared } from './files.js';
+import { type Pin, ReadError } from './open-regular.js';
+import { readSpans } from './spans.js';
 import { RACE_MESSAGE, walkedIdentity } from './pinned.js';
 import { JsonlScanner } from './jsonl.js';
 import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';

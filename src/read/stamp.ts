@@ -1,6 +1,6 @@
 /**
  * The stamp of a file by its path (lstat, never followed), in the form `fileStamp` gives an open descriptor
- * (read/files.ts): device, inode, size, nanosecond mtime and ctime. Equal stamps let a store skip re-reading a
+ * (read/open-regular.ts): device, inode, size, nanosecond mtime and ctime. Equal stamps let a store skip re-reading a
  * version it holds (ctime cannot be set back by a user); a stamp never stands in for a hash of bytes parsed.
  */
 import { lstatSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { firstDifference } from '../bundle/against.js';
 import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import type { InventoryEntry } from '../model/inventory.js';
-import { ReadError } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import { fsSource } from '../read/source.js';
 import { pathStamp } from '../read/stamp.js';
 import { captureFile, ChangedWhileRead, type Version } from './capture-file.js';
