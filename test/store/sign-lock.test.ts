@@ -1,7 +1,8 @@
 /**
  * The store's signatures and lock, and a session written while it is captured: signed capture records verify with
  * the archivist's public key and fail with another; a live writer's lock stops a second run with one line, a dead
- * writer's lock is taken over, a lock still being written is waited for; a log appended to during the capture is captured as one state of it, never half.
+ * writer's lock is taken over, a lock still being written is waited for; a log appended to during the capture is
+ * captured as one state of it, never half.
  */
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
