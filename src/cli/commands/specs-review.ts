@@ -1,0 +1,193 @@
+/**
+ * The commands that read sessions and report on them, as data: audit, validate, timeline, pairs, inspect, lineage,
+ * merge (audit's shards combined), checks (the finding codes). Each `load` imports its module only when it runs.
+ */
+import { EVENT_KINDS } from '../../model/events.js';
+import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
+import { REPORT_FORMATS } from '../../report/report-formats.js';
+import { TIMELINE_FORMATS } from '../../report/timeline-formats.js';
+import {
+  BASELINE,
+  COLOR,
+  FAIL_ON,
+  FORMAT_HINT,
+  formatOption,
+  GATING_EXITS,
+  GROK_HOME,
+  LIMIT,
+  MAX_LINE_BYTES,
+  OUTPUT,
+  PLAIN_EXITS,
+  SANDBOX_CONFIG,
+} from '../common-options.js';
+import type { CommandSpec } from '../spec.js';
+import { reportOptions, SARIF_ROOT } from './specs-report-options.js';
+
+export const audit: CommandSpec = {
+  name: 'audit',
+  summary: 'full audit of session directories, cwd groups or whole sessions roots',
+  positionals: [
+    { name: 'paths', required: true, variadic: true, describe: (f) => `${f.sessionNouns}, or trees holding them` },
+  ],
+  options: reportOptions('audit'),
+  examples: [
+    ['session-audit audit ~/.grok/sessions', 'every session of a sessions root, as tables (worst first)'],
+    [
+      'session-audit audit artifacts/sessions --format sarif -o session-audit.sarif --fail-on never',
+      'SARIF for GitHub code scanning, URIs relative to the current directory',
+    ],
+    [
+      'session-audit audit artifacts/sessions --format markdown --fail-on never >> "$GITHUB_STEP_SUMMARY"',
+      'a job summary: what was found by severity, then the gate result',
+    ],
+    [
+      'session-audit audit artifacts/sessions --baseline known.json',
+      'gate only on findings that are not in an earlier JSON report',
+    ],
+  ],
+  exitCodes: GATING_EXITS,
+  load: async () => (await import('./audit.js')).auditModule('audit'),
+};
+
+export const validate: CommandSpec = {
+  name: 'validate',
+  summary: 'schema-level checks only: JSONL damage, record schemas, loadability',
+  positionals: audit.positionals,
+  options: reportOptions('validate'),
+  examples: [
+    ['session-audit validate ~/.codex/sessions', 'every rollout checked line by line against its schema'],
+    ['session-audit validate run/ --format junit -o validate.xml', 'JUnit XML for a CI test widget'],
+  ],
+  exitCodes: GATING_EXITS,
+  load: async () => (await import('./audit.js')).auditModule('validate'),
+};
+
+export const timeline: CommandSpec = {
+  name: 'timeline',
+  summary:
+    "the authoritative timeline of one session (its agent's log in emission order): rewinds, compactions, resumes",
+  positionals: [{ name: 'session', required: true, describe: (f) => `one session: ${f.sessionNouns}` }],
+  options: [
+    formatOption(TIMELINE_FORMATS, 'table'),
+    OUTPUT,
+    LIMIT,
+    { name: 'since', type: 'string', value: 'TIME', describe: 'only events at or after TIME (ISO 8601 or epoch ms)' },
+    { name: 'until', type: 'string', value: 'TIME', describe: 'only events at or before TIME' },
+    {
+      name: 'kind',
+      type: 'string',
+      multiple: true,
+      value: 'KIND',
+      describe: `only events of these kinds (comma-separated or repeated): ${EVENT_KINDS.join(', ')}`,
+    },
+    { name: 'prompt', type: 'number', value: 'N', describe: 'only events of prompt turn N (0-based)' },
+    {
+      name: 'include-subagents',
+      type: 'boolean',
+      describe: "nest each subagent session's timeline under the event that spawned it",
+    },
+    {
+      name: 'live',
+      type: 'boolean',
+      describe: 'only what the model saw: no rewound or compacted events, conversation kinds only',
+    },
+    COLOR,
+    MAX_LINE_BYTES,
+    FORMAT_HINT,
+  ],
+  examples: [
+    ['session-audit timeline <session>', 'the first 1000 events as a table fitted to the terminal'],
+    ['session-audit timeline <session> --format jsonl > timeline.jsonl', 'every event with its full text, streamed'],
+    ['session-audit timeline <session> --prompt 3 --include-subagents', 'one prompt turn, subagents nested'],
+    ['session-audit timeline <session> --format timesketch -o t.jsonl', 'for import into Timesketch'],
+  ],
+  exitCodes: PLAIN_EXITS,
+  load: async () => (await import('./timeline.js')).timelineModule,
+};
+
+export const pairs: CommandSpec = {
+  name: 'pairs',
+  summary: 'tool call ↔ result table: where each call was made and answered, and its status',
+  positionals: audit.positionals,
+  options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, FORMAT_HINT],
+  examples: [
+    ['session-audit pairs <session>', 'one row per tool call; interrupted and unanswered calls stand out'],
+    ['session-audit pairs <root> --format json -o pairs.json', 'every call of every session, for tools'],
+  ],
+  exitCodes: PLAIN_EXITS,
+  load: async () => (await import('./pairs.js')).pairsModule,
+};
+
+export const lineage: CommandSpec = {
+  name: 'lineage',
+  summary: 'the fork / subagent / worktree graph of a sessions root, with sandbox profiles and widened edges',
+  positionals: [{ name: 'paths', required: true, variadic: true, describe: 'sessions roots (or grok homes)' }],
+  options: [formatOption(LINEAGE_FORMATS, 'table'), OUTPUT, SANDBOX_CONFIG, GROK_HOME, COLOR, FORMAT_HINT],
+  examples: [
+    ['session-audit lineage ~/.grok/sessions', 'the tree, with ▲WIDENED and ▼DROPPED edges marked'],
+    ['session-audit lineage ~/.grok/sessions --format dot | dot -Tsvg > lineage.svg', 'a Graphviz drawing'],
+  ],
+  exitCodes: PLAIN_EXITS,
+  load: async () => (await import('./lineage.js')).lineageModule,
+};
+
+export const inspect: CommandSpec = {
+  name: 'inspect',
+  summary:
+    'before resuming an interrupted session: how it stopped, calls in flight, running subagents, the resume command',
+  positionals: [{ name: 'session', required: true, describe: (f) => `one session: ${f.sessionNouns}` }],
+  options: [
+    formatOption(['text', 'json'], 'text'),
+    OUTPUT,
+    { ...FAIL_ON, describe: 'exit 1 when an audit finding is at or above LEVEL: error | warning | note | never' },
+    {
+      name: 'headless-log',
+      type: 'string',
+      value: 'FILE',
+      describe: 'what `grok -p --output-format streaming-json|json` printed for this run, to cross-check',
+    },
+    {
+      name: 'exit-code',
+      type: 'number',
+      value: 'N',
+      describe: 'the exit code of that `grok -p` run (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 1 error)',
+    },
+    COLOR,
+    FORMAT_HINT,
+  ],
+  examples: [
+    ['session-audit inspect <session>', 'state, calls in flight that may mutate, the exact resume command'],
+    ['session-audit inspect <session> --headless-log out.jsonl --exit-code 143', 'cross-check a CI run'],
+  ],
+  exitCodes: GATING_EXITS,
+  load: async () => (await import('./inspect.js')).inspectModule,
+};
+
+export const merge: CommandSpec = {
+  name: 'merge',
+  summary: 'combine the JSON shard reports of `audit --shard K/N` into the report of the unsharded run',
+  positionals: [{ name: 'reports', required: true, variadic: true, describe: 'every shard report (1/N … N/N)' }],
+  options: [formatOption(REPORT_FORMATS, 'table'), OUTPUT, FAIL_ON, BASELINE, SARIF_ROOT, COLOR],
+  examples: [
+    ['session-audit audit /fleet --shard 3/16 -o shard-3.json', 'on each of 16 machines'],
+    ['session-audit merge shard-*.json --format sarif -o fleet.sarif', 'once, anywhere'],
+  ],
+  exitCodes: GATING_EXITS,
+  load: async () => (await import('./merge.js')).mergeModule,
+};
+
+export const checks: CommandSpec = {
+  name: 'checks',
+  summary: 'list every finding code, or explain one',
+  positionals: [{ name: 'code', required: false, describe: 'a finding code, e.g. JSONL_TORN_TAIL' }],
+  options: [formatOption(['table', 'json'], 'table'), COLOR],
+  examples: [
+    ['session-audit checks', 'every code with its severity and meaning'],
+    ['session-audit checks JSONL_MERGED_LINE', 'one code: what it means, its causes, what to do'],
+  ],
+  exitCodes: [
+    [0, 'done'],
+    [2, 'an unknown code or option (one line on stderr)'],
+  ],
+  load: async () => (await import('./checks.js')).checksModule,
+};
