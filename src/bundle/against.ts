@@ -13,7 +13,7 @@ import { fsSource } from '../read/source.js';
 import type { SessionSource } from '../model/source.js';
 import { byteOrder } from '../model/order.js';
 import { formatOf } from '../formats/registry.js';
-import type { BagContents } from './read.js';
+import type { BagContents } from './bag-contents.js';
 
 export interface CapturedFile {
   /** Path relative to the session directory. */

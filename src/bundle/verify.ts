@@ -10,7 +10,7 @@ import type { Finding, Location, Severity } from '../model/finding.js';
 import { parseBagInfo, parseManifest, unsafePath } from './bagit.js';
 import { CUSTODY_PREDICATE } from './build.js';
 import { envelopePayload, verifyEnvelope, type Envelope } from './dsse.js';
-import { HASHES, type BagContents, type HashName } from './read.js';
+import { HASHES, type BagContents, type HashName } from './bag-contents.js';
 
 const PAYLOAD_MANIFEST = /^manifest-([a-z0-9]+)\.txt$/;
 const TAG_MANIFEST = /^tagmanifest-([a-z0-9]+)\.txt$/;
