@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { LineageView } from '../src/lineage/view.js';
 import type { AuditReport } from '../src/model/report.js';
-import type { PairRow } from '../src/pairing/classify.js';
+import type { PairRow } from '../src/pairing/pairing-result.js';
 import { contentSecurityPolicy, renderHtml } from '../src/report/html.js';
 import type { HtmlInput, HtmlSession } from '../src/report/html-input.js';
 import type { TimelineEvent } from '../src/timeline/model.js';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { InspectReport } from '../src/inspect/report.js';
-import type { PairRow } from '../src/pairing/classify.js';
+import type { PairRow } from '../src/pairing/pairing-result.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
 

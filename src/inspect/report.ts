@@ -5,7 +5,8 @@
 import { basename } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import { isoTime } from '../model/safe-values.js';
-import { classifyPairs, type PairRow } from '../pairing/classify.js';
+import { classifyPairs } from '../pairing/classify.js';
+import type { PairRow } from '../pairing/pairing-result.js';
 import type { InspectData, LostLine } from './collect.js';
 import { shellQuote } from '../formats/shared/shell.js';
 import type { FormatModule } from '../formats/types.js';

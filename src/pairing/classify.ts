@@ -4,84 +4,13 @@
  * worded in the agent's dialect.
  */
 import { isDead } from '../model/events.js';
-import {
-  emittedAfter,
-  type ChatCall,
-  type ChatResult,
-  type LogCall,
-  type PairingCollector,
-  type Where,
-} from './collect.js';
+import { loc, type ChatResult, type LogCall } from './call-records.js';
+import type { PairingCollector } from './collect.js';
 import type { PairingDialect } from './dialect.js';
-
-export type PairStatus =
-  | 'answered'
-  | 'synthetic'
-  | 'duplicate'
-  | 'displaced'
-  | 'unanswered'
-  | 'interrupted'
-  | 'orphan result'
-  | 'rewound'
-  | 'log only'
-  /** The response that made the call ended without running its calls: no result is expected. */
-  | 'abandoned';
-
-export interface PairRow {
-  id: string;
-  name: string;
-  promptIndex?: number;
-  status: PairStatus;
-  call?: Where;
-  result?: Where;
-  logCall?: Where;
-  logTerminal?: Where & { status: string };
-  /** Whether the tool can change files or run commands (edit, delete, move, execute, or unknown). */
-  mutating: boolean;
-  /** Tool kind from the log (read, edit, execute, …) and the call's arguments, when known. */
-  kind?: string;
-  args?: string;
-  note?: string;
-}
-
-export type PairCode =
-  | 'TOOL_ORPHAN_RESULT'
-  | 'TOOL_DUPLICATE_RESULT'
-  | 'TOOL_RESULT_BEFORE_CALL'
-  | 'TOOL_UNANSWERED_CALL'
-  | 'TOOL_INTERRUPTED_CALL'
-  | 'TOOL_DISPLACED_RESULT'
-  | 'TOOL_SYNTHETIC_RESULT'
-  | 'TOOL_UPDATE_WITHOUT_CALL'
-  | 'TOOL_NO_TERMINAL_STATUS'
-  | 'XREF_CHAT_VS_UPDATES';
-
-export interface PairFinding {
-  code: PairCode;
-  at: Where;
-  message: string;
-  key: string;
-  severity?: 'error' | 'warning' | 'note';
-}
-
-const READ_ONLY_KINDS = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
-const MUTATING_KINDS = new Set(['edit', 'delete', 'move', 'execute']);
-const READ_ONLY_NAMES =
-  /^(read|view|cat|list|ls|glob|grep|search|find|fetch|web_?search|x_?search|think|todo_?read|get)/i;
-
-/** Can the call have changed the world? Unknown tools are assumed to. */
-export function isMutating(name: string | undefined, kind: string | undefined): boolean {
-  if (kind !== undefined && MUTATING_KINDS.has(kind)) return true;
-  if (kind !== undefined && READ_ONLY_KINDS.has(kind)) return false;
-  return !(name !== undefined && READ_ONLY_NAMES.test(name));
-}
-
-const loc = (w: Where): string => `${w.file}:${w.line}`;
-
-export interface PairingResult {
-  rows: PairRow[];
-  findings: PairFinding[];
-}
+import { emittedAfter } from './emission-order.js';
+import { isMutating } from './mutating.js';
+import type { PairFinding, PairingResult, PairRow } from './pairing-result.js';
+import { classifyUnanswered, interruptedText, type TurnOutcome } from './unanswered.js';
 
 /**
  * `rows: false` (the audit): only the findings are wanted, so no row is kept and memory stays at the size of the
@@ -331,83 +260,4 @@ export function classifyPairs(
     (a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0),
   );
   return { rows: kept, findings };
-}
-
-interface TurnOutcome {
-  ended: 'completed' | 'cancelled' | 'open';
-  where?: Where;
-  stop?: string;
-  resumed: boolean;
-}
-
-function interruptedText(
-  id: string,
-  name: string | undefined,
-  mutating: boolean,
-  out: TurnOutcome,
-  chatCall: ChatCall | undefined,
-): string {
-  const how =
-    out.ended === 'cancelled'
-      ? 'its turn was cancelled'
-      : out.resumed
-        ? 'its turn never completed (a crash or kill) and the session was later resumed'
-        : 'it was in flight when the session stopped (the final turn never completed)';
-  const risk = mutating
-    ? ' It may mutate files or run commands and may already have run: check its effects before resuming.'
-    : '';
-  return `call ${id} (${name ?? '?'})${chatCall ? ` declared at ${loc(chatCall)}` : ''} has no result: ${how}.${risk}`;
-}
-
-function classifyUnanswered(
-  call: ChatCall,
-  log: LogCall | undefined,
-  row: PairRow,
-  findings: PairFinding[],
-  out: TurnOutcome,
-  c: PairingCollector,
-  d: PairingDialect,
-  logName: string,
-): void {
-  if (call.abandoned !== undefined && !log) {
-    row.status = 'abandoned';
-    findings.push({
-      code: 'TOOL_INTERRUPTED_CALL',
-      at: call,
-      key: call.id,
-      severity: 'note',
-      message:
-        `call ${call.id} (${call.name}) has no result, as expected: ${call.abandoned}, so the tool never ran ` +
-        '(the agent runs no call of such a response)',
-    });
-    return;
-  }
-  const ran = log?.terminal
-    ? ` ${logName} records it ${log.terminal.status} at ${loc(log.terminal)}, so it ran; the model never saw the ` +
-      `result.`
-    : '';
-  const completedByLog = out.ended === 'completed';
-  // Without the authoritative log, the conversation itself tells: the model went on talking in that turn.
-  const completedByChat = !log && call.continuedAfter === true;
-  if (completedByLog || completedByChat) {
-    row.status = 'unanswered';
-    const how = completedByLog
-      ? `its turn went on to complete (${out.stop ?? '?'} at ${loc(out.where!)})`
-      : 'the model went on in the same turn as if it had been answered';
-    findings.push({
-      code: 'TOOL_UNANSWERED_CALL',
-      at: call,
-      key: call.id,
-      message: `call ${call.id} (${call.name}) has no tool_result, yet ${how}.${ran} ${d.unanswered}`,
-    });
-    return;
-  }
-  row.status = 'interrupted';
-  const resumed = log ? out.resumed : c.turnsAfter(call);
-  findings.push({
-    code: 'TOOL_INTERRUPTED_CALL',
-    at: call,
-    key: call.id,
-    message: interruptedText(call.id, call.name, row.mutating, { ...out, resumed }, undefined) + ran,
-  });
 }

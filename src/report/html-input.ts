@@ -5,7 +5,7 @@
 import type { LineageView } from '../lineage/view.js';
 import type { FailOn } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
-import type { PairRow } from '../pairing/classify.js';
+import type { PairRow } from '../pairing/pairing-result.js';
 import type { TimelineEvent } from '../timeline/model.js';
 
 export interface HtmlSession {

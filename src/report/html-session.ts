@@ -6,7 +6,7 @@
  * Every string is escaped for the terminal-safety rules (escape.ts; lone surrogates too) before it is embedded.
  */
 import type { SessionReport } from '../model/report.js';
-import type { PairRow } from '../pairing/classify.js';
+import type { PairRow } from '../pairing/pairing-result.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { displayPre, displayText, h } from './html-escape.js';
 import type { HtmlSession } from './html-input.js';

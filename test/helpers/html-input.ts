@@ -1,7 +1,7 @@
 /** An HtmlInput assembled from the real CLI: the audit report, every session's timeline and pairs, and a lineage. */
 import type { LineageView } from '../../src/lineage/view.js';
 import type { AuditReport } from '../../src/model/report.js';
-import type { PairRow } from '../../src/pairing/classify.js';
+import type { PairRow } from '../../src/pairing/pairing-result.js';
 import type { HtmlInput, HtmlSession } from '../../src/report/html-input.js';
 import type { TimelineEvent } from '../../src/timeline/model.js';
 import { cli } from './cli.js';

@@ -4,7 +4,7 @@
  * time-compaction-mid-turn shows the real layout end to end.
  */
 import { describe, expect, it } from 'vitest';
-import { emittedAfter } from '../../src/pairing/collect.js';
+import { emittedAfter } from '../../src/pairing/emission-order.js';
 
 describe('emittedAfter', () => {
   it('orders by event-id counter when both lines carry one minted by the same session', () => {

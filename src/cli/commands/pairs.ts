@@ -1,5 +1,5 @@
 /** `pairs <session..>`: one row per tool call with where it was called and answered, and its status. */
-import type { PairRow } from '../../pairing/classify.js';
+import type { PairRow } from '../../pairing/pairing-result.js';
 import { escapeText } from '../../report/escape.js';
 import { colors } from '../../report/ansi.js';
 import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { redactor, redactText } from '../../bundle/redact.js';
 import { readState } from '../../store/open.js';
 import type { CaptureRecord } from '../../store/record.js';
-import type { PairRow } from '../../pairing/classify.js';
+import type { PairRow } from '../../pairing/pairing-result.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { captureFacts, GROUP_FILES } from './extract.js';
 import { openIndex, type Db } from './schema.js';
