@@ -24,7 +24,7 @@ import { rmSync } from 'node:fs';
 import { pae, privateKeyFromSeed, publicKeyFromRaw, signEnvelope, verifyEnvelope } from '../src/bundle/dsse.js';
 import { redactJsonLine, redactor } from '../src/bundle/redact.js';
 import { encodePath, decodePath, parseManifest, unsafePath } from '../src/bundle/bagit.js';
-import { firstDifference } from '../src/bundle/against.js';
+import { firstDifference } from '../src/bundle/first-difference.js';
 import { formatNamed } from '../src/formats/registry.js';
 
 const changePolicy = (rel: string) => formatNamed('grok')!.changePolicy(rel);

@@ -5,6 +5,10 @@ export const BAGIT_TXT = 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8
 export const ALGORITHMS = ['sha256', 'sha512'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
 
+/** The names of the payload and tag manifests; the algorithm is the first group. */
+export const PAYLOAD_MANIFEST = /^manifest-([a-z0-9]+)\.txt$/;
+export const TAG_MANIFEST = /^tagmanifest-([a-z0-9]+)\.txt$/;
+
 /** RFC 8493 §2.1.3: `%`, CR and LF in a path are percent-encoded in manifests. */
 export const encodePath = (p: string): string => p.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 export const decodePath = (p: string): string =>

@@ -1,54 +1,13 @@
 /**
  * A conforming BagIt validator (RFC 8493) plus this tool's custody checks: structure, bagit.txt, every checksum
  * in every payload and tag manifest, completeness, Payload-Oxum, the custody statement's subjects, and the DSSE
- * signature when a key is given. Pure: works on what read.ts gathered.
+ * signature when a key is given (those two in verify-custody.ts). Pure: works on what read.ts gathered.
  */
 import type { KeyObject } from 'node:crypto';
-import { standaloneFinding } from '../checks/findings.js';
-import { BUNDLE_CODES, type BundleCode } from '../checks/bundle-codes.js';
-import type { Finding, Location, Severity } from '../model/finding.js';
-import { parseBagInfo, parseManifest, unsafePath } from './bagit.js';
-import { CUSTODY_PREDICATE } from './build.js';
-import { envelopePayload, verifyEnvelope, type Envelope } from './dsse.js';
+import { parseBagInfo, parseManifest, PAYLOAD_MANIFEST, TAG_MANIFEST, unsafePath } from './bagit.js';
 import { HASHES, type BagContents, type HashName } from './bag-contents.js';
-
-const PAYLOAD_MANIFEST = /^manifest-([a-z0-9]+)\.txt$/;
-const TAG_MANIFEST = /^tagmanifest-([a-z0-9]+)\.txt$/;
-
-export interface VerifyContext {
-  id: string;
-  path: string;
-  findings: Finding[];
-}
-
-export function emitter(ctx: VerifyContext) {
-  return (
-    code: BundleCode,
-    location: Location,
-    message: string,
-    opts: { severity?: Severity; key?: string } = {},
-  ): void => {
-    ctx.findings.push(
-      standaloneFinding(
-        'bundle',
-        code,
-        opts.severity ?? BUNDLE_CODES[code].severity,
-        ctx.id,
-        ctx.path,
-        location,
-        message,
-        opts.key,
-      ),
-    );
-  };
-}
-
-interface Statement {
-  _type?: string;
-  subject?: Array<{ name?: string; digest?: Record<string, string> }>;
-  predicateType?: string;
-  predicate?: Record<string, unknown>;
-}
+import { emitter, shortDigest, type VerifyContext } from './bag-findings.js';
+import { checkCustody, type Statement } from './verify-custody.js';
 
 export interface VerifyResult {
   statement?: Statement;
@@ -190,116 +149,12 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   }
   const redacted = info.some(([k, v]) => k === 'Payload-Redacted' && v === 'yes');
 
-  // Custody statement and signature
+  // Custody statement and signature (verify-custody.ts)
   const result: VerifyResult = { redacted };
-  const dsseText = text('custody.dsse.json');
-  const plainText = text('custody.intoto.json');
-  if (dsseText !== undefined) {
-    let env: Envelope | undefined;
-    try {
-      env = JSON.parse(dsseText) as Envelope;
-      if (typeof env.payload !== 'string' || !Array.isArray(env.signatures)) throw new Error('shape');
-    } catch {
-      emit('BUNDLE_SIGNATURE_INVALID', { file: 'custody.dsse.json' }, 'not a DSSE envelope');
-      env = undefined;
-    }
-    if (env) {
-      if (key) {
-        const v = verifyEnvelope(env, key);
-        if (!v.valid)
-          emit(
-            'BUNDLE_SIGNATURE_INVALID',
-            { file: 'custody.dsse.json' },
-            `none of its ${v.total} signature(s) verifies with the given key` +
-              (env.payloadType !== 'application/vnd.in-toto+json'
-                ? ` (payload type ${JSON.stringify(env.payloadType)})`
-                : ''),
-          );
-      } else
-        emit(
-          'BUNDLE_UNVERIFIED',
-          { file: 'custody.dsse.json' },
-          'the custody statement is signed, but no --key was given to check the signature',
-        );
-      try {
-        result.statement = JSON.parse(envelopePayload(env).toString('utf8')) as Statement;
-      } catch {
-        emit('BUNDLE_SIGNATURE_INVALID', { file: 'custody.dsse.json' }, 'its payload is not a JSON statement');
-      }
-    }
-  } else if (key) {
-    emit(
-      'BUNDLE_SIGNATURE_INVALID',
-      { file: 'custody.dsse.json' },
-      'a --key was given but the bag is not signed (no custody.dsse.json)',
-    );
-  }
-  if (!result.statement && plainText !== undefined) {
-    try {
-      result.statement = JSON.parse(plainText) as Statement;
-    } catch {
-      emit('BUNDLE_MANIFEST_MISMATCH', { file: 'custody.intoto.json' }, 'the custody statement is not valid JSON');
-    }
-  }
-  if (dsseText !== undefined && plainText !== undefined)
-    emit(
-      'BUNDLE_FILE_EXTRA',
-      { file: 'custody.intoto.json' },
-      'an unsigned custody statement beside the signed one (custody.dsse.json): not covered by the signature, ' +
-        'not trusted; only the signed statement was checked',
-      { key: 'second-custody' },
-    );
-  const st = result.statement;
-  if (st && st.predicateType === CUSTODY_PREDICATE) {
-    const signed = dsseText !== undefined;
-    const file = signed ? 'custody.dsse.json' : 'custody.intoto.json';
-    const subjects = new Set((st.subject ?? []).map((s) => s.name));
-    // The statement pins every tag file but itself and the tag manifests: a tag file it does not name was added
-    // (or renamed) after custody was recorded.
-    for (const name of [...members.keys()].sort()) {
-      if (name.startsWith('data/') || TAG_MANIFEST.test(name) || /^custody\.(dsse|intoto)\.json$/.test(name)) continue;
-      if (!subjects.has(name))
-        emit(
-          'BUNDLE_FILE_EXTRA',
-          { file: name },
-          `a tag file the custody statement (${file}) does not name: added after custody was recorded` +
-            (signed ? ', not covered by the signature' : ''),
-          { key: `unpinned:${name}` },
-        );
-    }
-    for (const s of st.subject ?? []) {
-      const member = s.name !== undefined ? members.get(s.name) : undefined;
-      if (!member) {
-        emit(
-          'BUNDLE_FILE_MISSING',
-          { file: s.name ?? file },
-          `the custody statement names ${JSON.stringify(s.name)} as a subject, but the bag does not hold it`,
-          { key: `subject:${s.name}` },
-        );
-        continue;
-      }
-      // One finding per file: the first digest that disagrees (both do when a file was changed).
-      const bad = Object.entries(s.digest ?? {}).find(
-        ([alg, digest]) => (HASHES as readonly string[]).includes(alg) && member.digests[alg as HashName] !== digest,
-      );
-      if (bad) {
-        const [alg, digest] = bad;
-        emit(
-          'BUNDLE_MANIFEST_MISMATCH',
-          { file: s.name! },
-          `the custody statement records ${alg} ${shortDigest(digest)}, the file has ` +
-            `${shortDigest(member.digests[alg as HashName])}: ${s.name} was changed after custody was ` +
-            `${signed ? 'signed' : 'recorded'}`,
-          { key: `subject:${s.name}` },
-        );
-      }
-    }
-  }
+  const statement = checkCustody(c, emit, key);
+  if (statement !== undefined) result.statement = statement;
   return result;
 }
-
-/** A digest shortened for reading (the full ones are in the JSON report's file list and the manifests). */
-export const shortDigest = (d: string): string => (d.length > 24 ? `${d.slice(0, 12)}…${d.slice(-8)}` : d);
 
 interface Mismatch {
   where: string;

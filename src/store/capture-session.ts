@@ -3,7 +3,7 @@
  * stamps checked), then the walk again: if anything moved in between (the agent wrote while we read), the whole
  * session is read again, up to a few times, so a capture is always one consistent state, never half of two.
  */
-import { firstDifference } from '../bundle/against.js';
+import { firstDifference } from '../bundle/first-difference.js';
 import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import type { InventoryEntry } from '../model/inventory.js';

@@ -3,26 +3,21 @@
  * each naming its predecessor's hash, signed when a key is given), every object re-hashed against its name, and
  * every file version every record names rebuilt from its pieces and compared with its recorded digest and size.
  * Nothing is trusted from an earlier run: each problem is a finding naming the record, the object or the file.
+ * head.json and each record's claims about its session's previous one are checked by chain-checks.ts; the versions
+ * are rebuilt by version-hasher.ts.
  */
-import { createHash, type Hash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyEnvelope } from '../bundle/dsse.js';
-import type { BundleCode } from '../checks/bundle-codes.js';
 import { byteOrder } from '../model/order.js';
-import { readWholeFile, streamFile } from '../read/files.js';
+import { streamFile } from '../read/files.js';
 import { ReadError } from '../read/open-regular.js';
-import { captureName, headFile, objectPath, objectsDir } from './layout.js';
+import { checkGrowth, checkHead, type StoreProblem } from './chain-checks.js';
+import { captureName, objectsDir } from './layout.js';
 import { listCaptureFiles, readCaptureFile, readMarker } from './open.js';
 import { CAPTURE_PAYLOAD_TYPE, decodeRecord, type CaptureRecord } from './record.js';
-
-export interface StoreProblem {
-  code: BundleCode;
-  severity?: 'error' | 'warning' | 'note';
-  /** Relative to the store: the record, object or file the problem is in. */
-  place: string;
-  message: string;
-}
+import { VersionHasher } from './version-hasher.js';
 
 export interface StoreVerification {
   problems: StoreProblem[];
@@ -205,127 +200,4 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
       message: `${unsignedWithKey} capture record(s) are not signed, and a key was given`,
     });
   return out;
-}
-
-/**
- * The digest of a version from its pieces, sharing work between versions with a common start (a log's captures
- * extend each other): the hash state after each prefix of pieces is kept and copied.
- */
-class VersionHasher {
-  private readonly states = new Map<string, { hash: Hash; size: number }>();
-  constructor(private readonly store: string) {}
-
-  of(pieces: readonly string[]): { sha256: string; size: number } {
-    let k = pieces.length;
-    let start: { hash: Hash; size: number } | undefined;
-    const keys: string[] = [];
-    let key = '';
-    for (const p of pieces) keys.push((key = createHash('sha256').update(`${key}${p}`).digest('hex')));
-    for (; k > 0; k--) {
-      start = this.states.get(keys[k - 1]!);
-      if (start) break;
-    }
-    let hash = start ? start.hash.copy() : createHash('sha256');
-    let size = start?.size ?? 0;
-    for (let i = k; i < pieces.length; i++) {
-      size += streamFile(objectPath(this.store, pieces[i]!), (chunk) => hash.update(chunk), { pinned: true }).size;
-      this.states.set(keys[i]!, { hash: hash.copy(), size });
-      hash = hash.copy();
-    }
-    return { sha256: hash.digest('hex'), size };
-  }
-}
-
-/** head.json against the records: the last record was not edited, and none after it was removed. */
-function checkHead(
-  store: string,
-  hashes: ReadonlyMap<number, { hash: string; place: string }>,
-  last: number,
-  problems: StoreProblem[],
-): void {
-  let head: { seq?: unknown; sha256?: unknown } | undefined;
-  try {
-    head = JSON.parse(readWholeFile(headFile(store), 4096, true).bytes.toString('utf8')) as typeof head;
-  } catch (e) {
-    if (e instanceof ReadError && e.reason === 'ENOENT') head = undefined;
-    else {
-      problems.push({
-        code: 'BUNDLE_INVALID',
-        place: 'head.json',
-        message: `cannot be read (${(e as Error).message})`,
-      });
-      return;
-    }
-  }
-  if (!head) {
-    if (last > 0)
-      problems.push({
-        code: 'BUNDLE_FILE_MISSING',
-        place: 'head.json',
-        message: 'missing: an edit of the last capture record cannot be detected',
-      });
-    return;
-  }
-  const seq = Number(head.seq);
-  const at = hashes.get(seq);
-  if (seq > last)
-    problems.push({
-      code: 'BUNDLE_FILE_MISSING',
-      place: 'head.json',
-      message: `names capture ${seq} as the last, but the records end at ${last}: records were removed`,
-    });
-  else if (seq > 0 && (!at || at.hash !== head.sha256))
-    problems.push({
-      code: 'BUNDLE_MANIFEST_MISMATCH',
-      place: at?.place ?? 'head.json',
-      message:
-        `hashes to ${at?.hash ?? 'nothing'}, but head.json recorded ${String(head.sha256)}: ` +
-        'edited after it was written',
-    });
-  else if (seq < last)
-    problems.push({
-      code: 'BUNDLE_UNVERIFIED',
-      severity: 'warning',
-      place: 'head.json',
-      message:
-        `names capture ${seq}, the records go on to ${last}: a run was stopped between writing a record and the ` +
-        'head (the next run catches up), so the last records are covered by the chain only',
-    });
-}
-
-/**
- * A record's claims about its predecessor, re-checked: it names the session's previous record, and each log it says
- * grew from N bytes starts with the very pieces of the previous version, which were N bytes (pieces are named by
- * their digest and re-hashed above, so equal piece lists are equal bytes: the proof that the log only grew).
- */
-function checkGrowth(
-  record: CaptureRecord,
-  before: CaptureRecord | undefined,
-  place: string,
-  problems: StoreProblem[],
-): void {
-  if ((record.previous ?? null) !== (before?.seq ?? null))
-    problems.push({
-      code: 'BUNDLE_INVALID',
-      place,
-      message:
-        `names capture ${record.previous ?? 'none'} as the session's previous one, but it is ` +
-        `${before?.seq ?? 'none'}`,
-    });
-  for (const [path, size] of Object.entries(record.grewFrom ?? {})) {
-    const now = record.files.find((f) => f.path === path);
-    const then = before?.files.find((f) => f.path === path);
-    const prefix =
-      now?.pieces !== undefined &&
-      then?.pieces !== undefined &&
-      then.size === size &&
-      now.size >= size &&
-      then.pieces.every((p, i) => now.pieces![i] === p);
-    if (!prefix)
-      problems.push({
-        code: 'BUNDLE_INVALID',
-        place: `${place}: ${path}`,
-        message: `says the log grew from the previous capture's ${size} bytes, but the stored versions do not show it`,
-      });
-  }
 }

@@ -1,0 +1,71 @@
+/**
+ * The sessions a session-audit bag captured, as its custody statement records them: each one's directory in the
+ * bag and, per file, its path in the session, the original digest and size (before any redaction) and the member
+ * holding it.
+ */
+import { byteOrder } from '../model/order.js';
+import type { BagContents } from './bag-contents.js';
+
+export interface CapturedFile {
+  /** Path relative to the session directory. */
+  rel: string;
+  /** Digest and size of the original file at capture time. */
+  sha256: string;
+  size: number;
+  /** The bag member holding it (byte for byte unless the bag is redacted). */
+  member: string;
+}
+
+export interface CapturedSessionFiles {
+  id: string;
+  bagDir: string;
+  /** The session's path as the capture's command line named it. */
+  path?: string;
+  /** The group directory it was found in (e.g. Grok's working-directory folder), when the capture recorded it. */
+  group?: string;
+  files: CapturedFile[];
+}
+
+interface StatementLike {
+  predicate?: Record<string, unknown>;
+}
+
+/** The sessions and original file digests a session-audit bag recorded; undefined for other bags. */
+export function capturedSessions(
+  c: BagContents,
+  statement: StatementLike | undefined,
+): CapturedSessionFiles[] | undefined {
+  const p = statement?.predicate;
+  const sessions = Array.isArray(p?.sessions)
+    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown; group?: unknown }>)
+    : undefined;
+  if (!sessions) return undefined;
+  const recorded = new Map<string, { sha256: string; size: number }>();
+  /** Bag path → the file's path in its session (bags lay names out safely; older ones kept them as they were). */
+  const original = new Map<string, string>();
+  for (const f of Array.isArray(p?.files) ? (p.files as Array<Record<string, unknown>>) : []) {
+    if (typeof f.path === 'string' && typeof f.originalSha256 === 'string' && typeof f.originalSize === 'number')
+      recorded.set(f.path, { sha256: f.originalSha256, size: f.originalSize });
+    if (typeof f.path === 'string' && typeof f.originalPath === 'string') original.set(f.path, f.originalPath);
+  }
+  const out: CapturedSessionFiles[] = [];
+  for (const s of sessions) {
+    if (typeof s.id !== 'string' || typeof s.bagDir !== 'string') continue;
+    const prefix = `${s.bagDir}/`;
+    const files: CapturedFile[] = [];
+    for (const [name, m] of c.members) {
+      if (!name.startsWith(prefix)) continue;
+      const orig = recorded.get(name) ?? { sha256: m.digests.sha256, size: m.size };
+      files.push({ rel: original.get(name) ?? name.slice(prefix.length), member: name, ...orig });
+    }
+    files.sort((a, b) => byteOrder(a.rel, b.rel));
+    out.push({
+      id: s.id,
+      bagDir: s.bagDir,
+      ...(typeof s.path === 'string' ? { path: s.path } : {}),
+      ...(typeof s.group === 'string' ? { group: s.group } : {}),
+      files,
+    });
+  }
+  return out;
+}
