@@ -1,4 +1,5 @@
 /** Options several commands take, as specs (light: no engine code is loaded to describe them). */
+import { EVENT_KINDS } from '../model/events.js';
 import type { OptionSpec } from './spec.js';
 
 export const formatOption = (formats: readonly string[], dflt: string): OptionSpec => ({
@@ -93,3 +94,24 @@ export const PLAIN_EXITS: Array<[number, string]> = [
   [2, 'unusable arguments, paths or output (one line on stderr)'],
   [3, 'an internal error of session-audit (please report it)'],
 ];
+
+/** The time window of `timeline` and `search`: both bounds inclusive, on the event's own time. */
+export const SINCE: OptionSpec = {
+  name: 'since',
+  type: 'string',
+  value: 'TIME',
+  describe: 'only events at or after TIME (ISO 8601 or epoch ms)',
+};
+export const UNTIL: OptionSpec = {
+  name: 'until',
+  type: 'string',
+  value: 'TIME',
+  describe: 'only events at or before TIME (ISO 8601 or epoch ms)',
+};
+export const EVENT_KIND: OptionSpec = {
+  name: 'kind',
+  type: 'string',
+  multiple: true,
+  value: 'KIND',
+  describe: `only events of these kinds (comma-separated or repeated): ${EVENT_KINDS.join(', ')}`,
+};

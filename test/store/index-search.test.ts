@@ -218,6 +218,11 @@ describe('incremental index and reindex', () => {
     expect(late.length).toBeGreaterThan(0);
     expect(late.length).toBeLessThan(cargo.length);
     expect(late.every((h) => (h as Hit & { time: string }).time >= '2026-08-01')).toBe(true);
+    // Both bounds hold the event at that very time, as timeline's do: a time copied from a hit keeps that hit.
+    const one = late[0] as Hit & { time: string };
+    const at = (h: Hit): string => `${h.file}:${h.line}@${h.byte}`;
+    expect((await q('cargo', '--until', one.time)).map(at)).toContain(at(one));
+    expect((await q('cargo', '--since', one.time, '--until', one.time)).map(at)).toContain(at(one));
   });
 
   test('too narrow for the columns: one block per hit, what it is under its session, never at the margin', async () => {

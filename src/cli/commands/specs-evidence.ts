@@ -3,8 +3,17 @@
  * (a bag or the store), archive (the evidence store), search (its index). Each `load` imports its module only when
  * it runs.
  */
-import { EVENT_KINDS } from '../../model/events.js';
-import { COLOR, FAIL_ON, FORMAT_HINT, formatOption, LIMIT, OUTPUT } from '../common-options.js';
+import {
+  COLOR,
+  EVENT_KIND,
+  FAIL_ON,
+  FORMAT_HINT,
+  formatOption,
+  LIMIT,
+  OUTPUT,
+  SINCE,
+  UNTIL,
+} from '../common-options.js';
 import type { CommandSpec, OptionSpec } from '../spec.js';
 
 const STORE_FROM: OptionSpec = {
@@ -217,15 +226,9 @@ export const search: CommandSpec = {
       describe: 'only sessions of this agent (grok, codex, claude, …)',
     },
     { name: 'session', type: 'string', value: 'ID', describe: 'only this session (its id or store key)' },
-    { name: 'since', type: 'string', value: 'TIME', describe: 'only events at or after this ISO 8601 time' },
-    { name: 'until', type: 'string', value: 'TIME', describe: 'only events before this ISO 8601 time' },
-    {
-      name: 'kind',
-      type: 'string',
-      multiple: true,
-      value: 'KIND',
-      describe: `only events of this kind (or a comma-separated list): ${EVENT_KINDS.join(', ')}`,
-    },
+    SINCE,
+    UNTIL,
+    EVENT_KIND,
     { name: 'tool', type: 'string', value: 'NAME', describe: 'only calls of this tool and their outputs' },
     { name: 'code', type: 'string', value: 'CODE', describe: 'only sessions with a finding of this code' },
     { name: 'mutating', type: 'boolean', describe: 'only tool calls that may change files or run commands' },

@@ -2,13 +2,13 @@
  * The commands that read sessions and report on them, as data: audit, validate, timeline, pairs, inspect, lineage,
  * merge (audit's shards combined), checks (the finding codes). Each `load` imports its module only when it runs.
  */
-import { EVENT_KINDS } from '../../model/events.js';
 import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
 import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { TIMELINE_FORMATS } from '../../report/timeline-formats.js';
 import {
   BASELINE,
   COLOR,
+  EVENT_KIND,
   FAIL_ON,
   FORMAT_HINT,
   formatOption,
@@ -19,6 +19,8 @@ import {
   OUTPUT,
   PLAIN_EXITS,
   SANDBOX_CONFIG,
+  SINCE,
+  UNTIL,
 } from '../common-options.js';
 import type { CommandSpec } from '../spec.js';
 import { reportOptions, SARIF_ROOT } from './specs-report-options.js';
@@ -71,15 +73,9 @@ export const timeline: CommandSpec = {
     formatOption(TIMELINE_FORMATS, 'table'),
     OUTPUT,
     LIMIT,
-    { name: 'since', type: 'string', value: 'TIME', describe: 'only events at or after TIME (ISO 8601 or epoch ms)' },
-    { name: 'until', type: 'string', value: 'TIME', describe: 'only events at or before TIME' },
-    {
-      name: 'kind',
-      type: 'string',
-      multiple: true,
-      value: 'KIND',
-      describe: `only events of these kinds (comma-separated or repeated): ${EVENT_KINDS.join(', ')}`,
-    },
+    SINCE,
+    UNTIL,
+    EVENT_KIND,
     { name: 'prompt', type: 'number', value: 'N', describe: 'only events of prompt turn N (0-based)' },
     {
       name: 'include-subagents',

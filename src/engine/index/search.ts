@@ -95,7 +95,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.since = f.sinceMs;
     }
     if (f.untilMs !== undefined) {
-      where.push('e.time_ms < @until');
+      where.push('e.time_ms <= @until');
       params.until = f.untilMs;
     }
     if (f.kinds?.length) {
