@@ -52,7 +52,8 @@ export const sessionFiles = defineCheck({
       help:
         'Permission denied, an I/O error, or an entry that is not a regular file or directory (a FIFO, socket or ' +
         'device, which is never opened so that the audit cannot hang). Its content is not audited and not hashed; ' +
-        'the audit goes on with the rest.',
+        'the audit goes on with the rest. Also a directory of the tree that cannot be listed, and a .jsonl file no ' +
+        "agent claimed because its first lines cannot be read (it may be an agent's log under another name).",
     },
     SESSION_NOT_SEARCHED: {
       severity: 'warning',
@@ -102,13 +103,11 @@ export const sessionFiles = defineCheck({
           return;
         }
         if (found.unreachable !== undefined) {
-          ctx.emit(
-            'SESSION_UNREADABLE',
-            { file: '' },
-            `a directory in the tree could not be opened: ${found.unreachable}; whatever it holds (a session, a ` +
-              'group of sessions) is not audited',
-            { severity: 'error' },
-          );
+          const message = found.members
+            ? `a file in the tree could not be read: ${found.unreachable}; it is not audited`
+            : `a directory in the tree could not be opened: ${found.unreachable}; whatever it holds (a session, a ` +
+              'group of sessions) is not audited';
+          ctx.emit('SESSION_UNREADABLE', { file: found.members?.[0] ?? '' }, message, { severity: 'error' });
           return;
         }
         if (found.symlinkTarget !== undefined) {

@@ -9,6 +9,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'nod
 import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
+import { ReadError } from './open-regular.js';
 import { readHead } from './spans.js';
 import { entryType, listDir } from './walk.js';
 import { byteOrder } from '../model/order.js';
@@ -24,8 +25,14 @@ export const HEAD_BYTES = 32 * 1024;
  * What detectors may ask of a directory. `listed`: the entry types its listing gave (a name that is not valid UTF-8
  * is looked up by name, as it cannot be, so that discovery says why it cannot read it).
  */
-export function dirProbe(abs: string, names: readonly string[], listed?: ReadonlyMap<string, EntryType>): DirProbe {
+export function dirProbe(
+  abs: string,
+  names: readonly string[],
+  listed?: ReadonlyMap<string, EntryType>,
+): DirProbe & { unreadable(name: string): string | undefined } {
   const types = new Map<string, EntryType>();
+  /** Why a file's head could not be read (its ReadError's reason). */
+  const failed = new Map<string, string>();
   if (listed) for (const [name, t] of listed) if (t !== 'unknown' && !name.includes('\ufffd')) types.set(name, t);
   const heads = new Map<string, Buffer | undefined>();
   const type = (name: string): EntryType => {
@@ -40,24 +47,30 @@ export function dirProbe(abs: string, names: readonly string[], listed?: Readonl
     }
     return t;
   };
+  const head = (name: string): Buffer | undefined => {
+    if (heads.has(name)) return heads.get(name);
+    let h: Buffer | undefined;
+    if (type(name) === 'file') {
+      try {
+        h = readHead(join(abs, name), HEAD_BYTES, true);
+      } catch (e) {
+        h = undefined;
+        failed.set(name, e instanceof ReadError ? e.reason : 'EIO');
+      }
+    }
+    heads.set(name, h);
+    return h;
+  };
   return {
     abs,
     names,
     type,
-    head(name) {
-      if (heads.has(name)) return heads.get(name);
-      let h: Buffer | undefined;
-      if (type(name) === 'file') {
-        try {
-          h = readHead(join(abs, name), HEAD_BYTES, true);
-        } catch {
-          h = undefined;
-        }
-      }
-      heads.set(name, h);
-      return h;
-    },
+    head,
     list: (rel) => listDir(join(abs, rel), true).names,
+    unreadable(name) {
+      head(name);
+      return failed.get(name);
+    },
   };
 }
 
@@ -160,6 +173,24 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
     for (const hit of hits) {
       for (const m of hit.members) claimed.add(m);
       add(fileSession(abs, display, hit));
+    }
+    // A log no agent claimed because its first lines could not be read may be a session all the same (an agent's
+    // file under another name): said, never passed over in silence.
+    for (const name of names) {
+      if (claimed.has(name) || name.startsWith('.') || !name.endsWith('.jsonl') || probe.type(name) !== 'file')
+        continue;
+      const why = probe.unreadable(name);
+      if (why !== undefined)
+        add({
+          abs,
+          display: join(display, name),
+          id: name,
+          groupName: basename(abs),
+          groupAbs: abs,
+          format: detectors.opaqueDir(),
+          members: [name],
+          unreachable: `reading it failed (${why}); whether it is an agent's log needs its first lines to tell`,
+        });
     }
     if (depth >= MAX_DISCOVERY_DEPTH) {
       const deeper = names.filter(

@@ -1,8 +1,9 @@
 /**
  * Nothing vanishes in silence (issue 18 §7): a session deeper than discovery searches, a session directory or a
- * whole group that cannot be listed, each is a finding in every command that walks a tree, never a shorter list.
+ * whole group that cannot be listed, a log that cannot be read, each is a finding in every command that walks a tree,
+ * never a shorter list.
  */
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +95,33 @@ describe.skipIf(!BUILT || !deny)(
       expect(report.sessions).toHaveLength(4);
       const gap = report.findings.filter((f) => f.code === 'SESSION_UNREADABLE');
       expect(gap.map((f) => [f.location.file, f.severity])).toEqual([[name, 'error']]);
+    });
+
+    test('a log under a name no agent uses, that cannot be read, is an error, not passed over', () => {
+      const root = join(scratch, 'codex-000');
+      cpSync(join(CORPORA, 'codex', 'clean'), root, { recursive: true });
+      rmSync(join(root, 'expected.json'), { force: true });
+      const day = join(root, 'sessions', '2026', '03', '03');
+      const [log] = readdirSync(day);
+      mkdirSync(join(root, 'exports'));
+      // Readable, it is a session (recognised by its first lines); a neighbour that is no agent's log is nothing.
+      cpSync(join(day, log!), join(root, 'exports', 'notes.jsonl'));
+      writeFileSync(join(root, 'exports', 'metrics.jsonl'), '{"cpu":0.5}\n');
+      spawnSync('chmod', ['-R', 'a+rX', root]);
+      const readable = JSON.parse(runBuilt(['audit', root, '--format', 'json'], asDenied(deny!)).stdout) as AuditReport;
+      chmodSync(join(root, 'exports', 'notes.jsonl'), 0o000);
+      const r = runBuilt(['audit', root, '--format', 'json'], asDenied(deny!));
+      expect(r.code, r.stderr).toBe(1);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(report.sessions).toHaveLength(readable.sessions.length);
+      const gap = report.findings.filter((f) => f.code === 'SESSION_UNREADABLE');
+      expect(gap.map((f) => [f.location.file, f.severity])).toEqual([['notes.jsonl', 'error']]);
+      expect(gap[0]!.message).toBe(
+        "a file in the tree could not be read: reading it failed (EACCES); whether it is an agent's log needs its " +
+          'first lines to tell; it is not audited',
+      );
+      const lineage = runBuilt(['lineage', root], asDenied(deny!));
+      expect(lineage.stderr).toMatch(/^session-audit: 1 file not read, so not in the lineage .*\n {2}.*notes\.jsonl: /);
     });
 
     test('archive of a Pi tree with a file it cannot read says so and exits 1 (cron mails it)', () => {
