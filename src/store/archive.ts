@@ -47,7 +47,8 @@ export interface ArchiveOutcome {
   deleted: number;
   unchanged: number;
   /** Sessions recorded but not opened (symlinked, unreadable): not captured. */
-  skipped: Array<{ display: string; why: string }>;
+  /** Entries not archived; `unreadable`: one that could not be read (not a symlink or a place not searched). */
+  skipped: Array<{ display: string; why: string; unreadable?: boolean }>;
   /** Sessions that kept changing while they were read: left for the next run. */
   unstable: Array<{ display: string; why: string }>;
   /** Files of a captured session that could not be read: recorded with the reason, their bytes not kept. */
@@ -134,10 +135,13 @@ function archiveLocked(input: ArchiveInput): ArchiveOutcome {
       if (seen.has(key)) continue;
       seen.add(key);
       if (opaque(found)) {
-        out.skipped.push({
-          display: found.display,
-          why: found.symlinkTarget !== undefined ? 'a symlink (never followed)' : (found.unreachable ?? 'not searched'),
-        });
+        out.skipped.push(
+          found.symlinkTarget !== undefined
+            ? { display: found.display, why: 'a symlink (never followed)' }
+            : found.unreachable !== undefined
+              ? { display: found.display, why: found.unreachable, unreadable: true }
+              : { display: found.display, why: 'not searched' },
+        );
         continue;
       }
       const head = state.heads.get(key);

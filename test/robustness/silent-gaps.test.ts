@@ -120,6 +120,12 @@ describe.skipIf(!BUILT || !deny)(
         "a file in the tree could not be read: reading it failed (EACCES); whether it is an agent's log needs its " +
           'first lines to tell; it is not audited',
       );
+      const store = join(scratch, 'codex-000-store');
+      mkdirSync(store);
+      chmodSync(store, 0o777);
+      const a = runBuilt(['archive', root, '--store', store], asDenied(deny!));
+      expect(a.code, a.stderr).toBe(1);
+      expect(a.stderr).toMatch(/^session-audit: error: .*notes\.jsonl: not archived: reading it failed \(EACCES\)/m);
       const lineage = runBuilt(['lineage', root], asDenied(deny!));
       expect(lineage.stderr).toMatch(/^session-audit: 1 file not read, so not in the lineage .*\n {2}.*notes\.jsonl: /);
     });
@@ -136,6 +142,17 @@ describe.skipIf(!BUILT || !deny)(
       const r = runBuilt(['archive', root, '--store', store], asDenied(deny!));
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${name}: cannot be opened (EACCES): its bytes are not kept`);
+    });
+
+    test('archive of a tree with a group it cannot list says so and exits 1', () => {
+      const { root, group } = tree('group-000-archive');
+      chmodSync(group, 0o000);
+      const store = join(scratch, 'group-000-store');
+      mkdirSync(store);
+      chmodSync(store, 0o777);
+      const r = runBuilt(['archive', root, '--store', store], asDenied(deny!));
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^session-audit: error: .*: not archived: listing it failed \(EACCES\)$/m);
     });
 
     test('a whole group that cannot be listed is an error, not "no session found"', () => {

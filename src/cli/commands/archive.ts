@@ -61,7 +61,10 @@ export const archiveModule: CommandModule = {
     }
     for (const m of r.missing)
       io.stderr(`session-audit: warning: ${escapeText(m)}: no such root now; its sessions are not marked deleted\n`);
-    for (const s of r.skipped) io.stderr(`session-audit: note: ${escapeText(s.display)}: not archived: ${s.why}\n`);
+    for (const s of r.skipped)
+      io.stderr(
+        `session-audit: ${s.unreadable ? 'error' : 'note'}: ${escapeText(s.display)}: not archived: ${s.why}\n`,
+      );
     for (const s of r.unstable) io.stderr(`session-audit: warning: ${escapeText(s.display)}: not archived: ${s.why}\n`);
     for (const u of r.unreadable) {
       // A file session is shown by its file: its one file is not named twice.
@@ -89,6 +92,7 @@ export const archiveModule: CommandModule = {
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}` +
       `${typeof r.index === 'string' ? '' : `; ${plural(r.index.captures, 'capture')} indexed`}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
-    io.setExitCode(r.findings.length || r.unreadable.length ? EXIT.findings : EXIT.ok);
+    const unread = r.unreadable.length || r.skipped.some((s) => s.unreadable);
+    io.setExitCode(r.findings.length || unread ? EXIT.findings : EXIT.ok);
   },
 };

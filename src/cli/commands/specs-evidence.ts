@@ -198,7 +198,11 @@ export const archive: CommandSpec = {
   ],
   exitCodes: [
     [0, 'the store is up to date'],
-    [1, 'archived, and a log that only grows was rewritten or deleted in the source (listed on stderr)'],
+    [
+      1,
+      'archived, and not all is kept: a log that only grows was rewritten or deleted in the source, or a file or ' +
+        'directory could not be read (listed on stderr)',
+    ],
     [2, 'unusable arguments or store, or another run holds the store (one line on stderr)'],
     [3, 'an internal error of session-audit (please report it)'],
   ],
