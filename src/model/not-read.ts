@@ -1,8 +1,8 @@
 /**
  * What a command leaves out: an entry discovery found but could not open (a directory that cannot be listed, one
  * below the deepest level searched, a session directory that is a symlink, a log no agent claimed because it cannot
- * be read). Audit reports each as a finding; every
- * other command that walks a tree names them too, so that nothing is left out in silence.
+ * be read). Audit reports each as a finding; every other command that walks a tree names them too, so that nothing
+ * is left out in silence.
  */
 import type { FoundSession } from './found.js';
 

@@ -5,18 +5,11 @@ import { FORMAT_NAMES } from '../../formats/registry.js';
 import { colors } from '../../report/ansi.js';
 import { escapeText } from '../../report/escape.js';
 import { droppedNote, layoutTable, renderGrid, type Cell, type Column } from '../../report/layout.js';
-import { wrapText } from '../../report/wrap.js';
+import { wrapLines } from '../../report/wrap.js';
+import { displayWidth } from '../../report/width.js';
 import { paints } from '../../report/table.js';
 import { parseFormat, parseLimit, parseTime, useColor } from '../options.js';
 import { opt, type CommandModule } from '../spec.js';
-
-const indent = (text: string, by: string): string =>
-  text
-    .split('\n')
-    .map((l) => by + l)
-    .join('\n');
-
-const trimEnds = (text: string): string => text.replace(/ +$/gm, '');
 
 const COLUMNS: Column[] = [
   { head: 'session / time', kind: 'tokens' },
@@ -113,11 +106,13 @@ export const searchModule: CommandModule = {
             .filter((x) => x !== '')
             .join('  ');
           const head =
-            who.length + 2 + what.length <= io.columns
+            displayWidth(who) + 2 + displayWidth(what) <= io.columns
               ? `${who}  ${what}`
-              : `${trimEnds(wrapText(who, io.columns))}\n${indent(wrapText(what, Math.max(20, io.columns - 2)), '  ')}`;
-          const match = wrapText(escapeText(h.snippet.replace(/\s+/g, ' ')), Math.max(20, io.columns - 4))
-            .split('\n')
+              : [
+                  ...wrapLines(who, io.columns).map((l) => l.trimEnd()),
+                  ...wrapLines(what, Math.max(20, io.columns - 2)).map((l) => `  ${l}`),
+                ].join('\n');
+          const match = wrapLines(escapeText(h.snippet.replace(/\s+/g, ' ')), Math.max(20, io.columns - 4))
             .map((l) => `    ${paintMarks(l)}`)
             .join('\n');
           return `${c.bold(head)}\n  ${escapeText(where(h))}\n${match}\n`;
