@@ -180,17 +180,7 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
       if (claimed.has(name) || name.startsWith('.') || !name.endsWith('.jsonl') || probe.type(name) !== 'file')
         continue;
       const why = probe.unreadable(name);
-      if (why !== undefined)
-        add({
-          abs,
-          display: join(display, name),
-          id: name,
-          groupName: basename(abs),
-          groupAbs: abs,
-          format: detectors.opaqueDir(),
-          members: [name],
-          unreachable: `reading it failed (${why}); whether it is an agent's log needs its first lines to tell`,
-        });
+      if (why !== undefined) add(unreadableFile(abs, join(display, name), name, why, detectors));
     }
     if (depth >= MAX_DISCOVERY_DEPTH) {
       const deeper = names.filter(
@@ -262,13 +252,37 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
   return found.sort((a, b) => byteOrder(a.display, b.display));
 }
 
+/** A file no agent claimed because its first lines cannot be read: an entry reported, never opened again. */
+function unreadableFile(
+  dirAbs: string,
+  display: string,
+  name: string,
+  why: string,
+  detectors: Detectors,
+): FoundSession {
+  return {
+    abs: dirAbs,
+    display,
+    id: name,
+    groupName: basename(dirAbs),
+    groupAbs: dirAbs,
+    format: detectors.opaqueDir(),
+    members: [name],
+    unreachable: `reading it failed (${why}); whether it is an agent's log needs its first lines to tell`,
+  };
+}
+
 /** One session file named on the command line (a symlink argument is resolved, as a directory argument is). */
 function fileArgument(arg: string, real: string, detectors: Detectors): FoundSession {
   const dir = dirname(real);
   const name = basename(real);
-  const hits = detectors.files(dirProbe(dir, listDir(dir, true).names));
+  const probe = dirProbe(dir, listDir(dir, true).names);
+  const hits = detectors.files(probe);
   const hit = hits.find((h) => h.main === name) ?? hits.find((h) => h.members.includes(name)) ?? detectors.force(name);
   if (!hit) {
+    // Nothing recognised it because it cannot be read: the same finding as when a walk meets it, not a usage error.
+    const why = probe.unreadable(name);
+    if (why !== undefined) return { ...unreadableFile(dir, arg, name, why, detectors), rootAbs: dir };
     const kinds = detectors.fileKinds;
     const nouns = kinds.map((k) => `a ${k.noun}`);
     const which =

@@ -120,6 +120,13 @@ describe.skipIf(!BUILT || !deny)(
         "a file in the tree could not be read: reading it failed (EACCES); whether it is an agent's log needs its " +
           'first lines to tell; it is not audited',
       );
+      // Named on the command line itself: the same finding, not "not a session file" with a --format-hint to try.
+      const alone = runBuilt(['audit', join(root, 'exports', 'notes.jsonl'), '--format', 'json'], asDenied(deny!));
+      expect(alone.code, alone.stderr).toBe(1);
+      const named = (JSON.parse(alone.stdout) as AuditReport).findings;
+      expect(named.map((f) => [f.code, f.location.file, f.message])).toEqual([
+        ['SESSION_UNREADABLE', 'notes.jsonl', gap[0]!.message],
+      ]);
       const store = join(scratch, 'codex-000-store');
       mkdirSync(store);
       chmodSync(store, 0o777);
