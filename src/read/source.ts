@@ -68,14 +68,21 @@ export function fsSource(walked: FoundSession): SessionSource {
   const pin = (entry: InventoryEntry): Pin => walkedIdentity(entry) ?? true;
   /**
    * The bytes of the small files read whole, kept for the session's span reads (a finding's line, for its
-   * fingerprint): served from here they are the very bytes the audit parsed, and cost no second open.
+   * fingerprint): served from here they are the very bytes the audit parsed, and cost no second open. A file read
+   * again keeps its latest read (a live session may have rewritten it in between), or nothing.
    */
   const kept = new Map<string, Buffer>();
   let keptBytes = 0;
   const keeps = (rel: string, size: number): boolean =>
-    !kept.has(rel) && size <= KEEP_FILE_BYTES && keptBytes + size <= KEEP_SESSION_BYTES;
+    size <= KEEP_FILE_BYTES && keptBytes - (kept.get(rel)?.length ?? 0) + size <= KEEP_SESSION_BYTES;
+  const forget = (rel: string): void => {
+    keptBytes -= kept.get(rel)?.length ?? 0;
+    kept.delete(rel);
+  };
   const keep = (rel: string, bytes: Buffer): void => {
-    if (!keeps(rel, bytes.length)) return;
+    const fits = keeps(rel, bytes.length);
+    forget(rel);
+    if (!fits) return;
     kept.set(rel, bytes);
     keptBytes += bytes.length;
   };
@@ -97,8 +104,10 @@ export function fsSource(walked: FoundSession): SessionSource {
         entry.sha256 = r.sha256;
         entry.size = r.size;
         if (!r.truncated) keep(rel, r.bytes);
+        else forget(rel);
         return { ok: true, value: { bytes: r.bytes, truncated: r.truncated } };
       } catch (e) {
+        forget(rel);
         return fail(entry, e);
       }
     },
@@ -114,6 +123,7 @@ export function fsSource(walked: FoundSession): SessionSource {
         if (ring) {
           const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk), pin(entry));
           sharedReads.set(rel, r);
+          forget(rel);
           delete entry.sha256;
           entry.size = r.size;
         } else {
@@ -135,6 +145,7 @@ export function fsSource(walked: FoundSession): SessionSource {
             },
           );
           if (whole && whole.length === r.size && limit === undefined) keep(rel, whole);
+          else if (limit === undefined) forget(rel);
           entry.size = r.size;
           if (!earlier) entry.sha256 = r.sha256;
           else {
@@ -151,6 +162,7 @@ export function fsSource(walked: FoundSession): SessionSource {
           }
         }
       } catch (e) {
+        forget(rel);
         return fail(entry, e);
       }
       return { ok: true, value: scanner.end() };
@@ -201,6 +213,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       try {
         return { ok: true, value: streamFile(join(found.abs, rel), onChunk, { pinned: pin(entry) }) };
       } catch (e) {
+        forget(rel);
         return fail(entry, e);
       }
     },

@@ -67,3 +67,14 @@ test('span reads of a small file are the bytes the audit read, line by line', ()
   ]);
   expect(spans.ok && spans.value.map((b) => b.toString())).toEqual(['{"b":22}', '{"c":333}', '{"a', '']);
 });
+
+test('a small file read twice serves its spans from the latest read, not the first', () => {
+  const { abs, src } = source({ 'summary.json': '{"v":1}' });
+  expect(src.readFile('summary.json', 1024).ok).toBe(true);
+  // A live session rewrites it between two reads (an identity read, then the audit's): spans are the audit's bytes.
+  writeFileSync(join(abs, 'summary.json'), '{"v":22}');
+  expect(src.readFile('summary.json', 1024).ok).toBe(true);
+  writeFileSync(join(abs, 'summary.json'), 'gone');
+  const spans = src.readSpans('summary.json', [{ offset: 0, max: 1 << 20, line: true }]);
+  expect(spans.ok && spans.value.map((b) => b.toString())).toEqual(['{"v":22}']);
+});
