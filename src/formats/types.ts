@@ -110,7 +110,8 @@ export interface FormatModule extends AgentTraits {
   ): FileEndEvent | undefined;
   /**
    * What a record of a JSONL artifact kind looks like (the reader's merged-line recovery uses it). Formats that
-   * give it let large logs be schema-checked in a second thread, by a reader configured exactly like the loader's.
+   * give it let a large log's per-record checks run in a second thread (engine/parallel/record-offload.ts), by a
+   * reader configured exactly like the loader's.
    */
   jsonlShape?(kind: string): ((v: unknown) => boolean) | undefined;
   /** Full text of an event's content (a message, a prompt, a tool output), for outputs that never truncate. */

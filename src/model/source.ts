@@ -35,9 +35,10 @@ export interface SessionSource {
     limit?: number,
   ): ReadOutcome<JsonlStats>;
   /**
-   * Bytes at given places of a regular file, read back after the audit (the fingerprint of a finding digests the
-   * line it points at; the HTML report shows it): from `offset`, at most `max` bytes, up to the first newline when
-   * `line` is set. Does not change the inventory.
+   * Bytes at given places of a regular file, after the audit (the fingerprint of a finding digests the line it
+   * points at; the HTML report shows it): from `offset`, at most `max` bytes, up to the first newline when `line` is
+   * set; from the bytes the audit read when the source kept them (a small file), else read back. Does not change
+   * the inventory.
    */
   readSpans(rel: string, spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>): ReadOutcome<Buffer[]>;
   /** Hash every regular file not read yet (chain of custody for the whole directory). */

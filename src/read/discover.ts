@@ -11,7 +11,8 @@ import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
 import { ReadError } from './open-regular.js';
 import { readHead } from './spans.js';
-import { entryType, listDir } from './walk.js';
+import { entryType } from './entry-type.js';
+import { listDir } from './walk.js';
 import { byteOrder } from '../model/order.js';
 
 import { UsageError } from '../errors.js';

@@ -175,11 +175,6 @@ export function readWholeFile(
   return { ...r, bytes: truncated ? Buffer.alloc(0) : Buffer.concat(parts, kept), truncated };
 }
 
-/** Hash a file without keeping its content. */
-export function hashFile(path: string): ReadResult {
-  return streamFile(path, () => {});
-}
-
 /** A file the user points at as extra evidence (not inside a session): read-only, whole, or a clear error. */
 export function readEvidenceFile(path: string, maxBytes: number): Buffer {
   const r = readWholeFile(path, maxBytes);
@@ -214,10 +209,17 @@ export function readDirectoryFiles(
 export async function* readChunks(path: string, chunkSize = CHUNK, pinned: Pin = false): AsyncGenerator<Buffer> {
   const fd = openRegular(path, pinned);
   try {
-    for (;;) {
+    for (let at = 0; ; ) {
       const buf = Buffer.allocUnsafe(chunkSize);
-      const n = readSync(fd, buf, 0, chunkSize, null);
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, chunkSize, null);
+      } catch (e) {
+        // Like every reader here: a ReadError the caller reports, not an internal error.
+        throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', `read failed at byte ${at}`);
+      }
       if (n === 0) return;
+      at += n;
       yield n === chunkSize ? buf : buf.subarray(0, n);
     }
   } finally {

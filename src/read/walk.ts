@@ -8,8 +8,6 @@ import type { EntryType, InventoryEntry } from '../model/inventory.js';
 import { entryType } from './entry-type.js';
 import { openDir, rememberWalked, type PinnedDir } from './pinned.js';
 
-export { entryType } from './entry-type.js';
-
 import { byteOrder } from '../model/order.js';
 
 /**

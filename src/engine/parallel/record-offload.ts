@@ -24,8 +24,9 @@ import type { SessionSource } from '../../model/source.js';
 import { ChunkRing, STALL_MS } from '../../read/chunk-ring.js';
 
 /**
- * Logs at least this large are worth a thread: the worker's start-up (~0.3 s, loading the validators) is repaid
- * by validating in parallel only from about this size on; smaller logs are validated in the loader's thread.
+ * Logs at least this large are worth a thread: the worker's start-up (~0.3 s, loading its modules) is repaid by
+ * running its share (the secret scan in an audit, the schema check in validate) in parallel only from about this
+ * size on; smaller logs are checked wholly in the loader's thread.
  */
 export const OFFLOAD_MIN_BYTES = 64 * 1024 * 1024;
 const minBytes = (): number => Number(process.env.SESSION_AUDIT_OFFLOAD_MIN_BYTES ?? OFFLOAD_MIN_BYTES);
