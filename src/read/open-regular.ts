@@ -4,7 +4,7 @@
  * root must be the file at its path (read/pinned.ts). The readers (files.ts, spans.ts) open through here alone.
  */
 import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
-import { openedAt, RACE_MESSAGE } from './pinned.js';
+import { openedAt, RACE_MESSAGE, type WalkedId } from './pinned.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -18,10 +18,10 @@ export class ReadError extends Error {
 }
 
 /**
- * `pinned`: false, or true (the path must be checked), or the device and inode the walk saw through the checked
- * directory (a descriptor showing them is that file: no path check needed; any other is checked by path).
+ * `pinned`: false, or true (the path must be checked), or the identity the walk saw through the checked directory
+ * (a descriptor showing it is that file: no path check needed; any other is checked by path).
  */
-export type Pin = boolean | { dev: number; ino: number };
+export type Pin = boolean | WalkedId;
 
 export function openRegular(path: string, pinned: Pin = false): number {
   return openRegularSized(path, pinned).fd;
@@ -30,7 +30,8 @@ export function openRegular(path: string, pinned: Pin = false): number {
 /**
  * Open for reading; the size from fstat sizes the read buffer (a small file does not cost a 1 MiB allocation).
  * `pinned`: `path` is a canonical path under a walked root, and the file opened must be the one at that path
- * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes.
+ * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes
+ * (a path that leads, through a swap, to the walked file itself, say by a hard link, reads that file).
  */
 export function openRegularSized(path: string, pinned: Pin = false): { fd: number; size: number } {
   let fd: number;
@@ -47,7 +48,8 @@ export function openRegularSized(path: string, pinned: Pin = false): { fd: numbe
     closeSync(fd);
     throw new ReadError((e as NodeJS.ErrnoException).code ?? 'EIO', 'cannot be examined (fstat failed)');
   }
-  const walked = typeof pinned === 'object' && st.dev === pinned.dev && st.ino === pinned.ino;
+  const walked =
+    typeof pinned === 'object' && st.dev === pinned.dev && st.ino === pinned.ino && st.birthtimeMs === pinned.birth;
   if (pinned && !walked && !openedAt(fd, path)) {
     closeSync(fd);
     throw new ReadError('ERACE', RACE_MESSAGE);

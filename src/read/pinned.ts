@@ -62,19 +62,27 @@ export function openedAt(fd: number, path: string): boolean {
   return real !== undefined ? real === path : componentsReal(path);
 }
 
-/**
- * The device and inode the walk saw for an entry, looked at through its checked directory (walk.ts records them):
- * a descriptor whose fstat shows the same pair is that very file, wherever the path now leads, so the open needs
- * no check of its path (one readlink fewer per file). Kept beside the entries, not in them: entries are reported.
- */
-const walkedIds = new WeakMap<object, { dev: number; ino: number }>();
-
-/** Record what the walk saw (numbers beyond 2^53 are not exact in a double: those entries keep the path check). */
-export function rememberWalked(entry: object, dev: number, ino: number): void {
-  if (Number.isSafeInteger(dev) && Number.isSafeInteger(ino) && ino > 0) walkedIds.set(entry, { dev, ino });
+/** A file as the walk saw it: device, inode and birth time (0 where the file system keeps none). */
+export interface WalkedId {
+  dev: number;
+  ino: number;
+  birth: number;
 }
 
-export function walkedIdentity(entry: object): { dev: number; ino: number } | undefined {
+/**
+ * The identity the walk saw for an entry, looked at through its checked directory (walk.ts records it): a
+ * descriptor whose fstat shows the same device, inode and birth time is that very file, wherever the path now
+ * leads, so the open needs no check of its path (one readlink fewer per file). The birth time tells the walked
+ * file from a new one given its freed inode number. Kept beside the entries, not in them: entries are reported.
+ */
+const walkedIds = new WeakMap<object, WalkedId>();
+
+/** Record what the walk saw (numbers beyond 2^53 are not exact in a double: those entries keep the path check). */
+export function rememberWalked(entry: object, dev: number, ino: number, birth: number): void {
+  if (Number.isSafeInteger(dev) && Number.isSafeInteger(ino) && ino > 0) walkedIds.set(entry, { dev, ino, birth });
+}
+
+export function walkedIdentity(entry: object): WalkedId | undefined {
   return walkedIds.get(entry);
 }
 

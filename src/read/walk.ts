@@ -54,7 +54,7 @@ export function lstatEntry(abs: string, rel: string, at: string = abs): Inventor
     mtimeMs: Math.trunc(st.mtimeMs),
     mode: st.mode & 0o7777,
   };
-  if (entry.type === 'file' && at !== abs) rememberWalked(entry, st.dev, st.ino);
+  if (entry.type === 'file' && at !== abs) rememberWalked(entry, st.dev, st.ino, st.birthtimeMs);
   if (entry.type === 'symlink') {
     try {
       entry.linkTarget = readlinkSync(at);

@@ -27,10 +27,14 @@ function source(files: Record<string, string>) {
   return { abs, src: fsSource({ abs, display: abs, id: 'x', format: 'grok' }) };
 }
 
-test('the walk records the device and inode of each file it saw through the checked directory', () => {
+test('the walk records the device, inode and birth time of each file it saw through the checked directory', () => {
   const { src } = source({ 'summary.json': '{}' });
   const entry = src.entry('summary.json')!;
-  expect(walkedIdentity(entry)).toEqual({ dev: expect.any(Number), ino: expect.any(Number) });
+  expect(walkedIdentity(entry)).toEqual({
+    dev: expect.any(Number),
+    ino: expect.any(Number),
+    birth: expect.any(Number),
+  });
   const r = src.readFile('summary.json', 1024);
   expect(r.ok).toBe(true);
   expect(entry.sha256).toBe(sha('{}'));
