@@ -4,8 +4,8 @@
  * then bundled exactly as the live session is).
  */
 import type { KeyObject } from 'node:crypto';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
 import { standaloneFinding } from '../checks/findings.js';
@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
+import { privateTempDir } from '../read/private-temp.js';
 import { listDir, lstatEntry } from '../read/walk.js';
 import { opaque, type FoundSession } from '../model/found.js';
 import { archive, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
@@ -257,7 +258,7 @@ export async function runBundleFromStore(
     throw new UsageError(`capture ${picked.seq}: the session's recorded path ${display} leaves its directory`);
   const dirRel = picked.session.members ? dirname(rel) : rel;
   const out = resolve(req.out);
-  const tmp = mkdtempSync(join(tmpdir(), 'session-audit-from-store-'));
+  const tmp = privateTempDir('from-store');
   const cwd = process.cwd();
   try {
     const skipped = materialize(store, picked, join(tmp, dirRel));

@@ -3,8 +3,7 @@
  * private temp directory where its session had its name, found again by discovery, audited (findings, and the
  * tool-call pairing through an observer) and its timeline rebuilt. No format is parsed here.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CheckRun } from '../../checks/define.js';
 import { detectorsFor, formatOf } from '../../formats/registry.js';
@@ -15,6 +14,7 @@ import { classifyPairs } from '../../pairing/classify.js';
 import { PairingCollector } from '../../pairing/collect.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
 import { discoverSessions } from '../../read/discover.js';
+import { privateTempDir } from '../../read/private-temp.js';
 import { fsSource } from '../../read/source.js';
 import { materialize } from '../../store/materialize.js';
 import type { CaptureRecord } from '../../store/record.js';
@@ -48,7 +48,7 @@ export function captureFacts(
 ): CaptureFacts | string {
   if (record.status === 'deleted') return 'deleted';
   if (record.session.format === '') return GROUP_FILES;
-  const tmp = mkdtempSync(join(tmpdir(), 'session-audit-index-'));
+  const tmp = privateTempDir('index');
   try {
     // Not under its group's own name: the session is written out alone, and under that name a format would look for
     // its neighbours (a Grok subagent's own session) and report them missing. Under another name it does not.

@@ -5,10 +5,10 @@
  * directory only this process can enter, and read again: if any of them changed between the two reads the capture
  * is retried, then refused.
  */
-import { mkdtempSync, rmSync, writeSync, openSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadOutcome, SessionSource } from '../../../model/source.js';
+import { privateTempDir } from '../../../read/private-temp.js';
 
 export const DB_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const;
 
@@ -64,7 +64,7 @@ function rehash(source: SessionSource, rel: string, files: Map<string, { sha256:
 export function copyDatabase(source: SessionSource, rel: string): ReadOutcome<DbCopy> {
   let lastChanged: string[] = [];
   for (let i = 0; i < ATTEMPTS; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'session-audit-db-'));
+    const dir = privateTempDir('db');
     const remove = () => rmSync(dir, { recursive: true, force: true });
     try {
       const r = copyOnce(source, rel, dir);
