@@ -1,6 +1,6 @@
 /**
  * The finding catalog: every code, with its severity, title and help, and the check that owns it, built once from
- * the generic checks, every format's checks and the bundle codes. Each agent's notes on a generic code are appended
+ * the generic checks, every format's checks, the bundle codes and the store's. Each agent's notes on a generic code are appended
  * to its help. `FindingCode` is the union of every code, derived from the same lists.
  */
 import { FORMATS } from '../formats/registry.js';
@@ -8,6 +8,7 @@ import type { CodeInfo } from '../model/finding.js';
 import { BUNDLE_CODES } from './bundle-codes.js';
 import type { CodesOf } from './define.js';
 import { CHECKS, ROOT_CHECKS } from './registry.js';
+import { STORE_CODES } from './store-codes.js';
 
 type FormatCheck = (typeof FORMATS)[number]['checks'][number];
 type FormatRootCheck = NonNullable<
@@ -20,7 +21,8 @@ export type FindingCode =
   | CodesOf<(typeof ROOT_CHECKS)[number]>
   | CodesOf<FormatCheck>
   | CodesOf<FormatRootCheck extends readonly (infer C)[] ? C : never>
-  | keyof typeof BUNDLE_CODES;
+  | keyof typeof BUNDLE_CODES
+  | keyof typeof STORE_CODES;
 
 export interface CatalogEntry extends CodeInfo {
   code: FindingCode;
@@ -34,6 +36,7 @@ function build(): CatalogEntry[] {
     ...CHECKS,
     ...FORMATS.flatMap((f) => [...f.checks]),
     { id: 'bundle', codes: BUNDLE_CODES },
+    { id: 'store', codes: STORE_CODES },
   ];
   const out: CatalogEntry[] = [];
   const seen = new Set<string>();

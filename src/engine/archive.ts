@@ -4,10 +4,11 @@
  * then bundled exactly as the live session is).
  */
 import type { KeyObject } from 'node:crypto';
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
+import { codeInfo } from '../checks/catalog.js';
 import { standaloneFinding } from '../checks/findings.js';
 import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
@@ -16,9 +17,9 @@ import { discoverSessions } from '../read/discover.js';
 import { privateTempDir } from '../read/private-temp.js';
 import { listDir, lstatEntry } from '../read/walk.js';
 import { opaque, type FoundSession } from '../model/found.js';
-import { archive, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
+import { archive, underLock, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
 import { StoreBusy } from '../store/lock.js';
-import { materialize, neighbours, selectCapture } from '../store/materialize.js';
+import { materialize, neighbours, selectCapture, StoredVersionDamaged } from '../store/materialize.js';
 import { openStore, readState, StoreError } from '../store/open.js';
 import type { CaptureRecord } from '../store/record.js';
 import { verifyStore, type StoreVerification } from '../store/verify.js';
@@ -39,9 +40,9 @@ const inside = (child: string, parent: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-function storeOf(dir: string, create: boolean): string {
+function storeOf(dir: string, create: boolean, write = create): string {
   try {
-    return openStore(dir, create);
+    return openStore(dir, create, write);
   } catch (e) {
     if (e instanceof StoreBusy) throw new UsageError(e.message);
     if (e instanceof StoreError) throw new UsageError(`--store ${e.message}`);
@@ -66,6 +67,7 @@ export interface ArchiveRequest {
   signKey?: string;
   keyId?: string;
   rehash?: boolean;
+  acknowledgeGap?: string;
   formatHint?: string;
   onProgress?: (done: number, total: number) => void;
   /** Captures indexed, of those the run made (after the capture itself). */
@@ -98,8 +100,14 @@ export function indexStore(
 
 /** `archive --reindex --store DIR`: the index rebuilt from the capture records alone; nothing is captured. */
 export function runReindex(dir: string, onProgress?: (done: number, total: number) => void): IndexOutcome {
-  const store = storeOf(dir, false);
-  const r = indexStore(store, true, onProgress);
+  const store = storeOf(dir, false, true);
+  let r: IndexOutcome | string;
+  try {
+    r = underLock(store, () => indexStore(store, true, onProgress));
+  } catch (e) {
+    if (e instanceof StoreBusy) throw new UsageError(e.message);
+    throw e;
+  }
   if (typeof r === 'string') throw new UsageError(`--store ${dir}: the index cannot be rebuilt (${r})`);
   return r;
 }
@@ -132,21 +140,26 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
     found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions)] });
   }
   try {
-    const out = archive({
-      store,
-      roots: found,
-      policy: (f) => {
-        // A group's own files: no format says how they change, so none is held to growing only.
-        if (f.format === undefined) return () => 'rewritable';
-        const format = formatOf(f);
-        return (rel) => format.changePolicy(rel);
+    const { afterwards: index, ...out } = archive(
+      {
+        store,
+        roots: found,
+        policy: (f) => {
+          // A group's own files: no format says how they change, so none is held to growing only.
+          if (f.format === undefined) return () => 'rewritable';
+          const format = formatOf(f);
+          return (rel) => format.changePolicy(rel);
+        },
+        ...(signKey ? { signKey } : {}),
+        ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
+        ...(req.rehash ? { rehash: true } : {}),
+        ...(req.acknowledgeGap !== undefined ? { acknowledgeGap: req.acknowledgeGap } : {}),
+        ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       },
-      ...(signKey ? { signKey } : {}),
-      ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
-      ...(req.rehash ? { rehash: true } : {}),
-      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-    });
-    return { ...out, roots: found.map((r) => r.arg), missing, index: indexStore(store, false, req.onIndexProgress) };
+      // After a gap the index holds captures the chain lost: it is built again from the records.
+      (o) => indexStore(store, o.gap !== undefined, req.onIndexProgress),
+    );
+    return { ...out, roots: found.map((r) => r.arg), missing, index: index! };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
     // The store cannot be written (full, read-only, denied): what was recorded before stays valid.
@@ -204,7 +217,15 @@ export function runStoreVerify(dir: string, keyPath: string | undefined): StoreV
   const store = storeOf(dir, false);
   const v = verifyStore(store, publicKey);
   const findings = v.problems.map((p) =>
-    standaloneFinding('store', p.code, p.severity ?? 'error', 'store', dir, { file: p.place }, p.message),
+    standaloneFinding(
+      'store',
+      p.code,
+      p.severity ?? codeInfo(p.code)?.severity ?? 'error',
+      'store',
+      dir,
+      { file: p.place },
+      p.message,
+    ),
   );
   const report = buildReport(
     [
@@ -252,14 +273,21 @@ export async function runBundleFromStore(
     throw new UsageError(
       `--session ${req.session}: the files of a group are kept for its sessions' bags; bundle one of its sessions`,
     );
+  // The path as archive was given it, written out below a private directory: an absolute one under its root, one
+  // that climbs out of archive's directory (`../live/…`) from as many directories down as it climbs.
   const display = picked.session.display;
-  const rel = isAbsolute(display) ? display.replace(/^\/+/, '') : display;
-  if (rel.split('/').includes('..'))
-    throw new UsageError(`capture ${picked.seq}: the session's recorded path ${display} leaves its directory`);
+  const normal = posix.normalize(isAbsolute(display) ? display.replace(/^\/+/, '') : display);
+  const segments = normal.split('/');
+  const up = segments.findIndex((x) => x !== '..');
+  const climb = up < 0 ? segments.length : up;
+  const rel = segments.slice(climb).join('/');
+  if (rel === '' || rel === '.' || segments.slice(climb).includes('..'))
+    throw new UsageError(`capture ${picked.seq}: the session's recorded path ${display} names no directory below it`);
   const dirRel = picked.session.members ? dirname(rel) : rel;
   const out = resolve(req.out);
   const tmp = privateTempDir('from-store');
   const cwd = process.cwd();
+  const here = join(tmp, ...Array.from({ length: climb }, (_, i) => `up${i}`));
   try {
     const skipped = materialize(store, picked, join(tmp, dirRel));
     // Its neighbours as they were, where the format looks for them (their own skipped entries do not matter).
@@ -268,9 +296,13 @@ export async function runBundleFromStore(
       const at = n.session.members ? groupRel : join(groupRel, basename(n.session.abs));
       if (!existsSync(join(tmp, at)) || n.session.members) materialize(store, n, join(tmp, at));
     }
-    process.chdir(tmp);
-    const r = await runBundle({ ...req, out, paths: [rel] });
+    mkdirSync(here, { recursive: true, mode: 0o700 });
+    process.chdir(here);
+    const r = await runBundle({ ...req, out, paths: [climb ? normal : rel] });
     return { ...r, out: req.out, capture: picked, skipped };
+  } catch (e) {
+    if (e instanceof StoredVersionDamaged) throw new UsageError(`--store ${req.store}: ${e.message}`);
+    throw e;
   } finally {
     process.chdir(cwd);
     rmSync(tmp, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { streamFile } from '../read/files.js';
+import { FILE_MODE } from './guard.js';
 import { ensureDir, objectPath, syncLater, tmpName } from './layout.js';
 
 export interface Version {
@@ -32,7 +33,7 @@ const EMPTY = createHash('sha256').digest('hex');
 
 export function captureFile(store: string, abs: string, prev: Version | undefined): CapturedVersion {
   const tmp = tmpName(store);
-  const fd = openSync(tmp, 'wx', 0o600);
+  const fd = openSync(tmp, 'wx', FILE_MODE);
   const prefixLen = prev ? prev.size : -1;
   const whole = createHash('sha256');
   const prefix = createHash('sha256');

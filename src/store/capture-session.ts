@@ -3,14 +3,16 @@
  * stamps checked), then the walk again: if anything moved in between (the agent wrote while we read), the whole
  * session is read again, up to a few times, so a capture is always one consistent state, never half of two.
  */
+import { rmSync } from 'node:fs';
 import { firstDifference } from '../bundle/first-difference.js';
 import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import type { InventoryEntry } from '../model/inventory.js';
 import { ReadError } from '../read/open-regular.js';
 import { fsSource } from '../read/source.js';
-import { pathStamp } from '../read/stamp.js';
+import { pathStamp, racyStamp } from '../read/stamp.js';
 import { captureFile, ChangedWhileRead, type Version } from './capture-file.js';
+import { objectPath } from './layout.js';
 import { readVersion } from './objects.js';
 import type { CaptureFinding, StoredFile } from './record.js';
 
@@ -43,8 +45,11 @@ export function captureSession(
 ): SessionCapture {
   let why = '';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const r = attemptCapture(store, found, previous, policy, rehash);
+    const created: string[] = [];
+    const r = attemptCapture(store, found, previous, policy, rehash, created);
     if ('files' in r) return r;
+    // The pieces only this abandoned attempt stored: no record names them, none ever will (no orphans).
+    for (const name of created) rmSync(objectPath(store, name), { force: true });
     why = r.why;
   }
   throw new SessionUnstable(`it kept changing while it was read (${why}); ${ATTEMPTS} attempts, left for the next run`);
@@ -56,6 +61,7 @@ function attemptCapture(
   previous: readonly StoredFile[] | undefined,
   policy: (rel: string) => ChangePolicy,
   rehash: boolean,
+  created: string[],
 ): SessionCapture | { why: string } {
   const src = fsSource(found);
   // Gone or swapped since discovery: not a session with no files (the next run records it as deleted if gone).
@@ -91,9 +97,12 @@ function attemptCapture(
       }
       throw err;
     }
-    Object.assign(f, { sha256: v.sha256, pieces: v.pieces, stamp: v.stamp, size: v.size });
+    Object.assign(f, { sha256: v.sha256, pieces: v.pieces, size: v.size });
+    // A stamp taken in the same tick as a write cannot tell that version from the next: not kept, read again.
+    if (!racyStamp(v.stamp, Date.now())) f.stamp = v.stamp;
     out.stored += v.stored;
     out.objects += v.objects;
+    if (v.objects) created.push(v.pieces[v.pieces.length - 1]!);
     out.read += v.size;
     if (!prev || v.sha256 === prev.sha256) continue;
     if (v.grew) {

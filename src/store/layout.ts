@@ -13,6 +13,7 @@ import {
   closeSync,
   constants,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -21,6 +22,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { DIR_MODE, FILE_MODE } from './guard.js';
 
 export const STORE_FORMAT = 'session-audit-store';
 export const STORE_VERSION = 1;
@@ -39,7 +41,7 @@ export const capturePath = (store: string, seq: number): string => join(captures
 
 /** Make the directory (and its parents) and fsync the parent of each one made. */
 export function ensureDir(dir: string): void {
-  const made = mkdirSync(dir, { recursive: true });
+  const made = mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (made !== undefined) fsyncDir(join(dir, '..'));
 }
 
@@ -79,8 +81,11 @@ export function checkpoint(): void {
   for (const path of unsynced.splice(0)) {
     let fd: number | undefined;
     try {
-      fd = openSync(path, constants.O_RDONLY);
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
       fsyncSync(fd);
+    } catch (e) {
+      // A piece an abandoned attempt stored and removed again (capture-session.ts): nothing to keep.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
@@ -95,7 +100,7 @@ export function checkpoint(): void {
  */
 export function writeAtomic(store: string, target: string, bytes: Buffer, durable = true): void {
   const tmp = tmpName(store);
-  const fd = openSync(tmp, 'wx', 0o644);
+  const fd = openSync(tmp, 'wx', FILE_MODE);
   try {
     let off = 0;
     while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
@@ -114,5 +119,7 @@ export function writeAtomic(store: string, target: string, bytes: Buffer, durabl
 export function clearTmp(store: string): void {
   const dir = tmpDir(store);
   ensureDir(dir);
+  // Never through a symlink (guard.ts refuses such a store; this is the last line before a recursive remove).
+  if (!lstatSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
   for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true, recursive: true });
 }

@@ -1,6 +1,7 @@
 /**
  * One writer at a time: `lock` is created exclusively (O_EXCL) and holds the writer's pid. A second run finds it
- * and stops with one line naming the holder; a lock whose process is gone (a killed run) is taken over. The store
+ * and stops with one line naming the holder; a lock whose process is gone (a killed run; a zombie, exited but not
+ * reaped; a pid now used by a process that started later) is taken over. The store
  * stays valid without the lock (every file is written atomically), the lock keeps two runs from numbering two
  * capture records alike.
  *
@@ -13,21 +14,16 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { processAlive, selfStart } from '../read/private-temp.js';
+import { FILE_MODE } from './guard.js';
 
 export class StoreBusy extends Error {}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 interface Holder {
   pid: number;
   since: string;
+  /** When the process started ('' when the lock does not say: written by an older version, or not on Linux). */
+  start: string;
   /** The file's text, to tell this lock from a newer one. */
   text: string;
 }
@@ -40,9 +36,11 @@ function holder(path: string): Holder | null | undefined {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
-  const [pid, since] = text.split('\n');
+  const [pid, since, start] = text.split('\n');
   const n = Number(pid);
-  return Number.isInteger(n) && n > 0 && text.endsWith('\n') ? { pid: n, since: since ?? '', text } : undefined;
+  return Number.isInteger(n) && n > 0 && text.endsWith('\n')
+    ? { pid: n, since: since ?? '', start: /^\d+$/.test(start ?? '') ? start! : '', text }
+    : undefined;
 }
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
@@ -99,8 +97,8 @@ export function lockStore(store: string): () => void {
   const path = join(store, LOCK_NAME);
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(path, 'wx', 0o644);
-      const text = `${process.pid}\n${new Date().toISOString()}\n`;
+      const fd = openSync(path, 'wx', FILE_MODE);
+      const text = `${process.pid}\n${new Date().toISOString()}\n${selfStart() ? `${selfStart()}\n` : ''}`;
       try {
         writeSync(fd, text);
       } finally {
@@ -117,7 +115,7 @@ export function lockStore(store: string): () => void {
     if (attempt >= 4) throw busy(store, h);
     if (h === null) continue; // released meanwhile: try again
     // A run that was killed (or a lock file cut short as it was written): take it over.
-    const stale = h === undefined || (!alive(h.pid) && h.pid !== process.pid);
+    const stale = h === undefined || (!processAlive(h.pid, h.start) && h.pid !== process.pid);
     if (!stale || !takeOver(store, path, h)) throw busy(store, h);
   }
 }

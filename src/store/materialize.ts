@@ -1,30 +1,71 @@
 /**
  * A capture written back out as the session it was: its directories, regular files rebuilt from their pieces
  * (each piece re-hashed on the way, the whole version checked against its digest), symlinks with their recorded
- * targets (never followed), modes as recorded. Used to bundle a capture as the live session would have been.
+ * targets (never followed), permission bits as recorded (never setuid, setgid or sticky). Used to bundle a capture
+ * as the live session would have been, and to index it.
+ *
+ * A record is read back from a store another user may have written: its paths are checked first (record.ts:
+ * relative, no `..`, nothing below a recorded symlink or file), every directory on the way is made here and checked
+ * to be a real directory, and every file is created new without following a link (O_CREAT | O_EXCL | O_NOFOLLOW),
+ * so nothing is ever written outside `dir`, which the caller makes inside a private temporary directory.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, symlinkSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  symlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { streamFile } from '../read/files.js';
+import { ReadError } from '../read/open-regular.js';
 import { objectPath } from './layout.js';
-import type { CaptureRecord } from './record.js';
+import { recordProblem, type CaptureRecord } from './record.js';
 
 export class StoredVersionDamaged extends Error {}
 
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** `rel`'s directories below `dir`, made one by one; each must be a real directory (never a link). */
+function makeParents(dir: string, rel: string): void {
+  const segments = rel.split('/').slice(0, -1);
+  let at = dir;
+  for (const s of segments) {
+    at = join(at, s);
+    makeDir(at);
+  }
+}
+
+function makeDir(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (!lstatSync(path).isDirectory()) throw new StoredVersionDamaged(`${path} is not a directory it made`);
+  }
+}
+
 /** Write the capture's entries under `dir`; returns the entries that cannot be recreated (FIFOs, sockets, …). */
 export function materialize(store: string, record: CaptureRecord, dir: string): string[] {
+  const problem = recordProblem(record);
+  if (problem !== undefined)
+    throw new StoredVersionDamaged(`capture ${record.seq} cannot be written out: ${problem} (run verify --store)`);
   const skipped: string[] = [];
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const dirs: Array<{ path: string; mode: number }> = [];
   for (const f of record.files) {
     const target = join(dir, f.path);
+    makeParents(dir, f.path);
     if (f.type === 'dir') {
-      mkdirSync(target, { recursive: true });
+      makeDir(target);
       dirs.push({ path: target, mode: f.mode });
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
     if (f.type === 'symlink' && f.linkTarget !== undefined) {
       symlinkSync(f.linkTarget, target);
       continue;
@@ -33,11 +74,19 @@ export function materialize(store: string, record: CaptureRecord, dir: string): 
       skipped.push(f.path);
       continue;
     }
-    const fd = openSync(target, 'wx', 0o600);
-    const hash = createHash('sha256');
-    let size = 0;
-    try {
-      for (const p of f.pieces) {
+    writeVersion(store, record, f, target);
+  }
+  for (const d of dirs.reverse()) chmodSync(d.path, (d.mode & 0o777) | 0o700);
+  return skipped;
+}
+
+function writeVersion(store: string, record: CaptureRecord, f: CaptureRecord['files'][number], target: string): void {
+  const fd = openSync(target, CREATE, 0o600);
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    for (const p of f.pieces!) {
+      try {
         streamFile(
           objectPath(store, p),
           (chunk) => {
@@ -48,18 +97,22 @@ export function materialize(store: string, record: CaptureRecord, dir: string): 
           },
           { pinned: true },
         );
+      } catch (e) {
+        if (!(e instanceof ReadError)) throw e;
+        throw new StoredVersionDamaged(
+          `${f.path} of capture ${record.seq}: its stored piece objects/${p.slice(0, 2)}/${p} cannot be read ` +
+            `(${e.message}); run verify --store`,
+        );
       }
-    } finally {
-      closeSync(fd);
     }
     if (hash.digest('hex') !== f.sha256 || size !== f.size)
       throw new StoredVersionDamaged(
         `${f.path} of capture ${record.seq} does not rebuild to its recorded digest (run verify --store)`,
       );
-    chmodSync(target, f.mode & 0o7777);
+    fchmodSync(fd, f.mode & 0o777);
+  } finally {
+    closeSync(fd);
   }
-  for (const d of dirs.reverse()) chmodSync(d.path, (d.mode & 0o7777) | 0o700);
-  return skipped;
 }
 
 /**

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { readWholeFile } from '../read/files.js';
 import { byteOrder } from '../model/order.js';
 import {
+  captureName,
   capturesDir,
   ensureDir,
   headFile,
@@ -16,15 +17,19 @@ import {
   storeFile,
   writeAtomic,
 } from './layout.js';
+import { guardStore, StoreUnsafe } from './guard.js';
 import { isLockName, lockStore } from './lock.js';
-import { decodeRecord, sha256, type CaptureRecord } from './record.js';
+import { decodeRecord, isGap, recordProblem, type CaptureRecord, type ChainRecord, type GapRecord } from './record.js';
 
 export class StoreError extends Error {}
 
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
-/** The store's canonical path; with `create`, a missing or empty directory becomes a new store. */
-export function openStore(dir: string, create: boolean): string {
+/**
+ * The store's canonical path; with `create`, a missing or empty directory becomes a new store. `write`: the run
+ * will write it, so it must be this user's alone (guard.ts); else it is only read, and need not be.
+ */
+export function openStore(dir: string, create: boolean, write = create): string {
   let st: Stats;
   try {
     st = lstatSync(dir);
@@ -36,6 +41,7 @@ export function openStore(dir: string, create: boolean): string {
   if (st.isSymbolicLink()) throw new StoreError(`${dir}: is a symlink; give the store directory itself`);
   if (!st.isDirectory()) throw new StoreError(`${dir}: not a directory`);
   const store = realpathSync(dir);
+  guard(store, write);
   if (!existsSync(storeFile(store))) {
     if (!create) throw new StoreError(`${dir}: not a session-audit store (no store.json)`);
     createStore(dir, store);
@@ -43,6 +49,15 @@ export function openStore(dir: string, create: boolean): string {
   const marker = readMarker(store);
   if (marker !== undefined) throw new StoreError(`${dir}: ${marker}`);
   return store;
+}
+
+function guard(store: string, write: boolean): void {
+  try {
+    guardStore(store, write);
+  } catch (e) {
+    if (e instanceof StoreUnsafe) throw new StoreError(e.message);
+    throw e;
+  }
 }
 
 const storeMarker = (): Record<string, unknown> => ({ format: STORE_FORMAT, version: STORE_VERSION });
@@ -112,33 +127,73 @@ export interface StoreState {
   last: string | null;
   /** The latest record of each session, by key. */
   heads: Map<string, CaptureRecord>;
-  /** Every record, in order (for bundle --from-store and verify). */
+  /** Every capture record, in order (for bundle --from-store and verify). */
   records: CaptureRecord[];
+  /** The acknowledged gaps, in order. */
+  gaps: GapRecord[];
+  /** Each record's file hash and whether it is signed, by number (gap records included). */
+  hashes: Map<number, string>;
+  signed: Map<number, boolean>;
+}
+
+/**
+ * Why `record` cannot follow the record numbered `prev`, or undefined. A record follows its predecessor's number;
+ * a gap record that lost records numbers itself after them (lost.from follows the predecessor).
+ */
+export function chainStep(prev: number, record: ChainRecord): string | undefined {
+  if (isGap(record) && record.lost !== null) {
+    if (record.lost.from !== prev + 1 || record.seq !== record.lost.to + 1)
+      return (
+        `gap record ${record.seq} says captures ${record.lost.from}-${record.lost.to} were lost, but it follows ` +
+        `capture ${prev}`
+      );
+    return undefined;
+  }
+  if (record.seq !== prev + 1)
+    return `capture ${record.seq} where capture ${prev + 1} was expected: a record was removed, added or reordered`;
+  return undefined;
 }
 
 /**
  * Every record, checked to form a chain. Throws StoreError at the first break: a run must not extend a chain that
- * `verify --store` would reject (verify reports every break; this only refuses to build on one).
+ * `verify --store` would reject (verify reports every break; this only refuses to build on one), nor write out a
+ * record whose paths would leave its directory.
  */
 export function readState(store: string): StoreState {
-  const heads = new Map<string, CaptureRecord>();
-  const records: CaptureRecord[] = [];
-  let seq = 0;
-  let last: string | null = null;
+  const state: StoreState = {
+    seq: 0,
+    last: null,
+    heads: new Map(),
+    records: [],
+    gaps: [],
+    hashes: new Map(),
+    signed: new Map(),
+  };
   for (const name of listCaptureFiles(store)) {
-    const c = readCaptureFile(store, name);
-    let record: CaptureRecord;
+    let c: ReadCapture;
+    let decoded: ReturnType<typeof decodeRecord>;
     try {
-      record = decodeRecord(c.bytes).record;
+      c = readCaptureFile(store, name);
+      decoded = decodeRecord(c.bytes);
     } catch (e) {
       throw new StoreError(`captures/${name}: ${(e as Error).message}; run verify --store`);
     }
-    if (record.seq !== seq + 1 || record.prev !== last)
+    const record = decoded.record;
+    const broken = chainStep(state.seq, record);
+    if (broken !== undefined || record.prev !== state.last || name !== captureName(record.seq))
       throw new StoreError(`captures/${name}: the chain of capture records is broken here; run verify --store`);
-    seq = record.seq;
-    last = c.hash ?? sha256(c.bytes);
-    heads.set(record.session.key, record);
-    records.push(record);
+    const unsafe = isGap(record) ? undefined : recordProblem(record);
+    if (unsafe !== undefined) throw new StoreError(`captures/${name}: ${unsafe}; run verify --store`);
+    state.seq = record.seq;
+    state.last = c.hash;
+    state.hashes.set(record.seq, c.hash);
+    state.signed.set(record.seq, decoded.envelope !== undefined);
+    if (isGap(record)) {
+      state.gaps.push(record);
+      continue;
+    }
+    state.heads.set(record.session.key, record);
+    state.records.push(record);
   }
-  return { seq, last, heads, records };
+  return state;
 }

@@ -34,6 +34,9 @@ export const archiveModule: CommandModule = {
     }
     const signKey = opt.str(args, 'sign-key');
     const keyId = opt.str(args, 'key-id');
+    const acknowledgeGap = opt.str(args, 'acknowledge-gap');
+    if (acknowledgeGap !== undefined && acknowledgeGap.trim() === '')
+      throw new UsageError('--acknowledge-gap: say why (it is recorded in the chain for good)');
     const { runArchive } = await import('../../engine/archive.js');
     const bar = progressBar(io, 'archive');
     // The index is brought up to date after the capture: its own bar, once the capture's is gone.
@@ -46,6 +49,7 @@ export const archiveModule: CommandModule = {
         store,
         ...(signKey !== undefined ? { signKey } : {}),
         ...(keyId !== undefined ? { keyId } : {}),
+        ...(acknowledgeGap !== undefined ? { acknowledgeGap } : {}),
         ...(opt.bool(args, 'rehash') ? { rehash: true } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
         onProgress: bar.tick,
@@ -59,6 +63,11 @@ export const archiveModule: CommandModule = {
       bar.end();
       ib.end();
     }
+    if (r.gap)
+      io.stderr(
+        `session-audit: warning: STORE_GAP gap record ${r.gap.seq} written: ${escapeText(r.gap.found)}; ` +
+          `acknowledged by ${escapeText(r.gap.by)}: ${escapeText(JSON.stringify(r.gap.reason))}\n`,
+      );
     for (const m of r.missing)
       io.stderr(`session-audit: warning: ${escapeText(m)}: no such root now; its sessions are not marked deleted\n`);
     for (const s of r.skipped)

@@ -41,7 +41,7 @@ export const searchModule: CommandModule = {
     const untilMs = parseTime('--until', opt.str(args, 'until'));
     const tool = opt.str(args, 'tool');
     const code = opt.str(args, 'code');
-    const { search, MARK_OPEN, MARK_CLOSE } = await import('../../engine/index/search.js');
+    const { search } = await import('../../engine/index/search.js');
     const r = search(store, query, {
       ...(agent !== undefined ? { agent } : {}),
       ...(session !== undefined ? { session } : {}),
@@ -51,8 +51,14 @@ export const searchModule: CommandModule = {
       ...(tool !== undefined ? { tool } : {}),
       ...(code !== undefined ? { code } : {}),
       ...(opt.bool(args, 'mutating') ? { mutating: true } : {}),
+      ...(opt.bool(args, 'allow-stale') ? { allowStale: true } : {}),
       limit: Number.isFinite(limit) ? limit : 0,
     });
+    if (r.stale !== undefined)
+      io.stderr(
+        `session-audit: warning: STORE_INDEX_MISMATCH the index does not answer for the whole store: ` +
+          `${escapeText(r.stale)}; these hits are from what it holds (archive --reindex rebuilds it)\n`,
+      );
     io.setExitCode(r.hits.length ? EXIT.ok : EXIT.findings);
     const where = (h: (typeof r.hits)[number]): string => `${h.file}:${h.line} @${h.byte} in capture ${h.capture}`;
     if (format === 'json') {
@@ -69,13 +75,23 @@ export const searchModule: CommandModule = {
       return;
     }
     const c = colors(useColor(opt.bool(args, 'color'), io, false));
-    // Each marked match painted (or left between its marks without colour).
-    const paintMarks = (flat: string): string =>
-      c.on
-        ? flat.replace(new RegExp(`${MARK_OPEN}([^${MARK_CLOSE}]*)${MARK_CLOSE}`, 'g'), (_m, x: string) => c.bold(x))
-        : flat;
-    // Whitespace folded to one line.
-    const mark = (s: string): string => paintMarks(escapeText(s.replace(/\s+/g, ' ')));
+    /**
+     * A snippet for the terminal: whitespace folded to one space, every match between « and » (bold instead with
+     * colour: `paint`), a literal « or » of the text escaped so that it never reads as a match.
+     */
+    const mark = (h: (typeof r.hits)[number]): string => {
+      const plain = (x: string): string =>
+        escapeText(x.replace(/\s+/g, ' ')).replace(/[«»]/g, (q) => `\\u{${q.codePointAt(0)!.toString(16)}}`);
+      let out = '';
+      let at = 0;
+      for (const [from, to] of h.highlights) {
+        out += `${plain(h.snippet.slice(at, from))}«${plain(h.snippet.slice(from, to))}»`;
+        at = to;
+      }
+      return out + plain(h.snippet.slice(at));
+    };
+    const paint = (marked: string): string =>
+      c.on ? marked.replace(/«([^»]*)»/g, (_m, x: string) => c.bold(x)) : marked;
     const rows = r.hits.map((h): Cell[] => [
       `${escapeText(h.session)}\n${h.time ?? 'no time'}${h.deleted ? '\n(deleted from its source)' : ''}`,
       // A tool named by its title (a whole command line) is shortened here; --format json has it whole.
@@ -84,7 +100,7 @@ export const searchModule: CommandModule = {
         ...(h.tool !== undefined ? [escapeText(h.tool.length > 24 ? `${h.tool.slice(0, 23)}…` : h.tool)] : []),
         ...(h.rewound ? ['(rewound)'] : []),
       ].join('\n'),
-      mark(h.snippet),
+      paint(mark(h)),
       // The place on its own line (copied whole), the byte and capture under it.
       `${escapeText(`${h.file}:${h.line}`)}\n@${h.byte} in capture ${h.capture}`,
     ]);
@@ -112,8 +128,8 @@ export const searchModule: CommandModule = {
                   ...wrapLines(who, io.columns).map((l) => l.trimEnd()),
                   ...wrapLines(what, Math.max(20, io.columns - 2)).map((l) => `  ${l}`),
                 ].join('\n');
-          const match = wrapLines(escapeText(h.snippet.replace(/\s+/g, ' ')), Math.max(20, io.columns - 4))
-            .map((l) => `    ${paintMarks(l)}`)
+          const match = wrapLines(mark(h), Math.max(20, io.columns - 4))
+            .map((l) => `    ${paint(l)}`)
             .join('\n');
           return `${c.bold(head)}\n  ${escapeText(where(h))}\n${match}\n`;
         })

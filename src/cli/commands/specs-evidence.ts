@@ -188,6 +188,14 @@ export const archive: CommandSpec = {
       type: 'boolean',
       describe: "rebuild the store's search index (index.sqlite) from the capture records alone; captures nothing",
     },
+    {
+      name: 'acknowledge-gap',
+      type: 'string',
+      value: 'WHY',
+      describe:
+        'go on past records found missing or altered at the end of the chain: a gap record naming what is missing, ' +
+        'who acknowledged it and why is written into the chain first (verify --store reports it for good)',
+    },
     COLOR,
     FORMAT_HINT,
   ],
@@ -195,6 +203,10 @@ export const archive: CommandSpec = {
     ['session-audit archive --store ~/evidence', "every agent's sessions under the home directory, incrementally"],
     ['session-audit archive ~/.claude/projects --store /srv/evidence --sign-key archivist.pem', 'signed records'],
     ['session-audit archive --reindex --store ~/evidence', 'the index rebuilt from the stored captures'],
+    [
+      'session-audit archive --store ~/evidence --acknowledge-gap "restored from the 11-30 backup"',
+      'record a gap verify --store found, and go on',
+    ],
   ],
   exitCodes: [
     [0, 'the store is up to date'],
@@ -203,7 +215,11 @@ export const archive: CommandSpec = {
       'archived, and not all is kept: a log that only grows was rewritten or deleted in the source, or a file or ' +
         'directory could not be read (listed on stderr)',
     ],
-    [2, 'unusable arguments or store, or another run holds the store (one line on stderr)'],
+    [
+      2,
+      "unusable arguments or store (a symlink, another user's, writable by others, a gap at the end of its chain " +
+        'not acknowledged), or another run holds the store (one line on stderr)',
+    ],
     [3, 'an internal error of session-audit (please report it)'],
   ],
   load: async () => (await import('./archive.js')).archiveModule,
@@ -236,6 +252,12 @@ export const search: CommandSpec = {
     { name: 'tool', type: 'string', value: 'NAME', describe: 'only calls of this tool and their outputs' },
     { name: 'code', type: 'string', value: 'CODE', describe: 'only sessions with a finding of this code' },
     { name: 'mutating', type: 'boolean', describe: 'only tool calls that may change files or run commands' },
+    {
+      name: 'allow-stale',
+      type: 'boolean',
+      describe:
+        'answer from an index that does not cover every capture record (a warning says which), instead of refusing',
+    },
     formatOption(['table', 'json', 'jsonl'], 'table'),
     { ...LIMIT, describe: 'hits shown (default 100; 0: all); a line says when there are more' },
     COLOR,
@@ -248,7 +270,11 @@ export const search: CommandSpec = {
   exitCodes: [
     [0, 'at least one hit'],
     [1, 'no hit'],
-    [2, 'unusable arguments or store, no index, or a query FTS5 rejects (one line on stderr)'],
+    [
+      2,
+      'unusable arguments or store, no index, an index behind the records (without --allow-stale), or a query FTS5 ' +
+        'rejects (one line on stderr)',
+    ],
     [3, 'an internal error of session-audit (please report it)'],
   ],
   load: async () => (await import('./search.js')).searchModule,

@@ -2,12 +2,17 @@
  * The store's index (`index.sqlite`): derived data, rebuilt from the capture records by `archive --reindex`.
  * Versioned with `PRAGMA user_version`; an index of another version is rebuilt, never read. Rollback journal (no
  * WAL), so the store stays one file per thing. docs/index-schema.md documents every table for sqlite3 users.
+ *
+ * A rebuild is made beside the live index (under the store's tmp/, by the run holding the store's lock) and renamed
+ * over it when complete: a search meanwhile reads the old index whole, never a half-built one.
  */
 import Database from 'better-sqlite3';
-import { rmSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { FILE_MODE } from '../../store/guard.js';
+import { fsyncDir, tmpName } from '../../store/layout.js';
 
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 export const INDEX_NAME = 'index.sqlite';
 
 export const indexPath = (store: string): string => join(store, INDEX_NAME);
@@ -15,6 +20,11 @@ export const indexPath = (store: string): string => join(store, INDEX_NAME);
 export type Db = InstanceType<typeof Database>;
 
 const DDL = `
+CREATE TABLE chain (
+  seq INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  sha256 TEXT NOT NULL
+);
 CREATE TABLE sessions (
   sid INTEGER PRIMARY KEY,
   key TEXT NOT NULL UNIQUE,
@@ -107,32 +117,69 @@ CREATE TABLE findings (
   byte INTEGER,
   message TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
+  digest TEXT NOT NULL,
   UNIQUE (session, fingerprint)
 );
 CREATE INDEX findings_code ON findings(code);
 CREATE VIRTUAL TABLE events_fts USING fts5(text, content='events', content_rowid='id');
 `;
 
-/** Open the index read-write, made (or remade, when of another version or `fresh`) empty if needed. */
-export function openIndex(store: string, fresh: boolean): Db {
-  if (!fresh) {
-    const db = new Database(indexPath(store), { timeout: 60_000 });
-    try {
-      if (db.pragma('user_version', { simple: true }) === INDEX_VERSION) return db;
-    } catch {
-      // Not a database any more (damaged, overwritten): derived data, so made again below.
-    }
-    db.close();
-  }
-  // The old index is removed whole (with a journal a killed run left), then made again.
-  for (const f of [indexPath(store), `${indexPath(store)}-journal`]) rmSync(f, { force: true });
-  const db = new Database(indexPath(store), { timeout: 60_000 });
+export interface WritableIndex {
+  db: Db;
+  /** Close it; a rebuild is then renamed over the live index. */
+  done(): void;
+  /** Close it and throw a rebuild away (the live index stays as it was). */
+  abandon(): void;
+}
+
+const makeEmpty = (path: string): Db => {
+  const db = new Database(path, { timeout: 60_000 });
+  chmodSync(path, FILE_MODE);
   db.pragma('journal_mode = DELETE');
   db.transaction(() => {
     db.exec(DDL);
     db.pragma(`user_version = ${INDEX_VERSION}`);
   })();
   return db;
+};
+
+/**
+ * Open the index read-write (the caller holds the store's lock). `fresh`, or an index of another version or that is
+ * no database: a new one is built beside it and renamed over it by `done`.
+ */
+export function openIndex(store: string, fresh: boolean): WritableIndex {
+  if (!fresh) {
+    let db: Db | undefined;
+    try {
+      db = new Database(indexPath(store), { timeout: 60_000 });
+      if (db.pragma('user_version', { simple: true }) === INDEX_VERSION) {
+        const open = db;
+        return { db: open, done: () => open.close(), abandon: () => open.close() };
+      }
+    } catch {
+      // Not a database any more (damaged, overwritten): derived data, so made again below.
+    }
+    db?.close();
+  }
+  const beside = `${tmpName(store)}.sqlite`;
+  const db = makeEmpty(beside);
+  const remove = (): void => {
+    for (const f of [beside, `${beside}-journal`]) rmSync(f, { force: true });
+  };
+  return {
+    db,
+    done: () => {
+      db.close();
+      // A journal a killed run left belongs to the index being replaced: it must never be rolled into this one.
+      rmSync(`${indexPath(store)}-journal`, { force: true });
+      renameSync(beside, indexPath(store));
+      fsyncDir(store);
+    },
+    abandon: () => {
+      db.close();
+      remove();
+    },
+  };
 }
 
 /** Open the index for reading, or a string saying why it cannot be (missing, another version). */

@@ -5,10 +5,12 @@
  */
 import { UsageError } from '../../errors.js';
 import { openStore, StoreError } from '../../store/open.js';
+import { staleness } from './freshness.js';
 import { readIndex } from './schema.js';
 
-export const MARK_OPEN = '«';
-export const MARK_CLOSE = '»';
+/** What FTS5 puts around a match in a snippet: control characters the index never holds (update.ts). */
+const OPEN = '\u0002';
+const CLOSE = '\u0003';
 
 export interface SearchFilters {
   agent?: string;
@@ -20,6 +22,8 @@ export interface SearchFilters {
   code?: string;
   mutating?: boolean;
   limit?: number;
+  /** Answer from an index that does not cover every record (said in `stale`) instead of refusing. */
+  allowStale?: boolean;
 }
 
 export interface SearchHit {
@@ -35,7 +39,10 @@ export interface SearchHit {
   compacted: boolean;
   /** The session has since been deleted from its source (the store keeps it). */
   deleted: boolean;
+  /** The text around the matches, whitespace as indexed. */
   snippet: string;
+  /** The matches in `snippet`: [start, end) in UTF-16 code units. */
+  highlights: Array<[number, number]>;
   file: string;
   line: number;
   byte: number;
@@ -46,6 +53,23 @@ export interface SearchResult {
   hits: SearchHit[];
   /** More hits than the limit. */
   more: boolean;
+  /** With allowStale: why the index does not answer for every record (undefined when it does). */
+  stale?: string;
+}
+
+/** A snippet with its marks taken out, and where they were. */
+export function unmark(marked: string): { snippet: string; highlights: Array<[number, number]> } {
+  const highlights: Array<[number, number]> = [];
+  let snippet = '';
+  let open = -1;
+  for (const ch of marked) {
+    if (ch === OPEN) open = snippet.length;
+    else if (ch === CLOSE) {
+      if (open >= 0 && snippet.length > open) highlights.push([open, snippet.length]);
+      open = -1;
+    } else snippet += ch;
+  }
+  return { snippet, highlights };
 }
 
 interface Row {
@@ -59,7 +83,10 @@ interface Row {
   rewound: number;
   compacted: number;
   status: string;
+  /** The text around the matches, whitespace as indexed. */
   snippet: string;
+  /** The matches in `snippet`: [start, end) in UTF-16 code units. */
+  highlights: Array<[number, number]>;
   file: string;
   line: number;
   byte: number;
@@ -72,7 +99,7 @@ const phrase = (q: string): string => `"${q.replace(/"/g, '""')}"`;
 export function search(storeDir: string, query: string, f: SearchFilters): SearchResult {
   let store: string;
   try {
-    store = openStore(storeDir, false);
+    store = openStore(storeDir, false, false);
   } catch (e) {
     if (e instanceof StoreError) throw new UsageError(`--store ${e.message}`);
     throw e;
@@ -80,6 +107,12 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
   const db = readIndex(store);
   if (typeof db === 'string') throw new UsageError(`--store ${storeDir}: ${db}`);
   try {
+    const stale = staleness(store, db);
+    if (stale !== undefined && !f.allowStale)
+      throw new UsageError(
+        `search: the index does not answer for the whole store: ${stale}; run archive --reindex --store ` +
+          `${storeDir} (or search with --allow-stale to answer from what it holds)`,
+      );
     const where: string[] = ['events_fts MATCH @query'];
     const params: Record<string, unknown> = { query };
     if (f.agent !== undefined) {
@@ -119,7 +152,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       SELECT s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
-        snippet(events_fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snippet,
+        snippet(events_fts, 0, char(2), char(3), '…', 24) AS snippet,
         e.file, e.line, e.byte, e.capture
       FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.sid = e.session
       WHERE ${where.join(' AND ')}
@@ -154,14 +187,14 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         rewound: r.rewound === 1,
         compacted: r.compacted === 1,
         deleted: r.status === 'deleted',
-        snippet: r.snippet,
+        ...unmark(r.snippet),
         file: r.file,
         line: r.line,
         byte: r.byte,
         capture: r.capture,
       }),
     );
-    return { hits, more };
+    return { hits, more, ...(stale !== undefined ? { stale } : {}) };
   } finally {
     db.close();
   }

@@ -10,11 +10,12 @@
  */
 import { createHash } from 'node:crypto';
 import { redactor, redactText } from '../../bundle/redact.js';
-import { readState } from '../../store/open.js';
+import { readState, type StoreState } from '../../store/open.js';
 import type { CaptureRecord } from '../../store/record.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { captureFacts, GROUP_FILES } from './extract.js';
+import { rowDigest, type Cell } from './row-digest.js';
 import { openIndex, type Db } from './schema.js';
 
 export interface IndexOutcome {
@@ -37,25 +38,57 @@ const digest = (...parts: ReadonlyArray<string | number | null | undefined>): st
 
 export interface IndexOptions {
   reindex?: boolean;
-  records?: readonly CaptureRecord[];
+  /** The store as read (the caller holds its lock); read here when not given. */
+  state?: StoreState;
   /** Captures indexed so far, of those to index. */
   onProgress?: (done: number, total: number) => void;
 }
 
-export function updateIndex(store: string, opts: IndexOptions = {}) {
-  const records = opts.records ?? readState(store).records;
-  const db = openIndex(store, opts.reindex ?? false);
-  try {
-    return indexRecords(db, store, records, opts.onProgress);
-  } finally {
-    db.close();
+/** One record of the chain as the index keeps it: its number and file hash, and the capture itself (not a gap). */
+interface ChainEntry {
+  seq: number;
+  sha256: string;
+  record?: CaptureRecord;
+}
+
+/**
+ * Bring the index up to date with the chain (the caller holds the store's lock). An index that names a record the
+ * chain does not hold, or holds under another hash (a gap, an edit), is rebuilt from nothing, beside the live one.
+ */
+export function updateIndex(store: string, opts: IndexOptions = {}): IndexOutcome {
+  const state = opts.state ?? readState(store);
+  const byseq = new Map(state.records.map((r) => [r.seq, r]));
+  const chain: ChainEntry[] = [...state.hashes].map(([seq, sha256]) => ({
+    seq,
+    sha256,
+    ...(byseq.has(seq) ? { record: byseq.get(seq)! } : {}),
+  }));
+  let w = openIndex(store, opts.reindex ?? false);
+  if (!opts.reindex && !agrees(w.db, state)) {
+    w.abandon();
+    w = openIndex(store, true);
   }
+  let ok = false;
+  try {
+    const out = indexRecords(w.db, store, chain, opts.onProgress);
+    ok = true;
+    return out;
+  } finally {
+    if (ok) w.done();
+    else w.abandon();
+  }
+}
+
+/** Every record the index names is in the chain under the same hash. */
+function agrees(db: Db, state: StoreState): boolean {
+  const rows = db.prepare('SELECT seq, sha256 FROM chain').all() as Array<{ seq: number; sha256: string }>;
+  return rows.every((r) => state.hashes.get(r.seq) === r.sha256);
 }
 
 function indexRecords(
   db: Db,
   store: string,
-  records: readonly CaptureRecord[],
+  chain: readonly ChainEntry[],
   onProgress?: (done: number, total: number) => void,
 ): IndexOutcome {
   const out: IndexOutcome = { captures: 0, events: 0, calls: 0, findings: 0, notIndexed: 0 };
@@ -91,27 +124,31 @@ function indexRecords(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     finding: db.prepare(
-      `INSERT OR IGNORE INTO findings (session, capture, code, severity, file, line, byte, message, fingerprint)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO findings (session, capture, code, severity, file, line, byte, message, fingerprint,
+         digest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
   // Commits in batches (one fsync per batch, not per capture); a run killed between them leaves every batch
   // committed before, and the next run goes on from the last indexed capture.
   // Each batch starts from the last capture indexed, read under the write lock: a concurrent run that indexed some
   // of the same captures first is not repeated.
-  const last = db.prepare('SELECT max(seq) AS n FROM captures');
+  const last = db.prepare('SELECT max(seq) AS n FROM chain');
+  const link = db.prepare('INSERT INTO chain (seq, kind, sha256) VALUES (?, ?, ?)');
   const before = (last.get() as { n: number | null }).n ?? 0;
-  const total = records.filter((r) => r.seq > before).length;
+  const total = chain.filter((c) => c.record && c.seq > before).length;
   const batch = db.transaction((from: number) => {
     const done = (last.get() as { n: number | null }).n ?? 0;
     let n = 0;
-    for (let i = from; i < records.length && n < BATCH; i++) {
-      if (records[i]!.seq <= done) continue;
-      indexOne(records[i]!);
+    for (let i = from; i < chain.length && n < BATCH; i++) {
+      const c = chain[i]!;
+      if (c.seq <= done) continue;
+      if (c.record) indexOne(c.record);
+      link.run(c.seq, c.record ? 'capture' : 'gap', c.sha256);
       n++;
     }
   });
-  for (let i = 0; i < records.length; i += BATCH) batch.immediate(i);
+  for (let i = 0; i < chain.length; i += BATCH) batch.immediate(i);
   return out;
 
   function indexOne(rec: CaptureRecord): void {
@@ -147,9 +184,7 @@ function indexRecords(
         );
       // What the capture itself found (a rewritten log, a missing one): kept even when nothing else is indexed.
       for (const f of rec.findings)
-        out.findings += q.finding.run(
-          key,
-          rec.seq,
+        out.findings += insertFinding(key, rec.seq, [
           f.code,
           f.code === 'BUNDLE_NOT_APPEND_ONLY' ? 'error' : 'warning',
           f.file,
@@ -157,7 +192,7 @@ function indexRecords(
           null,
           clean(f.message),
           `capture:${rec.seq}:${digest(f.code, f.file, f.line, f.message)}`,
-        ).changes;
+        ]);
     })();
     // The contents, in a savepoint of their own: a capture that fails half-way adds nothing but its reason.
     const n = { events: 0, calls: 0, findings: 0 };
@@ -173,9 +208,7 @@ function indexRecords(
         }
         for (const c of facts.calls) n.calls += insertCall(key, rec.seq, c);
         for (const f of facts.findings)
-          n.findings += q.finding.run(
-            key,
-            rec.seq,
+          n.findings += insertFinding(key, rec.seq, [
             f.code,
             f.severity,
             f.location.file,
@@ -183,7 +216,7 @@ function indexRecords(
             f.location.byteOffset ?? null,
             clean(f.message),
             f.fingerprint,
-          ).changes;
+          ]);
       })();
     } catch (e) {
       // A damaged stored version, a format that cannot load it: the capture is listed, its contents are not.
@@ -200,16 +233,15 @@ function indexRecords(
   }
 
   function insertEvent(key: number, seq: number, e: TimelineEvent): boolean {
-    const text = clean(e.text);
+    // The characters search marks its matches with (search.ts) never come from the text.
+    const text = clean(e.text).replace(/[\u0002\u0003]/g, '\ufffd');
     const summary = clean(e.summary);
-    const info = q.event.run(
-      key,
-      seq,
+    // In DIGESTED.events' order.
+    const cells = [
       e.file,
       e.line,
       e.byteOffset,
       e.time,
-      e.timeMs,
       e.kind,
       e.tag,
       e.toolCallId ?? null,
@@ -218,8 +250,9 @@ function indexRecords(
       e.compacted ? 1 : 0,
       summary,
       text,
-      digest(e.kind, e.tag, e.toolStatus, e.rewound ? 1 : 0, e.compacted ? 1 : 0, text),
-    );
+    ] as const;
+    const [file, line, byte, time, ...rest] = cells;
+    const info = q.event.run(key, seq, file, line, byte, time, e.timeMs, ...rest, rowDigest(cells));
     if (!info.changes) return false;
     q.fts.run(info.lastInsertRowid, text);
     return true;
@@ -228,12 +261,10 @@ function indexRecords(
   function insertCall(key: number, seq: number, c: PairRow): number {
     const at = c.call ?? c.logCall;
     const args = c.args !== undefined ? clean(c.args) : null;
-    const name = clean(c.name);
-    return q.call.run(
-      key,
-      seq,
+    // In DIGESTED.tool_calls' order.
+    const cells = [
       c.id,
-      name,
+      clean(c.name),
       c.kind ?? null,
       args,
       c.status,
@@ -242,7 +273,16 @@ function indexRecords(
       at?.file ?? null,
       at?.line ?? null,
       at?.byteOffset ?? null,
-      digest(name, c.kind, args, c.status, at?.file, at?.byteOffset),
-    ).changes;
+    ] as const;
+    return q.call.run(key, seq, ...cells, rowDigest(cells)).changes;
+  }
+
+  /** A finding's row; its cells in DIGESTED.findings' order. */
+  function insertFinding(
+    key: number,
+    seq: number,
+    cells: readonly [string, string, string, Cell, Cell, string, string],
+  ) {
+    return q.finding.run(key, seq, ...cells, rowDigest(cells)).changes;
   }
 }
