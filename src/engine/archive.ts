@@ -26,6 +26,7 @@ import { verifyStore, type StoreVerification } from '../store/verify.js';
 import { runBundle, type BundleOutcome, type BundleRequest } from './bundle.js';
 import { buildReport } from './report.js';
 import { updateIndex, type IndexOutcome } from './index/update.js';
+import { verifyIndex } from './index/verify-index.js';
 import { readUserFileText } from './user-files.js';
 
 /** The agents' session homes that exist (the default roots of `archive`). */
@@ -216,6 +217,14 @@ export function runStoreVerify(dir: string, keyPath: string | undefined): StoreV
   const publicKey = keyPath !== undefined ? key('--key', keyPath, publicKeyFromPem) : undefined;
   const store = storeOf(dir, false);
   const v = verifyStore(store, publicKey);
+  // The index is checked against a chain that holds together (a broken chain is verify's finding already).
+  let state: ReturnType<typeof readState> | undefined;
+  try {
+    state = readState(store);
+  } catch (e) {
+    if (!(e instanceof StoreError)) throw e;
+  }
+  if (state) v.problems.push(...verifyIndex(store, state));
   const findings = v.problems.map((p) =>
     standaloneFinding(
       'store',

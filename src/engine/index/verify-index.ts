@@ -1,0 +1,196 @@
+/**
+ * `verify --store`'s look at the index: it is derived data, but `search` answers from it, so an index that says
+ * something the records do not is a finding (STORE_INDEX_MISMATCH), never a silent wrong answer. Checked: that it
+ * covers every record and no other (freshness.ts), the hash of each record it was built from, its sessions, captures
+ * and files rows against the records, every event, tool call and finding row against its digest (row-digest.ts),
+ * and the full-text index against the events it indexes (FTS5's integrity-check).
+ */
+import Database from 'better-sqlite3';
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { privateTempDir } from '../../read/private-temp.js';
+import type { StoreProblem } from '../../store/chain-checks.js';
+import type { StoreState } from '../../store/open.js';
+import { staleness } from './freshness.js';
+import { DIGESTED, rowDigest, type Cell, type DigestedTable } from './row-digest.js';
+import { INDEX_NAME, indexPath, readIndex, type Db } from './schema.js';
+
+const mismatch = (place: string, message: string): StoreProblem => ({
+  code: 'STORE_INDEX_MISMATCH',
+  place,
+  message: `${message}; archive --reindex rebuilds it from the records`,
+});
+
+export function verifyIndex(store: string, state: StoreState): StoreProblem[] {
+  const db = readIndex(store);
+  if (typeof db === 'string') return [];
+  try {
+    const out: StoreProblem[] = [];
+    const stale = staleness(store, db);
+    if (stale !== undefined) out.push(mismatch('index.sqlite', `the index does not answer for the store: ${stale}`));
+    const chain = db.prepare('SELECT seq, sha256 FROM chain ORDER BY seq').all() as Array<{
+      seq: number;
+      sha256: string;
+    }>;
+    const rehashed = chain.filter((r) => state.hashes.has(r.seq) && state.hashes.get(r.seq) !== r.sha256);
+    if (rehashed.length)
+      out.push(
+        mismatch(
+          'index.sqlite',
+          `it was built from other versions of capture record(s) ${rehashed.map((r) => r.seq).join(', ')}`,
+        ),
+      );
+    out.push(...recordRows(db, state));
+    for (const table of Object.keys(DIGESTED) as DigestedTable[]) {
+      const bad = digestFailures(db, table);
+      if (bad.count)
+        out.push(
+          mismatch(
+            `index.sqlite: ${table}`,
+            `${bad.count} row(s) do not match their digest (first: id ${bad.first}): edited after they were written`,
+          ),
+        );
+    }
+    const fts = ftsProblem(store);
+    if (fts !== undefined)
+      out.push(mismatch('index.sqlite: events_fts', `the full-text index does not match the events (${fts})`));
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+function digestFailures(db: Db, table: DigestedTable): { count: number; first?: number } {
+  const cols = DIGESTED[table];
+  let count = 0;
+  let first: number | undefined;
+  const rows = db
+    .prepare(`SELECT id, digest, ${cols.join(', ')} FROM ${table} ORDER BY id`)
+    .raw()
+    .iterate();
+  for (const row of rows as Iterable<Cell[]>) {
+    const [id, digest, ...cells] = row;
+    if (rowDigest(cells) !== digest) {
+      count++;
+      first ??= id as number;
+    }
+  }
+  return { count, ...(first !== undefined ? { first } : {}) };
+}
+
+/** The sessions, captures and files rows against the records they were copied from. */
+function recordRows(db: Db, state: StoreState): StoreProblem[] {
+  const bySeq = new Map(state.records.map((r) => [r.seq, r]));
+  const wrong = { captures: [] as number[], files: [] as number[], sessions: [] as string[] };
+  const caps = db
+    .prepare(
+      `SELECT c.seq, s.key, c.run, c.status, c.previous, c.files, c.bytes FROM captures c
+       JOIN sessions s ON s.sid = c.session ORDER BY c.seq`,
+    )
+    .all() as Array<{
+    seq: number;
+    key: string;
+    run: string;
+    status: string;
+    previous: number | null;
+    files: number;
+    bytes: number;
+  }>;
+  for (const c of caps) {
+    const r = bySeq.get(c.seq);
+    if (!r) continue;
+    const bytes = r.files.reduce((n, f) => n + (f.type === 'file' ? f.size : 0), 0);
+    if (
+      c.key !== r.session.key ||
+      c.run !== r.run ||
+      c.status !== r.status ||
+      c.previous !== (r.previous ?? null) ||
+      c.files !== r.files.length ||
+      c.bytes !== bytes
+    )
+      wrong.captures.push(c.seq);
+  }
+  const files = db.prepare('SELECT * FROM files ORDER BY capture, path').all() as Array<Record<string, Cell>>;
+  const held = new Map<number, Map<string, Record<string, Cell>>>();
+  for (const f of files) {
+    const m = held.get(f.capture as number) ?? new Map<string, Record<string, Cell>>();
+    m.set(f.path as string, f);
+    held.set(f.capture as number, m);
+  }
+  for (const [seq, rows] of held) {
+    const r = bySeq.get(seq);
+    if (!r) continue;
+    const same =
+      rows.size === r.files.length &&
+      r.files.every((f) => {
+        const row = rows.get(f.path);
+        return (
+          row !== undefined &&
+          row.type === f.type &&
+          row.size === f.size &&
+          row.mtime_ms === f.mtimeMs &&
+          row.mode === f.mode &&
+          row.sha256 === (f.sha256 ?? null) &&
+          row.grew_from === (r.grewFrom[f.path] ?? null) &&
+          row.read_error === (f.readError ?? null)
+        );
+      });
+    if (!same) wrong.files.push(seq);
+  }
+  const latest = new Map(state.records.map((r) => [r.session.key, r]));
+  const sessions = db.prepare('SELECT * FROM sessions').all() as Array<Record<string, Cell>>;
+  for (const s of sessions) {
+    const r = latest.get(s.key as string);
+    if (!r) continue;
+    if (
+      s.id !== r.session.id ||
+      s.format !== r.session.format ||
+      s.display !== r.session.display ||
+      s.abs !== r.session.abs ||
+      s.root !== r.session.root ||
+      s.group_name !== (r.session.groupName ?? null) ||
+      s.status !== r.status
+    )
+      wrong.sessions.push(s.key as string);
+  }
+  const out: StoreProblem[] = [];
+  if (wrong.captures.length)
+    out.push(
+      mismatch('index.sqlite: captures', `capture row(s) ${wrong.captures.join(', ')} differ from their records`),
+    );
+  if (wrong.files.length)
+    out.push(
+      mismatch('index.sqlite: files', `the files of capture(s) ${wrong.files.join(', ')} differ from their records`),
+    );
+  if (wrong.sessions.length)
+    out.push(
+      mismatch(
+        'index.sqlite: sessions',
+        `${wrong.sessions.length} session row(s) differ from their latest record (first: ${wrong.sessions[0]})`,
+      ),
+    );
+  return out;
+}
+
+/**
+ * FTS5's integrity-check (with rank 1: the index against its content table) needs a connection that may write, and
+ * the store is never written by verify: it runs on a private copy of the index.
+ */
+function ftsProblem(store: string): string | undefined {
+  const dir = privateTempDir('index-check');
+  try {
+    const copy = join(dir, INDEX_NAME);
+    copyFileSync(indexPath(store), copy);
+    const db = new Database(copy, { fileMustExist: true });
+    try {
+      db.prepare("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)").run();
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
