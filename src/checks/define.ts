@@ -15,9 +15,11 @@ export interface CheckContext<C extends string = string> {
   /** Evidence from outside the session directory, when the command was given some. */
   extras: AuditExtras;
   /**
-   * Report a finding of one of the check's own codes. `key` distinguishes findings that share code, file, line and
-   * pointer (e.g. a tool-call id); it feeds the fingerprint, never the output. `severity` departs from the code's
-   * default when the session's own evidence says so (a user's --severity override still wins).
+   * Report a finding of one of the check's own codes. `key` distinguishes findings that share code, file and
+   * pointer (e.g. a tool-call id); it feeds the fingerprint, never the output, and never holds a position (a line,
+   * an offset, a record's index: a line inserted above would make the finding new; findings on different lines are
+   * told apart by their lines' bytes already). `severity` departs from the code's default when the session's own
+   * evidence says so (a user's --severity override still wins).
    */
   emit(code: C, location: Location, message: string, opts?: EmitOptions): void;
 }

@@ -95,7 +95,7 @@ export function classifyPairs(
         findings.push({
           code: 'TOOL_DUPLICATE_RESULT',
           at: dup,
-          key: `${call.id}@${dup.line}`,
+          key: call.id,
           message:
             `a second tool_result for call ${call.id} (${call.name}); the first is at ${loc(first)}. ` +
             `${d.duplicate}`,
@@ -106,7 +106,7 @@ export function classifyPairs(
           findings.push({
             code: 'TOOL_RESULT_BEFORE_CALL',
             at: r,
-            key: `${call.id}@${r.line}`,
+            key: call.id,
             message: `the result for call ${call.id} comes before the assistant item that declares it (${loc(call)})`,
           });
         } else if (d.placement === 'anywhere') {
@@ -116,7 +116,7 @@ export function classifyPairs(
           findings.push({
             code: 'TOOL_DISPLACED_RESULT',
             at: r,
-            key: `${call.id}@${r.line}`,
+            key: call.id,
             message:
               `the result for call ${call.id} (declared at ${loc(call)}) is not in the run of tool results ` +
               `right after its call; ${d.displaced}`,
@@ -125,7 +125,7 @@ export function classifyPairs(
           findings.push({
             code: 'TOOL_DISPLACED_RESULT',
             at: r,
-            key: `${call.id}@${r.line}`,
+            key: call.id,
             severity: 'note',
             message:
               `the result for call ${call.id} (declared at ${loc(call)}) follows reasoning or backend items ` +
@@ -143,7 +143,7 @@ export function classifyPairs(
           findings.push({
             code: 'TOOL_SYNTHETIC_RESULT',
             at: r,
-            key: `${call.id}@${r.line}`,
+            key: call.id,
             message: `the result for call ${call.id} (${call.name}) is ${d.synthetic}${started}`,
           });
         }
@@ -182,7 +182,7 @@ export function classifyPairs(
       findings.push({
         code: 'TOOL_ORPHAN_RESULT',
         at: r,
-        key: `${id}@${r.line}`,
+        key: id,
         message: `tool_result for ${JSON.stringify(id)} answers no call in ${d.conversation}${inLog}: ${d.orphan}`,
       });
       rows.push({ id, name: c.logCalls.get(id)?.title ?? '', status: 'orphan result', result: r, mutating: false });
@@ -195,7 +195,7 @@ export function classifyPairs(
     findings.push({
       code: 'TOOL_UPDATE_WITHOUT_CALL',
       at: u,
-      key: `${u.id}@${u.line}`,
+      key: u.id,
       message: later
         ? `tool_call_update for ${u.id} comes before its tool_call (${loc(later)})`
         : `tool_call_update for ${u.id} has no tool_call in ${logName}`,

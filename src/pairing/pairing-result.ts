@@ -50,6 +50,11 @@ export interface PairFinding {
   code: PairCode;
   at: Where;
   message: string;
+  /**
+   * The call id: what tells this finding from others of its code in one file, in the fingerprint. Never a line
+   * or an offset (a line inserted above would make the finding new): two results of one call are told apart by
+   * the bytes of their lines and their occurrence, which the fingerprint adds.
+   */
   key: string;
   severity?: 'error' | 'warning' | 'note';
 }

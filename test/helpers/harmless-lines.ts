@@ -1,0 +1,173 @@
+/**
+ * A harmless line for each agent's logs: a record the agent writes in the normal course of a session and that no
+ * check counts, placed as high in the file as such a record can go (after the line an agent's reader requires
+ * first). Where no record is harmless (every line of the file is numbered or counted), a blank line, which is a
+ * finding of its own (JSONL_BLANK_LINE) that the insertion is expected to cause. JSON documents get whitespace.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+export interface Insertion {
+  /** The 0-based index of the line the new line goes before (so its line number is `at + 1`). */
+  at: number;
+  /** Without its line ending (the file's own is added). */
+  text: string;
+  /** What the inserted line is itself reported as, by rule: the findings the insertion legitimately causes. */
+  causes: string[];
+  /** The summary.json count Grok raises with every line it appends to this log. */
+  counted?: 'num_messages' | 'num_chat_messages';
+}
+
+const NL = 0x0a;
+
+export function splitLines(buf: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, start)) {
+    out.push(buf.subarray(start, i));
+    start = i + 1;
+  }
+  out.push(buf.subarray(start));
+  return out;
+}
+
+type Obj = Record<string, unknown>;
+const parse = (line: Buffer | undefined): Obj | undefined => {
+  try {
+    const v: unknown = JSON.parse(line?.toString('utf8').replace(/^\uFEFF/, '') ?? '');
+    return typeof v === 'object' && v !== null ? (v as Obj) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const blank = (at: number): Insertion => ({ at, text: '', causes: ['JSONL_BLANK_LINE'] });
+
+const REMINDER = '<system-reminder>\nNo file changed since the last message.\n</system-reminder>';
+
+function grok(file: string, lines: Buffer[]): Insertion {
+  const first = parse(lines[0]);
+  const name = basename(file);
+  if (name === 'updates.jsonl') {
+    const session = basename(dirname(file));
+    // An old binary's bare ACP notification is answered in kind (and is, like every line of that file, legacy).
+    if (first && !('method' in first) && 'update' in first) {
+      const update = { sessionUpdate: 'available_commands_update', availableCommands: [] };
+      return {
+        at: 0,
+        text: JSON.stringify({ sessionId: session, update }),
+        causes: ['SCHEMA_LEGACY_RECORD'],
+        counted: 'num_messages',
+      };
+    }
+    // An xAI line (written at once, without an eventId), stamped with the first line's own time.
+    const meta = (first?.params as Obj | undefined)?._meta as Obj | undefined;
+    const ms = meta?.agentTimestampMs;
+    const timestamp = typeof ms === 'number' ? Math.floor(ms / 1000) : (first?.timestamp ?? 0);
+    const params = { sessionId: session, update: { sessionUpdate: 'memory_flush_started' } };
+    return {
+      at: 0,
+      text: JSON.stringify({ timestamp, method: '_x.ai/session/update', params }),
+      causes: [],
+      counted: 'num_messages',
+    };
+  }
+  if (name === 'chat_history.jsonl') {
+    // A synthetic user item (no prompt index), after the system prompt that opens the history.
+    if (first && 'role' in first)
+      return {
+        at: first.role === 'system' ? 1 : 0,
+        text: JSON.stringify({ role: 'user', content: REMINDER }),
+        causes: ['SCHEMA_LEGACY_RECORD'],
+        counted: 'num_chat_messages',
+      };
+    return {
+      at: first?.type === 'system' ? 1 : 0,
+      text: JSON.stringify({ type: 'user', content: [{ type: 'text', text: REMINDER }] }),
+      causes: [],
+      counted: 'num_chat_messages',
+    };
+  }
+  // rewind_points.jsonl holds one point per prompt, in prompt order; a quarantined copy is never appended to.
+  return blank(0);
+}
+
+function claude(): Insertion {
+  // Claude Code writes file-history snapshots between messages; they are outside the uuid chain.
+  const id = '00000000-0000-4000-8000-00000000feed';
+  const snapshot = { messageId: id, trackedFileBackups: {}, timestamp: '2026-03-10T14:00:00.000Z' };
+  return {
+    at: 0,
+    text: JSON.stringify({ type: 'file-history-snapshot', messageId: id, snapshot, isSnapshotUpdate: false }),
+    causes: [],
+  };
+}
+
+function codex(lines: Buffer[]): Insertion {
+  const meta = parse(lines[0]);
+  // A paginated rollout numbers every line (ordinal): any record inserted is a gap or a repeat.
+  if ((meta?.payload as Obj | undefined)?.history_mode === 'paginated') return blank(1);
+  // A token count, after the session_meta line Codex's reader requires first, stamped with its time.
+  const payload = { type: 'token_count', info: null, rate_limits: null };
+  return { at: 1, text: JSON.stringify({ timestamp: meta?.timestamp, type: 'event_msg', payload }), causes: [] };
+}
+
+function pi(lines: Buffer[]): Insertion {
+  // Extension state (not in the model's context), a child of the first entry: after the header Pi requires first.
+  const parent = parse(lines[1]);
+  const entry = {
+    type: 'custom',
+    id: 'feedf00d',
+    parentId: parent?.id ?? null,
+    timestamp: parent?.timestamp,
+    customType: 'status-line',
+    data: {},
+  };
+  return { at: 2, text: JSON.stringify(entry), causes: [] };
+}
+
+/**
+ * The line to insert into `file` (a log of an agent of `format`); none for Hermes' state.db, a database, where a
+ * finding's line is its row's id (rows are not lines: nothing inserted changes it).
+ */
+export function harmlessLine(format: string, file: string): Insertion | undefined {
+  if (format === 'hermes' && basename(file) === 'state.db') return undefined;
+  if (!file.endsWith('.jsonl') && !file.endsWith('.jsonl.corrupt'))
+    throw new Error(`no harmless line known for ${format} ${file}: add one to test/helpers/harmless-lines.ts`);
+  const lines = splitLines(readFileSync(file));
+  switch (format) {
+    case 'grok':
+      return grok(file, lines);
+    case 'claude':
+      return claude();
+    case 'codex':
+      return codex(lines);
+    case 'pi':
+      return pi(lines);
+    default:
+      return blank(0);
+  }
+}
+
+/** Insert the line (with the file's own line ending) and raise the count the agent keeps of such lines. */
+export function insertLine(file: string, ins: Insertion): void {
+  const lines = splitLines(readFileSync(file));
+  const cr = lines.length > 1 && lines[0]!.at(-1) === 0x0d ? '\r' : '';
+  lines.splice(ins.at, 0, Buffer.from(ins.text + cr));
+  writeFileSync(file, Buffer.concat(lines.flatMap((l, i) => (i === 0 ? [l] : [Buffer.from('\n'), l]))));
+  const summary = join(dirname(file), 'summary.json');
+  if (!ins.counted || !existsSync(summary)) return;
+  const text = readFileSync(summary, 'utf8');
+  const field = new RegExp(`("${ins.counted}"\\s*:\\s*)(\\d+)`);
+  writeFileSync(
+    summary,
+    text.replace(field, (_m, head: string, n: string) => `${head}${Number(n) + 1}`),
+  );
+}
+
+/** Whitespace before a JSON document (a non-empty one: whitespace alone is not a document). */
+export function indentJson(file: string): boolean {
+  const bytes = readFileSync(file);
+  if (bytes.length === 0) return false;
+  writeFileSync(file, Buffer.concat([Buffer.from('\n'), bytes]));
+  return true;
+}
