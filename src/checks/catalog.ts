@@ -1,7 +1,7 @@
 /**
  * The finding catalog: every code, with its severity, title and help, and the check that owns it, built once from
- * the generic checks, every format's checks, the bundle codes and the store's. Each agent's notes on a generic code are appended
- * to its help. `FindingCode` is the union of every code, derived from the same lists.
+ * the generic checks, every format's checks, the bundle codes and the store's. Each agent's notes on a generic code
+ * are appended to its help. `FindingCode` is the union of every code, derived from the same lists.
  */
 import { FORMATS } from '../formats/registry.js';
 import type { CodeInfo } from '../model/finding.js';

@@ -54,7 +54,7 @@ function makeDir(path: string): void {
 export function materialize(store: string, record: CaptureRecord, dir: string): string[] {
   const problem = recordProblem(record);
   if (problem !== undefined)
-    throw new StoredVersionDamaged(`capture ${record.seq} cannot be written out: ${problem} (run verify --store)`);
+    throw new StoredVersionDamaged(`capture ${record.seq} cannot be written out: ${problem}; run verify --store`);
   const skipped: string[] = [];
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const dirs: Array<{ path: string; mode: number }> = [];
@@ -107,7 +107,7 @@ function writeVersion(store: string, record: CaptureRecord, f: CaptureRecord['fi
     }
     if (hash.digest('hex') !== f.sha256 || size !== f.size)
       throw new StoredVersionDamaged(
-        `${f.path} of capture ${record.seq} does not rebuild to its recorded digest (run verify --store)`,
+        `${f.path} of capture ${record.seq} does not rebuild to its recorded digest; run verify --store`,
       );
     fchmodSync(fd, f.mode & 0o777);
   } finally {

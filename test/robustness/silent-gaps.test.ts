@@ -13,7 +13,7 @@ import { MAX_DISCOVERY_DEPTH } from '../../src/read/discover.js';
 import { cli } from '../helpers/cli.js';
 import { BUILT, runBuilt } from '../helpers/cli-child.js';
 import { CLEAN_GROUP, CHILD_ID, GROUP, MAIN_ID } from '../helpers/crash-states.js';
-import { asDenied, denial } from '../helpers/denial.js';
+import { asDenied, denial, storeDirFor } from '../helpers/denial.js';
 import { CORPORA } from '../helpers/corpora.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sa-gaps-'));
@@ -128,8 +128,7 @@ describe.skipIf(!BUILT || !deny)(
         ['SESSION_UNREADABLE', 'notes.jsonl', gap[0]!.message],
       ]);
       const store = join(scratch, 'codex-000-store');
-      mkdirSync(store);
-      chmodSync(store, 0o777);
+      storeDirFor(deny!, store);
       const a = runBuilt(['archive', root, '--store', store], asDenied(deny!));
       expect(a.code, a.stderr).toBe(1);
       expect(a.stderr).toMatch(/^session-audit: error: .*notes\.jsonl: not archived: reading it failed \(EACCES\)/m);
@@ -144,8 +143,7 @@ describe.skipIf(!BUILT || !deny)(
       const name = '2026-03-12T10-00-00-000Z_7b1f0c2e-4a5d-4e6f-8a9b-0c1d2e3f4a02.jsonl';
       chmodSync(join(root, 'sessions', '--home-dev-app--', name), 0o000);
       const store = join(scratch, 'pi-000-store');
-      mkdirSync(store);
-      chmodSync(store, 0o777);
+      storeDirFor(deny!, store);
       const r = runBuilt(['archive', root, '--store', store], asDenied(deny!));
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${name}: cannot be opened (EACCES): its bytes are not kept`);
@@ -155,8 +153,7 @@ describe.skipIf(!BUILT || !deny)(
       const { root, group } = tree('group-000-archive');
       chmodSync(group, 0o000);
       const store = join(scratch, 'group-000-store');
-      mkdirSync(store);
-      chmodSync(store, 0o777);
+      storeDirFor(deny!, store);
       const r = runBuilt(['archive', root, '--store', store], asDenied(deny!));
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/^session-audit: error: .*: not archived: listing it failed \(EACCES\)$/m);

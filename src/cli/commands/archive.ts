@@ -88,8 +88,12 @@ export const archiveModule: CommandModule = {
           `${escapeText(finding.message)} (capture ${seq})\n`,
       );
     }
+    // The captures are kept; a search would answer from an index behind them (it says so): cron must hear of it.
     if (typeof r.index === 'string')
-      io.stderr(`session-audit: warning: the index was not updated (${escapeText(r.index)}); run archive --reindex\n`);
+      io.stderr(
+        `session-audit: error: the index was not updated (${escapeText(r.index)}); the captures are kept; run ` +
+          'archive --reindex when it can be written\n',
+      );
     else if (r.index.notIndexed)
       io.stderr(
         `session-audit: warning: ${plural(r.index.notIndexed, 'capture')} not indexed (captures.not_indexed)\n`,
@@ -101,7 +105,7 @@ export const archiveModule: CommandModule = {
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}` +
       `${typeof r.index === 'string' ? '' : `; ${plural(r.index.captures, 'capture')} indexed`}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
-    const unread = r.unreadable.length || r.skipped.some((s) => s.unreadable);
+    const unread = r.unreadable.length || r.skipped.some((s) => s.unreadable) || typeof r.index === 'string';
     io.setExitCode(r.findings.length || unread ? EXIT.findings : EXIT.ok);
   },
 };

@@ -212,8 +212,8 @@ export const archive: CommandSpec = {
     [0, 'the store is up to date'],
     [
       1,
-      'archived, and not all is kept: a log that only grows was rewritten or deleted in the source, or a file or ' +
-        'directory could not be read (listed on stderr)',
+      'archived, and not all is kept: a log that only grows was rewritten or deleted in the source, a file or ' +
+        'directory could not be read, or the index could not be brought up to date (listed on stderr)',
     ],
     [
       2,

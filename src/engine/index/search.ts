@@ -148,16 +148,22 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.code = f.code;
     }
     const limit = f.limit ?? 100;
-    const sql = `
-      SELECT s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
+    const columns = `s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, char(2), char(3), '…', 24) AS snippet,
-        e.file, e.line, e.byte, e.capture
-      FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.sid = e.session
-      WHERE ${where.join(' AND ')}
-      ORDER BY e.time_ms IS NULL, e.time_ms, e.id
-      ${limit > 0 ? `LIMIT ${limit + 1}` : ''}`;
+        e.file, e.line, e.byte, e.capture`;
+    const from = 'FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.sid = e.session';
+    const order = 'ORDER BY e.time_ms IS NULL, e.time_ms, e.id';
+    // With a limit, the hits are chosen and ordered first, then the snippet (whose cost grows with the query's
+    // terms) and the tool's name are made for them alone, not for every match the sort passes over (the unary +
+    // keeps the id list a filter: pushed into FTS5, each id would evaluate the whole query again).
+    const sql =
+      limit > 0
+        ? `WITH hits AS (SELECT e.id ${from} WHERE ${where.join(' AND ')} ${order} LIMIT ${limit + 1})
+           SELECT ${columns} ${from}
+           WHERE events_fts MATCH @query AND +events_fts.rowid IN (SELECT id FROM hits) ${order}`
+        : `SELECT ${columns} ${from} WHERE ${where.join(' AND ')} ${order}`;
     let rows: Row[];
     try {
       rows = db.prepare(sql).all(params) as Row[];
