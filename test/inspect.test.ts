@@ -50,6 +50,31 @@ describe('inspect', () => {
     expect(rep.warnings).toEqual([]);
   });
 
+  test('turns whose last line follows their turn_completed ended there: nothing open, nothing to warn', async () => {
+    const at = join(
+      CORPORA,
+      'grok',
+      'time-turn-end-pending',
+      'sessions',
+      '%2Fhome%2Fdev%2Fproj',
+      '019a4a10-2c00-7d55-8000-00000000a004',
+    );
+    const rep = JSON.parse((await cli(['inspect', at, '--format', 'json'])).stdout) as InspectReport;
+    // The last turn was stopped by the user (its turn_completed says so), not cut off by a crash.
+    expect(rep.state).toBe('cancelled');
+    expect(rep.lastTurn?.end).toMatchObject({ file: 'updates.jsonl', line: 26, stopReason: 'cancelled' });
+    expect([rep.inFlight, rep.warnings]).toEqual([[], []]);
+    expect(rep.findings.list.map((f) => `${f.code} ${f.severity}`)).toEqual(['TIME_FILE_ORDER note']);
+    const pairs = JSON.parse((await cli(['pairs', at, '--format', 'json'])).stdout) as {
+      sessions: Array<{ rows: PairRow[] }>;
+    };
+    expect(pairs.sessions[0]!.rows.map((x) => [x.id, x.status])).toEqual([
+      ['call_a004_read', 'answered'],
+      ['call_a004_edit', 'answered'],
+      ['call_a004_test', 'answered'],
+    ]);
+  });
+
   test('a prompt on a merged line: the model never saw it, and the evidence must be bundled first', async () => {
     const r = await cli(['inspect', session('jsonl-merged-prompt'), '--format', 'json']);
     const rep = JSON.parse(r.stdout) as InspectReport;

@@ -68,6 +68,29 @@ test('ACP lines written after later xAI lines are shown where emitted, flagged; 
   expect(resume!.resume).toMatch(/re-seeded/);
 });
 
+test("a turn's last ACP line written after its turn_completed goes back before it: no resume", async () => {
+  // Built-in slash commands and turns the user stopped: each leaves its last ACP line pending when turn_completed
+  // (an xAI line) is written at once, so on disk that line follows its turn's end.
+  const dir = join(CORPORA, 'grok', 'time-turn-end-pending', 'sessions', '%2Fhome%2Fdev%2Fproj');
+  const r = await cli(['timeline', join(dir, '019a4a10-2c00-7d55-8000-00000000a004'), '--format', 'jsonl']);
+  expect(r.stderr).toBe('');
+  const events = jsonl(r.stdout);
+  const counters = events.map((e) => e.counter!);
+  expect(counters).toEqual([...counters].sort((a, b) => a - b));
+  expect(events.filter((e) => e.resume)).toEqual([]);
+  const ends = events.flatMap((e, i) => (e.kind === 'turn_completed' ? [i] : []));
+  expect(ends.map((i) => events[i]!.summary)).toEqual([
+    'turn completed: end_turn',
+    'turn completed: cancelled',
+    'turn completed: end_turn',
+    'turn completed: cancelled',
+  ]);
+  for (const i of ends) {
+    const last = events[i - 1]!;
+    expect([last.tag, last.displaced, last.line]).toEqual(['agent_message_chunk', true, events[i]!.line + 1]);
+  }
+});
+
 test('what happened in prompt 3, in order, and what was rewound', async () => {
   const events = jsonl((await cli(['timeline', main('clean'), '--format', 'jsonl', '--prompt', '3'])).stdout);
   const rewound = events.filter((e) => e.rewound);

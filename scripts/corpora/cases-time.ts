@@ -1,7 +1,7 @@
 /** Damaged corpora for the timeline codes (TIME_*), with expected timelines built from the builder's own record. */
-import { GROUP, IDS, finishMainSession, mainSessionUntilFork } from './clean-root.js';
-import { caseTree, joinLines, lines, mutate, text, type Case } from './case-kit.js';
-import { oracleTimeline } from './grok-builder.js';
+import { CWD, GROUP, IDS, finishMainSession, mainSessionUntilFork } from './clean-root.js';
+import { caseTree, joinLines, lines, mutate, place, text, type Case } from './case-kit.js';
+import { GrokSession, oracleTimeline } from './grok-builder.js';
 
 type Meta = { timestamp: number; params: { _meta?: { eventId?: string; agentTimestampMs?: number } } };
 
@@ -96,6 +96,8 @@ export function timeCases(): Case[] {
     });
   }
 
+  cases.push(turnEndCase());
+
   const counterOf = (l: string): number => Number((JSON.parse(l) as Meta).params._meta?.eventId?.split('-').pop());
   const shift = (l: string, fn: (v: Meta) => void): string => {
     const v = JSON.parse(l) as Meta;
@@ -110,7 +112,8 @@ export function timeCases(): Case[] {
       ['TIME_BACKWARDS'],
       (f) => {
         const orig = lines(text(f.get('updates.jsonl')));
-        // After a turn_completed (which writes the pending line first), file order and emission order agree.
+        // After a model turn's turn_completed (its turn task flushed the pending line first), file and emission
+        // order agree.
         const k = orig.findIndex((l) => l.includes('"turn_completed"')) + 1;
         const ls = orig.map((l, i) =>
           i >= k
@@ -188,4 +191,78 @@ export function timeCases(): Case[] {
     ),
   );
   return cases;
+}
+
+export const TURN_END_ID = '019a4a10-2c00-7d55-8000-00000000a004';
+
+/**
+ * A clean session whose every turn ends with its last ACP line still pending when turn_completed is written, so on
+ * disk that line comes after the turn_completed: built-in slash commands (host turns) and turns the user stopped
+ * (grok-builder.ts `hostCommand`, `cancelTurn`). Each late line is written when the next turn's first ACP line
+ * arrives; the last one at the session's end.
+ */
+function turnEndCase(): Case {
+  const s = new GrokSession({
+    id: TURN_END_ID,
+    cwd: CWD,
+    startMs: Date.UTC(2026, 7, 21, 14, 5, 0),
+    sandboxProfile: 'workspace',
+    promptHook: true,
+  });
+  s.summary = { generated_title: 'Fix the failing assertion in tests/math.rs', git_root_dir: CWD };
+  s.hostCommand(
+    '/hooks list',
+    'Loaded hooks (1):\n  prompt-guard  command: .grok/hooks/prompt-guard.sh  timeout: 10s',
+    'host-a004-0',
+  );
+  s.prompt('Why does `cargo test` fail on main?')
+    .thought('Read the failing test before guessing.', 'rs_a004_1')
+    .tools('Let me read the test.', [
+      {
+        id: 'call_a004_read',
+        name: 'read_file',
+        title: 'Read tests/math.rs',
+        kind: 'read',
+        args: { path: 'tests/math.rs' },
+        output: '#[test]\nfn adds() { assert_eq!(add(2, 2), 5); }\n',
+      },
+    ])
+    .sayCut('The assertion expects add(2, 2) to be 5; the test is wrong, not add(). I will')
+    .cancelTurn('esc');
+  s.hostCommand('/hooks trust', 'Trusted: /home/dev/proj.', 'host-a004-1');
+  s.prompt('Only fix the assertion in tests/math.rs, nothing else.')
+    .tools('', [
+      {
+        id: 'call_a004_edit',
+        name: 'search_replace',
+        title: 'Edit tests/math.rs',
+        kind: 'edit',
+        args: { path: 'tests/math.rs', old_string: 'add(2, 2), 5', new_string: 'add(2, 2), 4' },
+        output: 'Applied 1 edit to tests/math.rs',
+      },
+      {
+        id: 'call_a004_test',
+        name: 'run_command',
+        title: 'cargo test',
+        kind: 'execute',
+        args: { command: 'cargo test' },
+        output: 'test adds ... ok\n\ntest result: ok. 1 passed; 0 failed',
+      },
+    ])
+    .sayCut('Fixed: the assertion now expects 4 and `cargo test` passes. While I was there I')
+    .cancelTurn('ctrl_c');
+  const f = s.render();
+  return {
+    name: 'time-turn-end-pending',
+    description:
+      "Every turn ends with its last ACP line still in Grok's persistence buffer when turn_completed is written " +
+      '(an xAI line, written at once): two built-in slash commands (their output chunk) and two turns the user ' +
+      'stopped while the answer streamed (its last text chunk). Each is written after its turn_completed, when the ' +
+      "next turn's first ACP line arrives, the last one at the session's end: one place late, not a regression, " +
+      'not a resume.',
+    must: ['TIME_FILE_ORDER'],
+    maxSeverity: 'note',
+    files: place(f, `sessions/${GROUP}/${TURN_END_ID}`),
+    timeline: { session: `sessions/${GROUP}/${TURN_END_ID}`, args: [], events: oracleTimeline(s) },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * A deterministic builder of realistic Grok Build session directories, following formats/grok-build.md:
  * envelope lines in updates.jsonl (ACP + xAI rails, `_meta` event ids), ConversationItem lines in
- * chat_history.jsonl, rewind points per prompt, and the JSON sidecars. No clock, no randomness.
+ * chat_history.jsonl, rewind points per prompt, and the JSON sidecars. No clock, no randomness. Source lines cited
+ * are Grok's (mirror zhangtyzzz/grok-build @ 49ecb6ae, 0.2.134), under crates/codegen/xai-grok-shell/src/session/.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json | undefined };
@@ -79,9 +80,10 @@ export class GrokSession {
   }
 
   /**
-   * An ACP notification, as Grok's persistence actor writes it (formats/grok-build.md §2.3): held as the single
-   * pending ACP line and written when the next ACP notification arrives, before the turn_completed append, or when
-   * the session is flushed; xAI lines in between are written at once, so they precede it on disk.
+   * An ACP notification, as Grok's persistence actor writes it (formats/grok-build.md §2.3; persistence.rs
+   * `maybe_merge_notification` L1287-1340): held as the single pending ACP line and written when the next ACP
+   * notification arrives or at a flush (`drain_pending`, L1508-1530); xAI lines in between are written at once
+   * (L1660-1666), so they precede it on disk.
    */
   acp(update: Record<string, Json>, metaExtra?: Record<string, Json>, sessionId = this.id): this {
     const emit = this.emitSeq++;
@@ -95,11 +97,13 @@ export class GrokSession {
     return this;
   }
 
-  /** An xAI update: written at once (the durable turn_completed append first writes the pending ACP line). */
-  xai(update: Record<string, Json>, withMeta = true): this {
+  /**
+   * An xAI update: written at once, the pending ACP line left pending (persistence.rs L1660-1666). turn_completed
+   * too: it is a plain `PersistenceMsg::Update` (turn_end.rs `emit_turn_completed` → updates.rs L949-974).
+   */
+  xai(update: Record<string, Json>, withMeta = true, metaExtra?: Record<string, Json>): this {
     const params: Record<string, Json> = { sessionId: this.id, update };
-    if (withMeta) params._meta = this.meta();
-    if (update.sessionUpdate === 'turn_completed') this.flushPending();
+    if (withMeta) params._meta = this.meta(metaExtra);
     this.write(
       line({ timestamp: Math.floor(this.t / 1000), method: '_x.ai/session/update', params }),
       this.emitSeq++,
@@ -111,7 +115,7 @@ export class GrokSession {
   /** The pending ACP line, not yet on disk. */
   private pending: { text: string; emit: number; tag: string; t: number } | undefined;
 
-  /** Write the pending ACP line (the next ACP notification arrived, or a flush). */
+  /** Write the pending ACP line (the next ACP notification arrived, a flush, or the session's end). */
   flushPending(): this {
     const p = this.pending;
     this.pending = undefined;
@@ -214,6 +218,13 @@ export class GrokSession {
     this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
     this.responseCompleted();
     this.chat.push({ type: 'assistant', content: text, model_id: this.model, reasoning_effort: 'high' });
+    return this;
+  }
+
+  /** Streamed assistant text the user cuts off (cancelTurn): no response_completed, nothing in the chat history. */
+  sayCut(text: string): this {
+    this.tick(1200);
+    this.acp({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, { promptId: this.promptId() });
     return this;
   }
 
@@ -359,23 +370,23 @@ export class GrokSession {
     return this;
   }
 
-  /** End of a prompt turn: turn_completed and the rewind point for this prompt. */
+  /**
+   * End of a prompt turn the model ran to its end: turn_completed and the rewind point for this prompt. The turn
+   * task flushes before it reports the completion (turn.rs:1004 `flush_to_disk`: the replay buffer, then
+   * `FlushAndAck`, which writes the pending ACP line), so the turn's last ACP line precedes its turn_completed.
+   */
   endTurn(stopReason: string, snapshots: Record<string, { before: string | null; after: string | null }> = {}): this {
+    this.flushPending();
     this.tick(500);
-    this.xai({
-      sessionUpdate: 'turn_completed',
-      prompt_id: this.promptId(),
-      stop_reason: stopReason,
-      usage: {
-        inputTokens: 12000 + this.promptIndex * 800,
-        outputTokens: 900,
-        totalTokens: 12900 + this.promptIndex * 800,
-        cachedReadTokens: 8000,
-        reasoningTokens: 300,
-        modelCalls: 3,
-        apiDurationMs: 5400,
-        numTurns: 1,
-      },
+    this.turnCompleted(this.promptId(), stopReason, {
+      inputTokens: 12000 + this.promptIndex * 800,
+      outputTokens: 900,
+      totalTokens: 12900 + this.promptIndex * 800,
+      cachedReadTokens: 8000,
+      reasoningTokens: 300,
+      modelCalls: 3,
+      apiDurationMs: 5400,
+      numTurns: 1,
     });
     const point = (content: string | null, path: string) => ({ path, content, captured_at: iso(this.t) });
     const before: Record<string, Json> = {};
@@ -392,6 +403,63 @@ export class GrokSession {
     });
     this.promptIndex++;
     return this;
+  }
+
+  /**
+   * The user stops the running turn (Esc) while the model streams: the Cancel arm flushes only the replay buffer
+   * (run_loop.rs:1032-1043) and cancel_running_task aborts the turn task before its flush (tasks_cancel.rs:651),
+   * then writes turn_completed (L887). The turn's last ACP line is still pending: it is written after the
+   * turn_completed, when the next prompt's first ACP line arrives or at the session's end (the persistence actor's
+   * channel closes: persistence.rs:2053-2054). The cut response never reaches the chat history, and no rewind
+   * point is written (end_prompt, turn.rs:1005, never runs).
+   */
+  cancelTurn(trigger = 'esc'): this {
+    this.tick(900);
+    this.turnCompleted(this.promptId(), 'cancelled', undefined, {
+      cancelTrigger: trigger,
+      cancellationCategory: 'MidTurnAbort',
+    });
+    this.promptIndex++;
+    return this;
+  }
+
+  /**
+   * A built-in slash command, answered by Grok without the model (a host turn): the echo is a user chunk marked
+   * hostTurn sent straight to the persistence actor (turn.rs:219-247), the output an agent chunk marked hostTurn
+   * (acp_session.rs:1359-1388, which flushes only the replay buffer), and the command returns before the turn
+   * task's flush (turn.rs:456, slash_exec.rs), so handle_completion's turn_completed is written while the output is
+   * the pending ACP line. Nothing goes to the chat history, and the prompt index does not move.
+   */
+  hostCommand(command: string, output: string, promptId: string): this {
+    this.tick(1500);
+    this.acp(
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: command }, _meta: { hostTurn: true } },
+      { promptId },
+    );
+    this.tick(60);
+    this.acp(
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: output }, _meta: { hostTurn: true } },
+      { promptId },
+    );
+    this.tick(20);
+    this.turnCompleted(promptId, 'end_turn');
+    return this;
+  }
+
+  /** The turn's terminal (turn_end.rs `emit_turn_completed`), an xAI line written at once. */
+  private turnCompleted(
+    promptId: string,
+    stopReason: string,
+    usage?: Record<string, Json>,
+    metaExtra?: Record<string, Json>,
+  ): void {
+    const update: Record<string, Json> = {
+      sessionUpdate: 'turn_completed',
+      prompt_id: promptId,
+      stop_reason: stopReason,
+    };
+    if (usage) update.usage = usage;
+    this.xai(update, true, metaExtra);
   }
 
   /** An automatic compaction: started, checkpoint file + marker, completed; the chat history is replaced. */

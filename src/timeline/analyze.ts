@@ -18,16 +18,33 @@ const TOLERANCE_MS = 2000;
 const GAP_MS = 5 * 60_000;
 const RESEED_JUMP = 500;
 const DUP_WINDOW = 4096;
+/** How many of the latest highest counters of a prefix a line below them is checked against (a power of two). */
+const RECENT_MAX = 32;
+
+/** The highest counter of an id prefix so far, and the lines that last raised it (a ring, newest at n - 1). */
+interface PrefixMax {
+  counter: number;
+  e: SessionEvent;
+  recent: SessionEvent[];
+  n: number;
+}
+
+const newMax = (e: SessionEvent): PrefixMax => ({ counter: e.counter!, e, recent: [e], n: 1 });
+const raise = (max: PrefixMax, e: SessionEvent): void => {
+  max.counter = e.counter!;
+  max.e = e;
+  max.recent[max.n++ & (RECENT_MAX - 1)] = e;
+};
 
 export class TimeAnalyzer {
   private maxTime?: SessionEvent;
   private prev?: SessionEvent;
-  private readonly maxCounter = new Map<string, { counter: number; e: SessionEvent }>();
+  private readonly maxCounter = new Map<string, PrefixMax>();
   private readonly recent = new Map<string, RecentIds>();
   /** The prefix of the previous event and its window (consecutive events almost always share one). */
   private lastPrefix?: string;
   private lastSeen?: RecentIds;
-  private lastMax?: { counter: number; e: SessionEvent };
+  private lastMax?: PrefixMax;
   private turnsOpened = 0;
   private turnOpen = false;
   private turnCompleted = false;
@@ -68,7 +85,7 @@ export class TimeAnalyzer {
     if (e.counter !== undefined && e.eventPrefix !== undefined && !duplicateLine) {
       const p = e.eventPrefix;
       let seen: RecentIds | undefined;
-      let max: { counter: number; e: SessionEvent } | undefined;
+      let max: PrefixMax | undefined;
       if (p === this.lastPrefix) {
         seen = this.lastSeen!;
         max = this.lastMax;
@@ -82,8 +99,9 @@ export class TimeAnalyzer {
       }
       // A repeat of the highest counter is a duplicate; a counter below it (in emission order) starts a regression.
       // Every counter remembered is at most the highest one, so a new highest needs no look-up.
-      // Below the highest counter, but the agent's writer can have put this line after that one: not a regression.
-      const late = max !== undefined && e.counter < max.counter && this.writtenLate(e, max.e);
+      // Below the highest counter, but the agent's writer can have put this line after the lines above it: not a
+      // regression.
+      const late = max !== undefined && e.counter < max.counter && this.fitsLate(e, max);
       const first =
         max && e.counter < max.counter && !late
           ? undefined
@@ -102,6 +120,8 @@ export class TimeAnalyzer {
         );
         max.counter = e.counter;
         max.e = e;
+        max.recent[0] = e;
+        max.n = 1;
         // A new counter epoch: ids of the old one may come again without being duplicates.
         seen.clear();
         seen.set(e.counter, e.line);
@@ -120,11 +140,9 @@ export class TimeAnalyzer {
               `${Math.round((e.timeMs - prev.timeMs) / 60_000)} min of silence: a new process re-seeded it`,
           );
         }
-        if (max) {
-          max.counter = e.counter;
-          max.e = e;
-        } else {
-          this.maxCounter.set(p, (max = { counter: e.counter, e }));
+        if (max) raise(max, e);
+        else {
+          this.maxCounter.set(p, (max = newMax(e)));
           this.lastMax = max;
         }
       }
@@ -156,6 +174,22 @@ export class TimeAnalyzer {
       else this.pending = { fact: { code: 'TIME_RESUME_BOUNDARY', event: e, reasons }, age: 0 };
     }
     this.prev = e;
+  }
+
+  /**
+   * `e` comes below the highest counter of its prefix: the agent's writer can have written it late, after each of
+   * the latest lines that raised the counter above it, down to one emitted before it. A line it cannot be written
+   * after on the way (e.g. a line of its own stream above it) means it does not fit: a drop. Past the
+   * lines remembered, the benefit of the doubt.
+   */
+  private fitsLate(e: SessionEvent, max: PrefixMax): boolean {
+    const k = Math.min(max.n, RECENT_MAX);
+    for (let j = 1; j <= k; j++) {
+      const x = max.recent[(max.n - j) & (RECENT_MAX - 1)]!;
+      if (x.counter! < e.counter!) return true;
+      if (!this.writtenLate(e, x)) return false;
+    }
+    return true;
   }
 
   /** Evidence of a resume at the current event (allocated only when there is some). */

@@ -1,8 +1,9 @@
 /**
  * Emission order from file order. Some agents buffer lines and write them after lines emitted later (the format's
  * timeline rules say which); a line's event-id counter says where it belongs. This orderer moves such lines back
- * among the lines of the same id prefix, within a bounded window; everything else keeps file order (id-less
- * lines, ties, and drops that buffering cannot explain).
+ * among the lines of the same id prefix, within a bounded window, to the place after the last line emitted before
+ * it; everything else keeps file order (id-less lines, ties, and drops that buffering cannot explain: a line that
+ * would have to pass a line the writer cannot have delayed it past).
  */
 import type { SessionEvent } from '../model/events.js';
 import type { TimelineRules } from './rules.js';
@@ -44,7 +45,13 @@ export class EmissionOrderer {
     while (i > this.head) {
       const prev = buf[i - 1]!;
       if (prev.eventPrefix !== e.eventPrefix || prev.counter === undefined || prev.counter <= c) break;
-      if (!this.writtenLate(e, prev)) break;
+      if (!this.writtenLate(e, prev)) {
+        // A line emitted after it that the writer cannot have put before it: the line does not fit anywhere the
+        // writer can have delayed it to (a reordering, or a counter that started again), so it keeps its place
+        // and the time analysis reports the drop.
+        i = buf.length;
+        break;
+      }
       i--;
     }
     if (i < buf.length) {

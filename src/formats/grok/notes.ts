@@ -63,8 +63,9 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
   TIME_RESUME_BOUNDARY: 'Grok sends an available_commands_update when it loads a session.',
   TIME_FILE_ORDER:
     'Grok holds every ACP notification as the single pending one until the next ACP notification arrives (or a ' +
-    'flush, or the turn_completed append), while xAI updates are written at once: an ACP line can follow xAI lines ' +
-    'emitted after it, never another ACP line.',
+    'flush), while xAI updates are written at once: an ACP line can follow xAI lines emitted after it, never ' +
+    'another ACP line. turn_completed is one of those xAI lines: the last line of a turn the user stopped, or of a ' +
+    'slash command, comes after its turn_completed.',
   SANDBOX_WIDENED:
     'Grok fixes the profile at creation, copies it to forks and refuses a different one on resume: a wider ' +
     'recorded profile means the session was created under another configuration, or summary.json was edited.',
