@@ -19,7 +19,8 @@ import { listDir, lstatEntry } from '../read/walk.js';
 import { opaque, type FoundSession } from '../model/found.js';
 import { archive, underLock, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
 import { StoreBusy } from '../store/lock.js';
-import { materialize, neighbours, selectCapture, StoredVersionDamaged } from '../store/materialize.js';
+import { materialize, neighbours, StoredVersionDamaged } from '../store/materialize.js';
+import { selectCapture } from '../store/select.js';
 import { openStore, readState, StoreError } from '../store/open.js';
 import type { CaptureRecord } from '../store/record.js';
 import { verifyStore, type StoreVerification } from '../store/verify.js';
@@ -267,7 +268,7 @@ export interface FromStoreRequest extends Omit<BundleRequest, 'paths'> {
  */
 export async function runBundleFromStore(
   req: FromStoreRequest,
-): Promise<BundleOutcome & { capture: CaptureRecord; skipped: string[] }> {
+): Promise<BundleOutcome & { capture: CaptureRecord; skipped: string[]; hint?: string }> {
   const store = storeOf(req.store, false);
   let state: ReturnType<typeof readState>;
   try {
@@ -276,8 +277,9 @@ export async function runBundleFromStore(
     if (e instanceof StoreError) throw new UsageError(e.message);
     throw e;
   }
-  const picked = selectCapture(state.records, req.session, req.at);
-  if (typeof picked === 'string') throw new UsageError(`--session ${req.session}: ${picked}`);
+  const chosen = selectCapture(state.records, req.session, req.at);
+  if (typeof chosen === 'string') throw new UsageError(`--session ${req.session}: ${chosen}`);
+  const picked = chosen.record;
   if (picked.session.format === '')
     throw new UsageError(
       `--session ${req.session}: the files of a group are kept for its sessions' bags; bundle one of its sessions`,
@@ -308,7 +310,13 @@ export async function runBundleFromStore(
     mkdirSync(here, { recursive: true, mode: 0o700 });
     process.chdir(here);
     const r = await runBundle({ ...req, out, paths: [climb ? normal : rel] });
-    return { ...r, out: req.out, capture: picked, skipped };
+    return {
+      ...r,
+      out: req.out,
+      capture: picked,
+      skipped,
+      ...(chosen.hint !== undefined ? { hint: chosen.hint } : {}),
+    };
   } catch (e) {
     if (e instanceof StoredVersionDamaged) throw new UsageError(`--store ${req.store}: ${e.message}`);
     throw e;

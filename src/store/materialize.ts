@@ -115,46 +115,6 @@ function writeVersion(store: string, record: CaptureRecord, f: CaptureRecord['fi
   }
 }
 
-/**
- * The capture of a session to export: by session id (or store key), the latest at or before `at` that holds its
- * files (a deleted session's last capture before the deletion). A string is the reason there is none.
- */
-export function selectCapture(
-  records: readonly CaptureRecord[],
-  session: string,
-  at: number | undefined,
-): CaptureRecord | string {
-  const keys = new Set(
-    records.filter((r) => r.session.id === session || r.session.key === session).map((r) => r.session.key),
-  );
-  if (keys.size === 0) return `no session ${JSON.stringify(session)} in the store`;
-  if (keys.size > 1) {
-    const places = [...keys].map((k) => {
-      const r = records.find((x) => x.session.key === k)!;
-      return `${k} (${r.session.display})`;
-    });
-    const more = places.length > 5 ? `, and ${places.length - 5} more` : '';
-    return (
-      `${places.length} sessions have the id ${JSON.stringify(session)}: give one by its key: ` +
-      `${places.slice(0, 5).join(', ')}${more}`
-    );
-  }
-  const key = [...keys][0]!;
-  const mine = records.filter((r) => r.session.key === key);
-  if (at !== undefined) {
-    const exact = records.find((r) => r.seq === at);
-    if (!exact) return `there is no capture ${at} in the store`;
-    if (exact.session.key !== key) return `capture ${at} is of another session (${exact.session.display})`;
-  }
-  const upTo = mine.filter((r) => at === undefined || r.seq <= at);
-  const pick = [...upTo].reverse().find((r) => r.status !== 'deleted');
-  return (
-    pick ??
-    `session ${JSON.stringify(session)} has no capture with its files` +
-      (at !== undefined ? ` at or before capture ${at}` : '')
-  );
-}
-
 /** The directory a session's group is: the one holding its directory, or (a file session) holding its files. */
 export const groupDirOf = (r: CaptureRecord): string =>
   r.session.members ? r.session.abs : r.session.abs.replace(/\/[^/]*$/, '');

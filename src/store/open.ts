@@ -70,7 +70,9 @@ function createStore(dir: string, store: string): void {
   const release = lockStore(store);
   try {
     if (existsSync(storeFile(store))) return;
-    if (readdirSync(store).some((name) => !isLockName(name)))
+    // What a first run killed while it made the store leaves (its tmp/ and head, no marker yet) is not foreign.
+    const leftover = (name: string): boolean => isLockName(name) || name === 'tmp' || name === 'head.json';
+    if (readdirSync(store).some((name) => !leftover(name)))
       throw new StoreError(`${dir}: exists, is not empty and is not a session-audit store (no store.json)`);
     ensureDir(tmpDir(store));
     // The head first (no record yet), then the marker that makes the directory a store.

@@ -43,6 +43,7 @@ export const bundleModule: CommandModule = {
           escapeText(s.capture.session.display),
       );
       for (const p of s.skipped) fromLines.push(`not recreated from the store: ${escapeText(p)} (not a regular file)`);
+      if (s.hint !== undefined) io.stderr(`session-audit: note: ${escapeText(s.hint)}\n`);
     } else {
       if (session !== undefined || at !== undefined) throw new UsageError('--session and --at need --from-store');
       if (!paths.length) throw new UsageError('bundle: give the paths to bundle (or --from-store DIR --session ID)');

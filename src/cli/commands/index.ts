@@ -4,7 +4,7 @@
  * The specs are in specs-review.ts and specs-evidence.ts; COMMANDS is their order in help and in usage errors.
  */
 import type { CommandSpec } from '../spec.js';
-import { archive, bundle, search, verify } from './specs-evidence.js';
+import { archive, bundle, captures, search, verify } from './specs-evidence.js';
 import { audit, checks, inspect, lineage, merge, pairs, timeline, validate } from './specs-review.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -18,6 +18,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   bundle,
   verify,
   archive,
+  captures,
   search,
   checks,
 ];

@@ -61,6 +61,9 @@ export const searchModule: CommandModule = {
       );
     io.setExitCode(r.hits.length ? EXIT.ok : EXIT.findings);
     const where = (h: (typeof r.hits)[number]): string => `${h.file}:${h.line} @${h.byte} in capture ${h.capture}`;
+    // One hit per line however many captures hold it: the first, and the last still holding it.
+    const held = (h: (typeof r.hits)[number]): string =>
+      h.lastCapture > h.capture ? `captures ${h.capture}-${h.lastCapture}` : `capture ${h.capture}`;
     if (format === 'json') {
       const hits = r.hits.map((h) => ({ ...h, evidence: where(h) }));
       io.stdout(`${JSON.stringify({ query, hits, more: r.more }, null, 2)}\n`);
@@ -102,7 +105,7 @@ export const searchModule: CommandModule = {
       ].join('\n'),
       paint(mark(h)),
       // The place on its own line (copied whole), the byte and capture under it.
-      `${escapeText(`${h.file}:${h.line}`)}\n@${h.byte} in capture ${h.capture}`,
+      `${escapeText(`${h.file}:${h.line}`)}\n@${h.byte} in ${held(h)}`,
     ]);
     const layout = layoutTable(COLUMNS, rows, io.columns);
     let out: string;
@@ -131,7 +134,7 @@ export const searchModule: CommandModule = {
           const match = wrapLines(mark(h), Math.max(20, io.columns - 4))
             .map((l) => `    ${paint(l)}`)
             .join('\n');
-          return `${c.bold(head)}\n  ${escapeText(where(h))}\n${match}\n`;
+          return `${c.bold(head)}\n  ${escapeText(`${h.file}:${h.line} @${h.byte} in ${held(h)}`)}\n${match}\n`;
         })
         .join('\n');
     }

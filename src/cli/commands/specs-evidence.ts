@@ -26,7 +26,9 @@ const STORE_SESSION: OptionSpec = {
   name: 'session',
   type: 'string',
   value: 'ID',
-  describe: "with --from-store: the session's id (or its store key when several sessions share an id)",
+  describe:
+    "with --from-store: the session's id, its store key (when several sessions share an id), or a prefix of " +
+    'either that starts only one',
 };
 const STORE_AT: OptionSpec = {
   name: 'at',
@@ -225,6 +227,33 @@ export const archive: CommandSpec = {
   load: async () => (await import('./archive.js')).archiveModule,
 };
 
+export const captures: CommandSpec = {
+  name: 'captures',
+  summary: 'list what an evidence store holds: each session and its captures, with what each one recorded',
+  positionals: [],
+  options: [
+    { name: 'store', type: 'string', value: 'DIR', describe: 'the store made by `archive` (required)' },
+    {
+      name: 'session',
+      type: 'string',
+      value: 'ID',
+      describe: 'only this session: its id, its store key, or a prefix of either that starts only one',
+    },
+    formatOption(['table', 'json'], 'table'),
+    COLOR,
+  ],
+  examples: [
+    ['session-audit captures --store ~/evidence', 'every session and its captures, read from the records'],
+    ['session-audit captures --store ~/evidence --session 019c8a70', 'one session, by a unique id prefix'],
+  ],
+  exitCodes: [
+    [0, 'listed'],
+    [2, 'unusable arguments or store, or a session id that matches none or several (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+  ],
+  load: async () => (await import('./captures.js')).capturesModule,
+};
+
 export const search: CommandSpec = {
   name: 'search',
   summary: "search an evidence store's index: prompts, model text, tool calls and outputs, with their evidence",
@@ -245,7 +274,12 @@ export const search: CommandSpec = {
       value: 'FORMAT',
       describe: 'only sessions of this agent (grok, codex, claude, …)',
     },
-    { name: 'session', type: 'string', value: 'ID', describe: 'only this session (its id or store key)' },
+    {
+      name: 'session',
+      type: 'string',
+      value: 'ID',
+      describe: 'only this session: its id, its store key, or a prefix of either that starts only one',
+    },
     SINCE,
     UNTIL,
     EVENT_KIND,

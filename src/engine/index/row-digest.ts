@@ -30,6 +30,23 @@ export const DIGESTED = {
 
 export type DigestedTable = keyof typeof DIGESTED;
 
+/**
+ * What makes an event the same line in two captures (`events.line_key`): its columns but the flags a later line
+ * sets (rewound, compacted), so a line is one row however many captures hold it, its flags those of the latest.
+ */
+export const LINE_KEYED = [
+  'file',
+  'line',
+  'byte',
+  'time',
+  'kind',
+  'tag',
+  'tool_call_id',
+  'tool_status',
+  'summary',
+  'text',
+] as const;
+
 /** The digest of a row from its cells, in DIGESTED's order. */
 export const rowDigest = (cells: readonly Cell[]): string =>
   createHash('sha256')

@@ -83,8 +83,9 @@ CREATE TABLE events (
   compacted INTEGER NOT NULL,
   summary TEXT NOT NULL,
   text TEXT NOT NULL,
+  line_key TEXT NOT NULL,
   digest TEXT NOT NULL,
-  UNIQUE (session, file, byte, digest)
+  UNIQUE (session, file, byte, line_key)
 );
 CREATE INDEX events_call ON events(session, tool_call_id);
 CREATE INDEX events_time ON events(time_ms);

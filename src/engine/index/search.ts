@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import { openStore, StoreError } from '../../store/open.js';
 import { staleness } from './freshness.js';
-import { readIndex } from './schema.js';
+import { readIndex, type Db } from './schema.js';
 
 /** What FTS5 puts around a match in a snippet: control characters the index never holds (update.ts). */
 const OPEN = '\u0002';
@@ -46,7 +46,9 @@ export interface SearchHit {
   file: string;
   line: number;
   byte: number;
+  /** The first capture holding the line, and the latest capture of its session that still holds it. */
   capture: number;
+  lastCapture: number;
 }
 
 export interface SearchResult {
@@ -73,6 +75,7 @@ export function unmark(marked: string): { snippet: string; highlights: Array<[nu
 }
 
 interface Row {
+  sid: number;
   session: string;
   session_key: string;
   format: string;
@@ -120,8 +123,11 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.agent = f.agent;
     }
     if (f.session !== undefined) {
-      where.push('(s.id = @session OR s.key = @session)');
-      params.session = f.session;
+      const keys = sessionKeys(db, f.session);
+      where.push(`s.key IN (${keys.map((_, i) => `@skey${i}`).join(', ')})`);
+      keys.forEach((k, i) => {
+        params[`skey${i}`] = k;
+      });
     }
     if (f.sinceMs !== undefined) {
       where.push('e.time_ms >= @since');
@@ -148,7 +154,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.code = f.code;
     }
     const limit = f.limit ?? 100;
-    const columns = `s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
+    const columns = `e.session AS sid, s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, char(2), char(3), '…', 24) AS snippet,
@@ -198,10 +204,69 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         line: r.line,
         byte: r.byte,
         capture: r.capture,
+        lastCapture: heldUntil(db, r.sid, r.file, r.capture),
       }),
     );
     return { hits, more, ...(stale !== undefined ? { stale } : {}) };
   } finally {
     db.close();
   }
+}
+
+/**
+ * The sessions `--session` names: those with that id or key; else the one whose id or key starts with it (at least
+ * 4 characters). None, or a prefix of several, is the user's error: a search for a mistyped session must not say
+ * "no hit".
+ */
+function sessionKeys(db: Db, name: string): string[] {
+  type S = { key: string; id: string; display: string };
+  const exact = db.prepare('SELECT key, id, display FROM sessions WHERE id = ? OR key = ?').all(name, name) as S[];
+  if (exact.length) return exact.map((r) => r.key);
+  const rows =
+    name.length >= 4
+      ? (db
+          .prepare('SELECT key, id, display FROM sessions WHERE substr(id, 1, @n) = @p OR substr(key, 1, @n) = @p')
+          .all({ n: name.length, p: name }) as S[])
+      : [];
+  if (rows.length === 1) return [rows[0]!.key];
+  if (!rows.length)
+    throw new UsageError(
+      `--session ${JSON.stringify(name)}: no session in the index has that id or key, or one starting with it ` +
+        '(at least 4 characters); `session-audit captures --store DIR` lists them',
+    );
+  const places = rows.slice(0, 5).map((r) => `${r.id} (key ${r.key}, ${r.display})`);
+  throw new UsageError(
+    `--session ${JSON.stringify(name)}: ${rows.length} sessions start with it: give a longer prefix or the key: ` +
+      `${places.join('; ')}${rows.length > 5 ? `, and ${rows.length - 5} more` : ''}`,
+  );
+}
+
+/**
+ * The latest capture of the session that still holds a line first held by capture `first` of `file`: the captures
+ * after it whose version of the file is the same or grew from the one before (a log that only grew keeps its lines);
+ * a rewrite, a deletion of the file or of the session ends it.
+ */
+function heldUntil(db: Db, sid: number, file: string, first: number): number {
+  const rows = db
+    .prepare(
+      `SELECT c.seq, c.status, f.sha256, f.size, f.grew_from AS grew FROM captures c
+       LEFT JOIN files f ON f.capture = c.seq AND f.path = @file
+       WHERE c.session = @sid AND c.seq >= @first ORDER BY c.seq`,
+    )
+    .all({ sid, file, first }) as Array<{
+    seq: number;
+    status: string;
+    sha256: string | null;
+    size: number | null;
+    grew: number | null;
+  }>;
+  let last = first;
+  let prev = rows[0];
+  for (const r of rows.slice(1)) {
+    if (r.status === 'deleted' || r.sha256 === null || !prev) break;
+    if (r.sha256 !== prev.sha256 && r.grew !== prev.size) break;
+    last = r.seq;
+    prev = r;
+  }
+  return last;
 }

@@ -112,8 +112,14 @@ function indexRecords(
     ),
     event: db.prepare(
       `INSERT OR IGNORE INTO events (session, capture, file, line, byte, time, time_ms, kind, tag, tool_call_id,
-         tool_status, rewound, compacted, summary, text, digest)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         tool_status, rewound, compacted, summary, text, line_key, digest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    // A line indexed from an earlier capture that a later line has since rewound or compacted: its flags follow.
+    flags: db.prepare(
+      `UPDATE events SET rewound = @rewound, compacted = @compacted, digest = @digest
+       WHERE session = @session AND file = @file AND byte = @byte AND line_key = @key
+         AND (rewound <> @rewound OR compacted <> @compacted)`,
     ),
     counted: db.prepare('UPDATE captures SET events = ?, not_indexed = ? WHERE seq = ?'),
     sid: db.prepare('SELECT sid FROM sessions WHERE key = ?').pluck(),
@@ -251,9 +257,32 @@ function indexRecords(
       summary,
       text,
     ] as const;
-    const [file, line, byte, time, ...rest] = cells;
-    const info = q.event.run(key, seq, file, line, byte, time, e.timeMs, ...rest, rowDigest(cells));
-    if (!info.changes) return false;
+    const [file, line, byte, time, kind, tag, callId, status, rewound, compacted] = cells;
+    const lineKey = rowDigest([file, line, byte, time, kind, tag, callId, status, summary, text]);
+    const digest = rowDigest(cells);
+    const info = q.event.run(
+      key,
+      seq,
+      file,
+      line,
+      byte,
+      time,
+      e.timeMs,
+      kind,
+      tag,
+      callId,
+      status,
+      rewound,
+      compacted,
+      summary,
+      text,
+      lineKey,
+      digest,
+    );
+    if (!info.changes) {
+      if (rewound || compacted) q.flags.run({ rewound, compacted, digest, session: key, file, byte, key: lineKey });
+      return false;
+    }
     q.fts.run(info.lastInsertRowid, text);
     return true;
   }

@@ -25,39 +25,48 @@ export function verifyIndex(store: string, state: StoreState): StoreProblem[] {
   const db = readIndex(store);
   if (typeof db === 'string') return [];
   try {
-    const out: StoreProblem[] = [];
-    const stale = staleness(store, db);
-    if (stale !== undefined) out.push(mismatch('index.sqlite', `the index does not answer for the store: ${stale}`));
-    const chain = db.prepare('SELECT seq, sha256 FROM chain ORDER BY seq').all() as Array<{
-      seq: number;
-      sha256: string;
-    }>;
-    const rehashed = chain.filter((r) => state.hashes.has(r.seq) && state.hashes.get(r.seq) !== r.sha256);
-    if (rehashed.length)
-      out.push(
-        mismatch(
-          'index.sqlite',
-          `it was built from other versions of capture record(s) ${rehashed.map((r) => r.seq).join(', ')}`,
-        ),
-      );
-    out.push(...recordRows(db, state));
-    for (const table of Object.keys(DIGESTED) as DigestedTable[]) {
-      const bad = digestFailures(db, table);
-      if (bad.count)
-        out.push(
-          mismatch(
-            `index.sqlite: ${table}`,
-            `${bad.count} row(s) do not match their digest (first: id ${bad.first}): edited after they were written`,
-          ),
-        );
-    }
-    const fts = ftsProblem(store);
-    if (fts !== undefined)
-      out.push(mismatch('index.sqlite: events_fts', `the full-text index does not match the events (${fts})`));
-    return out;
+    return checkIndex(store, state, db);
+  } catch (e) {
+    // A journal a killed run left (only a writer may roll it back), a damaged file: derived data, said so.
+    const code = (e as { code?: string }).code;
+    if (code === undefined || !code.startsWith('SQLITE')) throw e;
+    return [mismatch('index.sqlite', `the index cannot be read (${code}: ${(e as Error).message})`)];
   } finally {
     db.close();
   }
+}
+
+function checkIndex(store: string, state: StoreState, db: Db): StoreProblem[] {
+  const out: StoreProblem[] = [];
+  const stale = staleness(store, db);
+  if (stale !== undefined) out.push(mismatch('index.sqlite', `the index does not answer for the store: ${stale}`));
+  const chain = db.prepare('SELECT seq, sha256 FROM chain ORDER BY seq').all() as Array<{
+    seq: number;
+    sha256: string;
+  }>;
+  const rehashed = chain.filter((r) => state.hashes.has(r.seq) && state.hashes.get(r.seq) !== r.sha256);
+  if (rehashed.length)
+    out.push(
+      mismatch(
+        'index.sqlite',
+        `it was built from other versions of capture record(s) ${rehashed.map((r) => r.seq).join(', ')}`,
+      ),
+    );
+  out.push(...recordRows(db, state));
+  for (const table of Object.keys(DIGESTED) as DigestedTable[]) {
+    const bad = digestFailures(db, table);
+    if (bad.count)
+      out.push(
+        mismatch(
+          `index.sqlite: ${table}`,
+          `${bad.count} row(s) do not match their digest (first: id ${bad.first}): edited after they were written`,
+        ),
+      );
+  }
+  const fts = ftsProblem(store);
+  if (fts !== undefined)
+    out.push(mismatch('index.sqlite: events_fts', `the full-text index does not match the events (${fts})`));
+  return out;
 }
 
 function digestFailures(db: Db, table: DigestedTable): { count: number; first?: number } {
