@@ -77,10 +77,11 @@ export function selectCapture(
     );
   const rewrite = pick.findings.find((f) => f.code === 'BUNDLE_NOT_APPEND_ONLY');
   const before = mine.filter((r) => r.seq < pick.seq && r.status !== 'deleted').pop();
+  const where = rewrite ? `${rewrite.file}${rewrite.line !== undefined ? `:${rewrite.line}` : ''}` : '';
   const hint =
     rewrite && before
-      ? `capture ${pick.seq} recorded a rewrite of ${rewrite.file}${rewrite.line !== undefined ? `:${rewrite.line}` : ''}; ` +
-        `capture ${before.seq} holds the version before it (--at ${before.seq})`
+      ? `capture ${pick.seq} recorded a rewrite of ${where}; capture ${before.seq} holds the version before it ` +
+        `(--at ${before.seq})`
       : undefined;
   return { record: pick, ...(hint !== undefined ? { hint } : {}) };
 }

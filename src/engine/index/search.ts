@@ -154,7 +154,8 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.code = f.code;
     }
     const limit = f.limit ?? 100;
-    const columns = `e.session AS sid, s.id AS session, s.key AS session_key, s.format, s.display, s.status, e.time, e.kind,
+    const columns = `e.session AS sid, s.id AS session, s.key AS session_key, s.format, s.display, s.status,
+        e.time, e.kind,
         (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
           ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
         snippet(events_fts, 0, char(2), char(3), '…', 24) AS snippet,
