@@ -31,7 +31,7 @@ export function auditCorpora(root: string): {
       const expectedPath = join(dir, 'expected.json');
       if (!existsSync(expectedPath)) continue;
       const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as { args?: string[]; command?: string };
-      if (expected.command === 'verify') continue;
+      if (expected.command === 'verify' || expected.command === 'verify-store') continue;
       const options: AuditOptions = { command: 'audit' };
       const args = expected.args ?? [];
       const i = args.indexOf('--max-line-bytes');

@@ -2,7 +2,8 @@
  * The main job on the shipped corpora: audit every case (with the options its expected.json gives) and write
  * the combined report to reports/ as JSON and as the terminal table, plus the finding catalog. `npm run reports`.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { catalog } from '../src/checks/catalog.js';
@@ -95,6 +96,33 @@ for (const name of readdirSync(join(corpora, 'bundles')).sort()) {
   };
   await main(['verify', join(dir, expected.target), ...args, '--color', 'false'], cap);
   verifyText.push(`## ${name}: session-audit verify ${[join(dir, expected.target), ...args].join(' ')}`, '', text);
+}
+// Every store case verified, in a scratch copy with its setup applied (modes git cannot keep) and nothing writable
+// by others (a checkout's modes follow the umask).
+verifyText.push('# session-audit verify --store on every store case in corpora/stores/', '');
+for (const name of readdirSync(join(corpora, 'stores')).sort()) {
+  const dir = join(corpora, 'stores', name);
+  if (!existsSync(join(dir, 'expected.json'))) continue;
+  const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as {
+    target: string;
+    setup?: Array<{ chmod: string; mode: string }>;
+  };
+  const scratch = mkdtempSync(join(tmpdir(), `sa-report-${name}-`));
+  cpSync(dir, scratch, { recursive: true });
+  execFileSync('chmod', ['-R', 'go-w', scratch]);
+  for (const step of expected.setup ?? []) execFileSync('chmod', [step.mode, join(scratch, step.chmod)]);
+  let text = '';
+  const cap = {
+    stdout: (t: string) => void (text += t),
+    stderr: (t: string) => void (text += t),
+    setExitCode: () => {},
+    isTTY: false,
+    columns: 120,
+  };
+  await main(['verify', '--store', join(scratch, expected.target), '--color', 'false'], cap);
+  rmSync(scratch, { recursive: true, force: true });
+  const shown = join(dir, expected.target);
+  verifyText.push(`## ${name}: session-audit verify --store ${shown}`, '', text.split(scratch).join(dir));
 }
 writeFileSync(join(out, 'corpora-verify.txt'), verifyText.join('\n'));
 {

@@ -162,7 +162,7 @@ function shiftCase(c: CorpusCase): Shift {
   const tmp = mkdtempSync(join(tmpdir(), `sa-shift-${c.name}-`));
   try {
     cpSync(c.dir, tmp, { recursive: true, verbatimSymlinks: true });
-    for (const step of c.expected.setup ?? []) execFileSync('mkfifo', [join(tmp, step.mkfifo)]);
+    for (const step of c.expected.setup ?? []) if ('mkfifo' in step) execFileSync('mkfifo', [join(tmp, step.mkfifo)]);
     const before = auditCase(c, tmp);
     const dirOf = new Map(before.sessions.map((s) => [s.path, s.dir ?? s.path]));
     const where = (f: Finding): string => join(dirOf.get(f.sessionPath)!, f.location.file);

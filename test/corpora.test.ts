@@ -4,7 +4,7 @@ import type { InspectReport } from '../src/inspect/report.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { generate, generateBundleCorpora } from '../scripts/gen-corpora.js';
+import { generate, generateBundleCorpora, generateStoreCorpora } from '../scripts/gen-corpora.js';
 import { catalog } from '../src/checks/catalog.js';
 import type { AuditReport } from '../src/model/report.js';
 import { cli } from './helpers/cli.js';
@@ -21,11 +21,15 @@ describe.each(cases)('$format/$name', (c) => {
     const inspect = c.expected.command === 'inspect';
     // audit takes the case directory, or one file of it (`target`); inspect and verify always name theirs.
     const target = c.expected.target === undefined ? dir : join(dir, c.expected.target);
-    const command = [c.expected.command ?? 'audit', target];
+    const command =
+      c.expected.command === 'verify-store' ? ['verify', '--store', target] : [c.expected.command ?? 'audit', target];
     const r = await cli([...command, '--format', 'json', '--fail-on', 'never', ...args]);
     // verify repeats its warnings on stderr; nothing else may appear there.
     for (const line of r.stderr.split('\n').filter(Boolean))
-      expect(c.expected.command === 'verify' && line.startsWith('session-audit: warning: BUNDLE_'), line).toBe(true);
+      expect(
+        c.expected.command?.startsWith('verify') && /^session-audit: warning: (BUNDLE|STORE)_/.test(line),
+        line,
+      ).toBe(true);
     expect(r.code).toBe(0);
     const parsed = JSON.parse(r.stdout) as AuditReport & InspectReport;
     const report = inspect
@@ -118,4 +122,12 @@ test('the checked-in corpora are exactly what the generator writes', async () =>
   const shippedB = keep(treeState(join(CORPORA, 'bundles'), { meta: false }));
   expect([...shippedB.keys()]).toEqual([...freshB.keys()]);
   for (const [k, v] of freshB) expect(shippedB.get(k), k).toBe(v);
+  // Stores: the records, the head and the index name the run's paths and times; the objects and cases do not.
+  generateStoreCorpora(out, join(CORPORA, 'codex', 'clean'));
+  const runBound = /(^|\/)store\/(captures(\/|$)|head\.json$|index\.sqlite$)/;
+  const keepS = (m: Map<string, string>) => new Map([...m].filter(([k]) => !runBound.test(k)));
+  const freshS = keepS(treeState(join(out, 'stores'), { meta: false }));
+  const shippedS = keepS(treeState(join(CORPORA, 'stores'), { meta: false }));
+  expect([...shippedS.keys()]).toEqual([...freshS.keys()]);
+  for (const [k, v] of freshS) expect(shippedS.get(k), k).toBe(v);
 });

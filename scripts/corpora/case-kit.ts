@@ -11,10 +11,11 @@ export interface Expectation {
   severity?: 'error' | 'warning' | 'note';
 }
 
-export interface Setup {
-  /** A special file the test harness creates (git cannot store it). */
-  mkfifo: string;
-}
+/**
+ * What the test harness applies to a scratch copy before the command, for what git cannot store: a special file,
+ * or a mode (git keeps only the executable bit; a checkout's modes follow the umask).
+ */
+export type Setup = { mkfifo: string } | { chmod: string; mode: string };
 
 export interface Symlink {
   symlink: string;

@@ -9,10 +9,10 @@ export const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
 
 export interface Expected {
   description: string;
-  command?: 'inspect' | 'verify';
+  command?: 'inspect' | 'verify' | 'verify-store';
   target?: string;
   args?: string[];
-  setup?: Array<{ mkfifo: string }>;
+  setup?: Array<{ mkfifo: string } | { chmod: string; mode: string }>;
   must: string[];
   mustNot: string[];
   maxSeverity?: 'warning' | 'note';
@@ -45,11 +45,20 @@ export function corpusCases(): CorpusCase[] {
   return out;
 }
 
-/** The directory to audit: the case itself, or a scratch copy with the setup applied (FIFOs git cannot store). */
+/**
+ * The directory to audit: the case itself, or a scratch copy with the setup applied (FIFOs and modes git cannot
+ * store). A store is always a scratch copy with nothing writable by others than its owner: a checkout's modes follow
+ * the umask, and a store others may write is a finding of its own.
+ */
 export function materialise(c: CorpusCase): string {
-  if (!c.expected.setup?.length) return c.dir;
+  const store = c.expected.command === 'verify-store';
+  if (!c.expected.setup?.length && !store) return c.dir;
   const dir = mkdtempSync(join(tmpdir(), `sa-${c.name}-`));
   cpSync(c.dir, dir, { recursive: true, verbatimSymlinks: true });
-  for (const step of c.expected.setup) execFileSync('mkfifo', [join(dir, step.mkfifo)]);
+  if (store) execFileSync('chmod', ['-R', 'go-w', dir]);
+  for (const step of c.expected.setup ?? []) {
+    if ('mkfifo' in step) execFileSync('mkfifo', [join(dir, step.mkfifo)]);
+    else execFileSync('chmod', [step.mode, join(dir, step.chmod)]);
+  }
   return dir;
 }

@@ -174,10 +174,12 @@ describe(
   () => {
     const cases = corpusCases().map((k) => {
       const args = (k.expected.args ?? []).map((a) => (a.startsWith('-') ? a : join(k.dir, a)));
-      const argv = k.expected.command
-        ? [k.expected.command, join(k.dir, k.expected.target!), '--format', 'json', ...args]
+      const command =
+        k.expected.command === 'verify-store' ? ['verify', '--store'] : k.expected.command ? [k.expected.command] : [];
+      const argv = command.length
+        ? [...command, join(k.dir, k.expected.target!), '--format', 'json', ...args]
         : ['audit', k.dir, '--format', 'json', ...args];
-      return [`${k.format}/${k.name}`, k.dir, argv, k.format !== 'bundles'] as const;
+      return [`${k.format}/${k.name}`, k.dir, argv, k.format !== 'bundles' && k.format !== 'stores'] as const;
     });
     test.each(cases)('%s', async (_name, dir, argv, live) => {
       const before = fingerprint(dir);
