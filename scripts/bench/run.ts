@@ -332,6 +332,13 @@ if (!startupOnly && !args.includes('--no-store') && sortedRoots.length) {
       `store ${round(f.storeBytes / MB, 1)} MB (${Math.round((f.storeBytes / store.source.bytes) * 100)}% of the ` +
       `source; index ${round(f.indexBytes / MB, 1)} MB of it)`,
   );
+  line(
+    `  capture only (--no-index) ${store.captureOnly.seconds.toFixed(1)} s: the index adds ` +
+      `${f.indexSeconds.toFixed(1)} s (${Math.round((f.indexSeconds / store.captureOnly.seconds) * 100)}% of the ` +
+      `capture; target at most 100%) and ${round(f.indexBytes / MB, 1)} MB ` +
+      `(${Math.round(f.indexOverObjects * 100)}% of the ${round(f.objectBytes / MB, 1)} MB of stored pieces; ` +
+      'target at most 50%)',
+  );
   line(`  unchanged re-run ${store.unchangedRerun.seconds.toFixed(1)} s: ${store.unchangedRerun.summary}`);
   line(
     `  1% changed (${p.changedSessions} sessions, ${p.appendedBytes} bytes appended): ${p.seconds.toFixed(1)} s ` +

@@ -24,7 +24,8 @@ function twoColumns(rows: ReadonlyArray<[string, string]>, width: number, indent
 
 function optionLabel(o: OptionSpec): string {
   const value = o.type === 'boolean' ? '' : ` ${o.value ?? (o.type === 'number' ? 'N' : 'VALUE')}`;
-  const long = o.type === 'boolean' && o.name === 'color' ? '--color, --no-color' : `--${o.name}`;
+  const long =
+    o.type === 'boolean' && o.name === 'color' ? '--color, --no-color' : o.offSwitch ? `--no-${o.name}` : `--${o.name}`;
   return `${o.alias ? `-${o.alias}, ` : '    '}${long}${value}`;
 }
 

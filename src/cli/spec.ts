@@ -25,6 +25,8 @@ export interface OptionSpec {
   describe: Text;
   /** An old spelling: it still works, and a line on stderr names the new one. */
   deprecated?: { use: string };
+  /** A boolean that is on unless `--no-<name>` is given: help shows the `--no-` form. */
+  offSwitch?: true;
 }
 
 export interface PositionalSpec {

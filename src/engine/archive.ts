@@ -71,6 +71,8 @@ export interface ArchiveRequest {
   rehash?: boolean;
   acknowledgeGap?: string;
   formatHint?: string;
+  /** False: capture only, the index left behind (search says so; the next run with the index catches up). */
+  index?: boolean;
   onProgress?: (done: number, total: number) => void;
   /** Captures indexed, of those the run made (after the capture itself). */
   onIndexProgress?: (done: number, total: number) => void;
@@ -80,8 +82,11 @@ export interface ArchiveResult extends ArchiveOutcome {
   roots: string[];
   /** Roots given that do not exist now: their sessions are not marked deleted. */
   missing: string[];
-  /** The index brought up to date with the new captures, or why it could not be (the captures stay valid). */
-  index: IndexOutcome | string;
+  /**
+   * The index brought up to date with the new captures, or why it could not be (the captures stay valid);
+   * undefined when the run was asked not to index.
+   */
+  index: IndexOutcome | string | undefined;
 }
 
 /** Bring the store's index up to date (or rebuild it): a failure is a sentence, the captures are not affected. */
@@ -159,9 +164,9 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
         ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       },
       // After a gap the index holds captures the chain lost: it is built again from the records.
-      (o) => indexStore(store, o.gap !== undefined, req.onIndexProgress),
+      (o) => (req.index === false ? undefined : indexStore(store, o.gap !== undefined, req.onIndexProgress)),
     );
-    return { ...out, roots: found.map((r) => r.arg), missing, index: index! };
+    return { ...out, roots: found.map((r) => r.arg), missing, index };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
     // The store cannot be written (full, read-only, denied): what was recorded before stays valid.

@@ -307,7 +307,7 @@ describe('a capture that cannot be read back', () => {
     const bad = rows.find((x) => x.seq === rec.seq)!;
     expect(bad.events).toBe(0);
     expect(bad.not_indexed).toMatch(
-      /^not indexed: updates\.jsonl of capture \d+ does not rebuild to its recorded digest/,
+      /^not indexed: updates\.jsonl of capture \d+: a stored piece does not hash to its name/,
     );
     expect(rows.filter((x) => x.seq !== rec.seq && x.not_indexed === null).every((x) => x.events > 0)).toBe(true);
   });

@@ -86,3 +86,22 @@ describe('search: one hit per line', () => {
     expect(t.stdout).toMatch(new RegExp(`@\\d+ in captures ${hits[0]!.capture}-${hits[0]!.lastCapture}`));
   });
 });
+
+describe('archive --no-index (the capture alone, as the bench measures it)', () => {
+  test('captures without indexing; search refuses until a later run has caught the index up', async () => {
+    const root = join(work, 'no-index');
+    const store = join(work, 'no-index-store');
+    cpSync(join(CORPORA, 'codex', 'clean', 'sessions'), root, { recursive: true });
+    const bare = await cli(['archive', root, '--store', store, '--no-index']);
+    expect([bare.code, bare.stdout]).toEqual([
+      0,
+      expect.stringMatching(/4 capture records; not indexed \(--no-index\)\n$/),
+    ]);
+    const refused = await cli(['search', 'task_complete', '--store', store]);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toMatch(/has no index yet/);
+    const later = await cli(['archive', root, '--store', store]);
+    expect(later.stdout).toMatch(/0 capture records; 4 captures indexed\n$/);
+    expect((await cli(['search', 'task_complete', '--store', store])).code).toBe(0);
+  });
+});

@@ -8,6 +8,14 @@ import { opt, type CommandModule } from '../spec.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/** The summary line's last part: what the index now holds of this run's captures. */
+const indexed = (index: { captures: number } | string | undefined): string =>
+  typeof index === 'string'
+    ? ''
+    : index === undefined
+      ? '; not indexed (--no-index)'
+      : `; ${plural(index.captures, 'capture')} indexed`;
+
 export const archiveModule: CommandModule = {
   async run(args, io) {
     const store = opt.str(args, 'store');
@@ -52,6 +60,7 @@ export const archiveModule: CommandModule = {
         ...(acknowledgeGap !== undefined ? { acknowledgeGap } : {}),
         ...(opt.bool(args, 'rehash') ? { rehash: true } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
+        ...(opt.bool(args, 'index') === false ? { index: false } : {}),
         onProgress: bar.tick,
         onIndexProgress: (done, total) => {
           if (!indexing) bar.end();
@@ -94,7 +103,7 @@ export const archiveModule: CommandModule = {
         `session-audit: error: the index was not updated (${escapeText(r.index)}); the captures are kept; run ` +
           'archive --reindex when it can be written\n',
       );
-    else if (r.index.notIndexed)
+    else if (r.index?.notIndexed)
       io.stderr(
         `session-audit: warning: ${plural(r.index.notIndexed, 'capture')} not indexed (captures.not_indexed)\n`,
       );
@@ -103,7 +112,7 @@ export const archiveModule: CommandModule = {
       `${r.unchanged} unchanged${r.unstable.length ? `, ${r.unstable.length} left for the next run` : ''}; ` +
       `${r.stored} bytes stored in ${plural(r.objects, 'new object')} (${r.read} bytes read); ` +
       `${plural(r.records, 'capture record')}${r.findings.length ? `; ${plural(r.findings.length, 'finding')}` : ''}` +
-      `${typeof r.index === 'string' ? '' : `; ${plural(r.index.captures, 'capture')} indexed`}\n`;
+      `${indexed(r.index)}\n`;
     io.stdout(`${colors(useColor(opt.bool(args, 'color'), io, false)).bold(line.trimEnd())}\n`);
     const unread = r.unreadable.length || r.skipped.some((s) => s.unreadable) || typeof r.index === 'string';
     io.setExitCode(r.findings.length || unread ? EXIT.findings : EXIT.ok);

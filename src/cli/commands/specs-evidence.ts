@@ -191,6 +191,14 @@ export const archive: CommandSpec = {
       describe: "rebuild the store's search index (index.sqlite) from the capture records alone; captures nothing",
     },
     {
+      name: 'index',
+      type: 'boolean',
+      offSwitch: true,
+      describe:
+        'capture only, and leave the search index behind: search then refuses to answer until a later run ' +
+        '(which indexes what this one captured) or archive --reindex has brought it up to date',
+    },
+    {
       name: 'acknowledge-gap',
       type: 'string',
       value: 'WHY',

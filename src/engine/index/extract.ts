@@ -1,23 +1,19 @@
 /**
- * What the index holds of one capture, got by the engine itself: the capture is written out (materialize) into a
- * private temp directory where its session had its name, found again by discovery, audited (findings, and the
- * tool-call pairing through an observer) and its timeline rebuilt. No format is parsed here.
+ * What the index holds of one capture, got by the engine itself: the capture is read from the store's pieces as a
+ * session source (store/store-source.ts: nothing is written out), audited (findings, and the tool-call pairing
+ * through an observer) and its timeline rebuilt. No format is parsed here.
  */
-import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CheckRun } from '../../checks/define.js';
-import { detectorsFor, formatOf } from '../../formats/registry.js';
+import { formatOf } from '../../formats/registry.js';
 import type { Finding } from '../../model/finding.js';
 import type { FoundSession } from '../../model/found.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../model/records.js';
 import { classifyPairs } from '../../pairing/classify.js';
 import { PairingCollector } from '../../pairing/collect.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
-import { discoverSessions } from '../../read/discover.js';
-import { privateTempDir } from '../../read/private-temp.js';
-import { fsSource } from '../../read/source.js';
-import { materialize } from '../../store/materialize.js';
 import type { CaptureRecord } from '../../store/record.js';
+import { storeSource } from '../../store/store-source.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { auditSession } from '../audit-session.js';
 import { buildTimeline } from '../timeline.js';
@@ -27,15 +23,34 @@ export interface CaptureFacts {
   findings: Finding[];
 }
 
-/** The session as discovery finds it where it was written out: the one with the recorded id, else the only one. */
-function findAgain(record: CaptureRecord, path: string): FoundSession | string {
-  const found = discoverSessions(path, detectorsFor(record.session.format)).filter((f) => f.format !== undefined);
-  const mine = found.find((f) => f.id === record.session.id) ?? (found.length === 1 ? found[0] : undefined);
-  return mine ?? `the capture is not recognised as a ${record.session.format} session when written out`;
-}
-
 /** Why a capture of a group's own files (an agent's per-project history) has no events: not a failure. */
 export const GROUP_FILES = "a group's own files (no session format)";
+
+/** Where a capture is said to be: a place that does not exist (nothing is read by path). */
+const VIRTUAL = '/nonexistent/session-audit-capture';
+
+/**
+ * The capture as discovery finds a session written out alone: not under its group's own name (there a format would
+ * look for its neighbours, a Grok subagent's own session, and report them missing), in a group `g` (or `r` for a
+ * session found outside any group), a file session by the file it is shown by.
+ */
+export function capturedAs(record: CaptureRecord): FoundSession {
+  const group = join(VIRTUAL, record.session.groupName !== undefined ? 'g' : 'r');
+  const base = {
+    id: record.session.id,
+    format: record.session.format,
+    groupName: basename(group),
+    groupAbs: group,
+  };
+  if (!record.session.members) {
+    const abs = join(group, basename(record.session.abs));
+    return { ...base, abs, display: abs };
+  }
+  const main = basename(record.session.display);
+  const display = join(group, main);
+  const dirMain = record.files.some((f) => f.path === main && f.type === 'dir');
+  return { ...base, abs: group, display, members: [...record.session.members], rootAbs: dirMain ? display : group };
+}
 
 /**
  * The facts of one capture, or a string saying why there are none (recorded in the captures table). The timeline's
@@ -48,30 +63,22 @@ export function captureFacts(
 ): CaptureFacts | string {
   if (record.status === 'deleted') return 'deleted';
   if (record.session.format === '') return GROUP_FILES;
-  const tmp = privateTempDir('index');
-  try {
-    // Not under its group's own name: the session is written out alone, and under that name a format would look for
-    // its neighbours (a Grok subagent's own session) and report them missing. Under another name it does not.
-    const group = join(tmp, record.session.groupName !== undefined ? 'g' : 'r');
-    const files = record.session.members ? group : join(group, basename(record.session.abs));
-    materialize(store, record, files);
-    const path = record.session.members ? join(files, basename(record.session.display)) : files;
-    const found = findAgain(record, path);
-    if (typeof found === 'string') return found;
-    const format = formatOf(found);
-    const dialect = format.pairing;
-    const pairing = new PairingCollector(dialect, { keepDetail: true });
-    const observer: CheckRun = {
-      event: (e) => pairing.event(e),
-      chat: (i) => pairing.chat(i),
-      fileEnd: (f) => {
-        if (f.file === dialect.toolLog) pairing.logEnd(f.dead);
-      },
-    };
-    const audit = auditSession(fsSource(found), format, { command: 'audit' }, [observer]);
-    buildTimeline({ source: fsSource(found), format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, onEvent);
-    return { calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  const found = capturedAs(record);
+  const format = formatOf(found);
+  const dialect = format.pairing;
+  const pairing = new PairingCollector(dialect, { keepDetail: true });
+  const observer: CheckRun = {
+    event: (e) => pairing.event(e),
+    chat: (i) => pairing.chat(i),
+    fileEnd: (f) => {
+      if (f.file === dialect.toolLog) pairing.logEnd(f.dead);
+    },
+  };
+  const audit = auditSession(storeSource(store, record, found), format, { command: 'audit' }, [observer]);
+  buildTimeline(
+    { source: storeSource(store, record, found), format },
+    { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } },
+    onEvent,
+  );
+  return { calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
 }
