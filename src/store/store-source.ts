@@ -125,7 +125,8 @@ export function storeSource(store: string, record: CaptureRecord, found: FoundSe
       const out = spans.map(() => [] as Buffer[]);
       const ends = spans.map((s) => s.offset + Math.max(0, s.max));
       if (small) {
-        spans.forEach((s, i) => out[i]!.push(small.subarray(Math.min(s.offset, small.length), Math.min(ends[i]!, small.length))));
+        for (const [i, s] of spans.entries())
+          out[i]!.push(small.subarray(Math.min(s.offset, small.length), Math.min(ends[i]!, small.length)));
       } else {
         let at = 0;
         streamPieces(store, record.seq, f, (c) => {
