@@ -247,6 +247,7 @@ function sessionReport(
     files,
     findings: countBySeverity(findings),
   };
+  if (info.found.home !== undefined) report.home = info.found.home;
   // A session stored as files is shown by its main file; its locations are relative to the folder holding it.
   if (info.found.members) report.dir = dirname(info.path);
   return report;

@@ -74,6 +74,7 @@ export function detectorsFor(hint?: string): Detectors {
   return {
     dir: (probe) => formats.find((f) => f.detect(probe.names) === 'session')?.name,
     fileKinds: formats.flatMap((f) => (f.fileNoun !== undefined ? [{ name: f.name, noun: f.fileNoun }] : [])),
+    homeRoots: formats.flatMap((f) => f.homeRoots ?? []),
     // A directory that cannot be opened (a symlink, a name that is not UTF-8) stands in for a directory session.
     opaqueDir: () => (formats.find((f) => f.directorySessions) ?? formats[0]!).name,
     files(probe) {

@@ -35,6 +35,11 @@ export interface FoundSession {
    * The tree the session was found in (the path argument): lineage links between file sessions are judged within it.
    */
   rootAbs?: string;
+  /**
+   * The agent home (a dot-directory such as `.codex`, as displayed) the walk entered to find it: agents keep their
+   * sessions in dot-directories, which are otherwise passed over.
+   */
+  home?: string;
 }
 
 export type DirVerdict = 'session' | 'descend';
@@ -79,6 +84,11 @@ export interface Detectors {
   orphan(probe: DirProbe): FileSessionHit | undefined;
   /** A file given as an argument that nothing recognised: the session `--format-hint` makes of it, or undefined. */
   force(name: string): FileSessionHit | undefined;
+  /**
+   * Where the agents keep their sessions below a home directory (`.codex/sessions`, `.hermes`, …): the dot-directories
+   * discovery enters wherever it meets them, down these paths only.
+   */
+  homeRoots: readonly string[];
 }
 
 /** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */

@@ -57,6 +57,13 @@ export const SessionReportSchema = z.object({
       'For a session stored as files (not a directory of its own): the directory holding them, which its files and ' +
         "its findings' locations are relative to. Absent: they are relative to `path`.",
     ),
+  home: z
+    .string()
+    .optional()
+    .describe(
+      "The agent home (a dot-directory such as `home/alice/.codex`) the walk entered to find the session: the agents' " +
+        'homes are entered wherever they appear in a tree given, every other dot entry is passed over.',
+    ),
 });
 
 export const ToolErrorSchema = z.object({ session: z.string(), check: z.string(), message: z.string() });

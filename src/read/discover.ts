@@ -2,8 +2,12 @@
  * Finds sessions under the paths a user gives, by structure. A session is either a directory (a format's detector
  * looks at the names inside it) or a set of files inside a directory (a log and its sidecar folders, recognised
  * by name and first bytes). Otherwise we descend (never
- * into symlinks, never into dot-prefixed entries, never into a file session's own folders, never deeper than
- * MAX_DISCOVERY_DEPTH). A path argument may also name one session file.
+ * into symlinks, never into dot-prefixed entries but the agents' own homes, never into a file session's own folders,
+ * never deeper than MAX_DISCOVERY_DEPTH). A path argument may also name one session file.
+ *
+ * Agents keep their sessions in dot-directories of a home (`~/.codex/sessions`, `~/.claude/projects`, `~/.hermes`):
+ * a user's home, a disk image's `/home/*`, a backup holds them there. Wherever the walk meets one, it enters it down
+ * the format's own session roots (`homeRoots`) and nothing else of it; every other dot entry is passed over.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -105,10 +109,25 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
   }
   const rootAbs = realpathSync(arg);
   const found: FoundSession[] = [];
+  /** The agent home the walk is inside (its display path), for the sessions it finds there. */
+  let home: string | undefined;
+  let homeAbs: string | undefined;
   const add = (s: FoundSession): void => {
+    if (home !== undefined) {
+      s.home = home;
+      // Lineage is judged within one agent's home (a fork in sessions/, its origin in archived_sessions/).
+      s.rootAbs = homeAbs!;
+    }
     found.push(s);
     met?.(s);
   };
+  /** Session roots below each home dot-directory, by its name: `.codex` → `sessions`, `archived_sessions`. */
+  const homes = new Map<string, string[]>();
+  for (const r of detectors.homeRoots) {
+    const [first, ...rest] = r.split('/');
+    if (!first?.startsWith('.')) continue;
+    homes.set(first, [...(homes.get(first) ?? []), rest.join('/')]);
+  }
   const fileSession = (dirAbs: string, dirDisplay: string, hit: FileSessionHit): FoundSession => {
     const s: FoundSession = {
       abs: dirAbs,
@@ -185,7 +204,11 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
     }
     if (depth >= MAX_DISCOVERY_DEPTH) {
       const deeper = names.filter(
-        (n) => !n.startsWith('.') && !SKIP_DIRS.has(n) && !claimed.has(n) && probe.type(n) === 'dir',
+        (n) =>
+          (!n.startsWith('.') || (homes.has(n) && home === undefined)) &&
+          !SKIP_DIRS.has(n) &&
+          !claimed.has(n) &&
+          probe.type(n) === 'dir',
       );
       if (deeper.length)
         add({
@@ -198,6 +221,10 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
       return;
     }
     for (const name of names) {
+      if (name.startsWith('.') && homes.has(name) && !claimed.has(name) && home === undefined) {
+        enterHome(abs, display, name, depth, homes.get(name)!);
+        continue;
+      }
       if (name.startsWith('.') || SKIP_DIRS.has(name) || claimed.has(name)) continue;
       const childAbs = join(abs, name);
       const childDisplay = join(display, name);
@@ -239,6 +266,64 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
             'to audit it',
         });
       }
+    }
+  };
+  /**
+   * An agent's home dot-directory met in the walk: each of its session roots that is a real directory (no symlink
+   * on the way: a symlinked home is recorded as any symlink is, never followed) is walked as if given.
+   */
+  const enterHome = (abs: string, display: string, name: string, depth: number, roots: readonly string[]): void => {
+    const top = join(abs, name);
+    let t: EntryType;
+    try {
+      t = entryType(lstatSync(top));
+    } catch {
+      return;
+    }
+    if (t === 'symlink') {
+      let isDir = false;
+      try {
+        isDir = statSync(top).isDirectory();
+      } catch {
+        /* dangling */
+      }
+      if (isDir)
+        add({
+          abs: top,
+          display: join(display, name),
+          id: name,
+          groupName: basename(abs),
+          groupAbs: abs,
+          symlinkTarget: readLink(top),
+          format: detectors.opaqueDir(),
+        });
+      return;
+    }
+    if (t !== 'dir') return;
+    home = join(display, name);
+    homeAbs = top;
+    try {
+      for (const rel of roots) {
+        const parts = rel === '' ? [] : rel.split('/');
+        let at = top;
+        let ok = true;
+        for (const p of parts) {
+          at = join(at, p);
+          try {
+            ok = entryType(lstatSync(at)) === 'dir';
+          } catch {
+            ok = false;
+          }
+          if (!ok) break;
+        }
+        if (!ok) continue;
+        const shown = join(display, name, ...parts);
+        const up = dirname(at);
+        visit(at, shown, depth + 1 + parts.length, { name: basename(up), abs: up, display: dirname(shown) });
+      }
+    } finally {
+      home = undefined;
+      homeAbs = undefined;
     }
   };
   const opaqueEntry = (abs: string, display: string, groupAbs: string): FoundSession => ({

@@ -101,6 +101,8 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
         `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
     );
+  const homes = homesEntered(report.sessions);
+  if (homes) out.push(escapeText(homes));
   out.push(...configurationLines(report).map(escapeText));
   for (const e of report.toolErrors)
     out.push(
@@ -110,6 +112,18 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       ),
     );
   return `${out.join('\n')}\n`;
+}
+
+const HOMES_SHOWN = 10;
+
+/** The agents' homes the walk entered (dot-directories it passes over otherwise), with their sessions. */
+export function homesEntered(sessions: AuditReport['sessions']): string | undefined {
+  const by = new Map<string, number>();
+  for (const s of sessions) if (s.home !== undefined) by.set(s.home, (by.get(s.home) ?? 0) + 1);
+  if (!by.size) return undefined;
+  const list = [...by].slice(0, HOMES_SHOWN).map(([h, n]) => `${h} (${plural(n, 'session')})`);
+  const more = by.size > HOMES_SHOWN ? `, and ${by.size - HOMES_SHOWN} more (the JSON report names each)` : '';
+  return `Entered ${plural(by.size, 'agent home')}: ${list.join(', ')}${more}.`;
 }
 
 const SUMMARY_ROWS = 200;
