@@ -31,7 +31,7 @@ describe('every command explains itself', () => {
     expect(out).not.toMatch(/\[(required|default|array|string|boolean|number)\b|Unknown argument|Not enough/);
     for (const line of out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
     for (const o of spec.options.filter((x) => !x.deprecated)) {
-      expect(out, o.name).toContain(`--${o.name}`);
+      expect(out, o.name).toContain(o.offSwitch ? `--no-${o.name}` : `--${o.name}`);
       // Listed only if the command's code reads it.
       expect(source(name), `${name} --${o.name}`).toContain(`'${o.name}'`);
     }

@@ -54,10 +54,13 @@ interface Case {
   tokens: () => string[];
 }
 
-/** The paths of the sessions with findings (each is the title of its table, on a line of its own). */
+/**
+ * The paths of the sessions with errors or warnings (each is the title of its table, on a line of its own; notes
+ * alone are summed up in one line).
+ */
 const sessionPaths = (args: string[]) => () =>
   json(args)
-    .sessions.filter((s) => s.findings.error + s.findings.warning + s.findings.note > 0)
+    .sessions.filter((s) => s.findings.error + s.findings.warning > 0)
     .map((s) => s.path);
 
 const CASES: Case[] = [
@@ -69,7 +72,10 @@ const CASES: Case[] = [
       const r = json(['audit', join(GROK, 'jsonl-merged-line'), join(GROK, 'session-symlink'), INTERRUPTED]);
       return [
         ...r.findings.map((f) => f.code),
-        ...r.findings.filter((f) => f.location.line !== undefined).map((f) => `${f.location.file}:${f.location.line}`),
+        // Notes are summed up by code: only the other findings' places are rows.
+        ...r.findings
+          .filter((f) => f.location.line !== undefined && f.severity !== 'note')
+          .map((f) => `${f.location.file}:${f.location.line}`),
       ];
     },
   },

@@ -73,6 +73,15 @@ export const BASELINE: OptionSpec = {
   describe: 'an earlier JSON report: the findings it already holds are suppressed (matched by fingerprint)',
 };
 
+export const NOTES: OptionSpec = {
+  name: 'notes',
+  type: 'boolean',
+  describe:
+    'list every note, and every finding of a code in a file, as a row of its own in the table (by default a ' +
+    "session's notes are one line by code, and findings of one code in one file one row); other formats keep " +
+    'every finding anyway',
+};
+
 export const LIMIT: OptionSpec = {
   name: 'limit',
   type: 'number',

@@ -15,6 +15,8 @@ export interface RenderContext {
   graphs: ReadonlyMap<string, LineageGraph>;
   color: boolean;
   width: number;
+  /** --notes: every note and finding a row of its own in the table. */
+  notes?: boolean;
   /** --format-hint, so the HTML report finds the same sessions the audit read. */
   formatHint?: string;
   /** SARIF: where the inputs are. */
@@ -29,6 +31,7 @@ export async function renderReport(c: RenderContext): Promise<string> {
     failOn: c.failOn,
     color: c.color,
     width: c.width,
+    ...(c.notes ? { notes: true } : {}),
     checksFor: (format) => checkIdsFor(c.options, format),
     ...(c.sarif ? { sarif: c.sarif } : {}),
     ...(htmlInput

@@ -18,6 +18,8 @@ export interface RenderInput {
   color: boolean;
   /** Terminal width in columns. */
   width: number;
+  /** The table lists every note and finding on a row of its own (--notes). */
+  notes?: boolean;
   /** The ids of the checks run on a session of a format (JUnit's testcases). */
   checksFor(format: string): readonly string[];
   /** What the HTML page shows besides the findings (timelines, tool calls, lineage); gathered only for html. */
@@ -31,7 +33,7 @@ export type Renderer = (input: RenderInput) => string;
 export const RENDERERS = {
   table: async () => {
     const { renderTable } = await import('./table.js');
-    return (i) => renderTable(i.report, { color: i.color, width: i.width });
+    return (i) => renderTable(i.report, { color: i.color, width: i.width, ...(i.notes ? { notes: true } : {}) });
   },
   json: async () => (i) => renderJson(i.report),
   sarif: async () => {

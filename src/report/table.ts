@@ -18,8 +18,10 @@ import {
   total,
   worstFirst,
 } from './human.js';
+import { type FindingRow, GROUP_FROM, groupRows, noteSummary, rowMessage } from './group-findings.js';
 import { type Cell, type Column, layoutTable, renderGrid, TableWriter } from './layout.js';
 import { displayWidth } from './width.js';
+import { wrapLines } from './wrap.js';
 
 export { counts, formatLocation } from './human.js';
 
@@ -27,6 +29,8 @@ export interface TableOptions {
   color: boolean;
   /** Terminal width in columns. */
   width: number;
+  /** Every note as a row of its own (`--notes`); else a session's notes are one line, by code. */
+  notes?: boolean;
 }
 
 /** The narrowest width tables are laid out for. */
@@ -49,14 +53,16 @@ const NARROW: Column[] = [
 ];
 
 /** The findings of one session as a table: four columns when the message gets room, else code over location. */
-export function findingsTable(list: readonly Finding[], width: number, c: Colors): string {
+export function findingsTable(list: readonly Finding[], width: number, c: Colors, grouped = false): string {
+  const rows: FindingRow[] = grouped ? groupRows(list) : list.map((finding) => ({ finding, count: 1 }));
   const sev = (f: Finding): Cell => ({ text: f.severity, paint: paintSeverity(c, f.severity) });
   const loc = (f: Finding): string => escapeText(formatLocation(f.location));
-  const wide = list.map((f): Cell[] => [sev(f), f.code, loc(f), escapeText(f.message)]);
+  const msg = (r: FindingRow): string => escapeText(rowMessage(r, r.finding.message));
+  const wide = rows.map((r): Cell[] => [sev(r.finding), r.finding.code, loc(r.finding), msg(r)]);
   const layout = layoutTable(WIDE, wide, width);
   const msgW = layout.widths[3] ?? 0;
   if (msgW >= Math.min(48, Math.floor(width / 3))) return renderGrid(WIDE, wide, width, paints(c)).text;
-  const narrow = list.map((f): Cell[] => [sev(f), `${f.code}\n${loc(f)}`, escapeText(f.message)]);
+  const narrow = rows.map((r): Cell[] => [sev(r.finding), `${r.finding.code}\n${loc(r.finding)}`, msg(r)]);
   return renderGrid(NARROW, narrow, width, paints(c)).text;
 }
 
@@ -74,16 +80,44 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   }
   const sessions = [...report.sessions].sort(worstFirst);
   let clean = 0;
+  let summed = 0;
+  const notesOnly: Finding[] = [];
+  // verify's findings are few and each one a verdict on a file: never grouped.
+  const grouped = report.command !== 'verify' && !options.notes;
   for (const s of sessions) {
     const list = bySession.get(s.path);
     if (!list?.length) {
       clean++;
       continue;
     }
+    const notes = grouped ? list.filter((f) => f.severity === 'note') : [];
+    const rows = grouped ? list.filter((f) => f.severity !== 'note') : list;
+    summed += notes.length;
+    if (!rows.length) {
+      // Notes alone: summed up below with every other session's.
+      notesOnly.push(...notes);
+      continue;
+    }
     out.push(c.bold(escapeText(s.path)), `${c.dim(s.format)}  ${counts(s.findings)}`);
-    out.push(findingsTable([...list].sort(bySeverityThenPlace), width, c));
+    out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped));
+    if (notes.length)
+      out.push(...wrapLines(`${plural(notes.length, 'note')}: ${escapeText(noteSummary(notes))}`, width), '');
   }
-  const withFindings = sessions.filter((x) => total(x.findings) > 0);
+  if (notesOnly.length) {
+    const n = new Set(notesOnly.map((f) => f.sessionPath)).size;
+    out.push(
+      ...wrapLines(
+        `${plural(n, 'session')} with notes only, ${plural(notesOnly.length, 'note')}: ` +
+          `${escapeText(noteSummary(notesOnly))}`,
+        width,
+      ),
+      '',
+    );
+  }
+  // Summed up, notes do not make a session one to look at first.
+  const withFindings = sessions.filter(
+    (x) => (grouped ? x.findings.error + x.findings.warning : total(x.findings)) > 0,
+  );
   if (report.command !== 'verify' && withFindings.length > 1) out.push(sessionSummary(withFindings, width, c), '');
   const hidden = hiddenCount(report);
   if (clean > 0 && report.command !== 'verify')
@@ -100,6 +134,14 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
     out.push(
       `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
         `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+    );
+  if (summed)
+    out.push(
+      ...wrapLines(
+        `${plural(summed, 'note')} summed up by code (--notes lists each; the JSON, SARIF and JUnit reports have ` +
+          `every finding); ${GROUP_FROM} or more findings of one code in one file are one row.`,
+        width,
+      ),
     );
   const homes = homesEntered(report.sessions);
   if (homes) out.push(escapeText(homes));

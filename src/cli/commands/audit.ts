@@ -193,6 +193,7 @@ export function auditModule(command: 'audit' | 'validate'): CommandModule {
         graphs: audited.graphs,
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         width: io.columns,
+        ...(opt.bool(args, 'notes') ? { notes: true } : {}),
         ...(places ? { sarif: places } : {}),
         ...(formatHint !== undefined ? { formatHint } : {}),
       });

@@ -45,6 +45,7 @@ export const mergeModule: CommandModule = {
       graphs: merged.graphs,
       color: useColor(opt.bool(args, 'color'), io, output !== undefined),
       width: io.columns,
+      ...(opt.bool(args, 'notes') ? { notes: true } : {}),
       ...(places ? { sarif: places } : {}),
       ...(merged.formatHint !== undefined ? { formatHint: merged.formatHint } : {}),
     });

@@ -5,6 +5,7 @@
 import { REPORT_FORMATS } from '../../report/report-formats.js';
 import {
   BASELINE,
+  NOTES,
   COLOR,
   FAIL_ON,
   FORMAT_HINT,
@@ -44,6 +45,7 @@ export const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
     describe: 'override the severity of a code: CODE=error|warning|note',
   },
   BASELINE,
+  NOTES,
   {
     name: 'config',
     type: 'string',

@@ -7,6 +7,7 @@ import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { TIMELINE_FORMATS } from '../../report/timeline-formats.js';
 import {
   BASELINE,
+  NOTES,
   COLOR,
   EVENT_KIND,
   FAIL_ON,
@@ -163,7 +164,7 @@ export const merge: CommandSpec = {
   name: 'merge',
   summary: 'combine the JSON shard reports of `audit --shard K/N` into the report of the unsharded run',
   positionals: [{ name: 'reports', required: true, variadic: true, describe: 'every shard report (1/N … N/N)' }],
-  options: [formatOption(REPORT_FORMATS, 'table'), OUTPUT, FAIL_ON, BASELINE, SARIF_ROOT, COLOR],
+  options: [formatOption(REPORT_FORMATS, 'table'), OUTPUT, FAIL_ON, BASELINE, NOTES, SARIF_ROOT, COLOR],
   examples: [
     ['session-audit audit /fleet --shard 3/16 -o shard-3.json', 'on each of 16 machines'],
     ['session-audit merge shard-*.json --format sarif -o fleet.sarif', 'once, anywhere'],
