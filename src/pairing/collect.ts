@@ -8,6 +8,7 @@
  * stays within the reader's memory bar.
  */
 import { keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
+import { cutClear } from '../secrets/cut.js';
 import type { ChatCall, ChatResult, TurnEnd, Where } from './call-records.js';
 import type { PairingDialect } from './dialect.js';
 import type { Emission } from './emission-order.js';
@@ -201,7 +202,7 @@ export class PairingCollector {
       line: c.line,
       byteOffset: c.byteOffset,
       id,
-      name: this.interner.get(call.name.slice(0, 120)),
+      name: this.interner.get(cutClear(call.name, 120)),
       turn: this.chatTurn,
       continuedAfter: false,
     };

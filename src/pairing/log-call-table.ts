@@ -4,6 +4,7 @@
  * back one LogCall view at a time, in log order.
  */
 import { keep, type SessionEvent } from '../model/events.js';
+import { cutClear } from '../secrets/cut.js';
 import type { LogCall } from './call-records.js';
 import type { Interner } from './interner.js';
 
@@ -63,7 +64,7 @@ export class LogCallTable {
     this.termOffset.push(0);
     this.termStatus.push(0);
     this.updates.push(0);
-    if (e.toolTitle !== undefined) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+    if (e.toolTitle !== undefined) this.titles.set(i, keep(cutClear(e.toolTitle, 120)));
     this.status(i, e);
     return i;
   }
@@ -84,7 +85,7 @@ export class LogCallTable {
     }
     this.updates[i]!++;
     if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0)
-      this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+      this.titles.set(i, keep(cutClear(e.toolTitle, 120)));
     if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined)
       this.kind[i] = this.interner.get(e.toolKind);
     this.status(i, e);

@@ -8,9 +8,11 @@
 
 /**
  * Every built-in match holds one of these literals, spelled as its detector spells it: the keys' prefixes, the
- * JWT's and PEM's starts and the assignment's names case-sensitively, the two header names in any case. A match's
- * literal starts at or before the secret's value (a key's prefix starts it; a header's name and an assignment's
- * name come before it): what lets a junction be ruled out from the earlier string alone (junction.ts).
+ * JWT's and PEM's starts, the assignment's names and a URI's `://` case-sensitively, the two header names and a
+ * password's key (`pass`, `pwd`) in any case. A match's
+ * literal starts at or before the secret's value (a key's prefix starts it; a header's name, an assignment's name,
+ * a password's key and a URI's `://` come before it): what lets a junction be ruled out from the earlier string
+ * alone (junction.ts).
  */
 const HINTS_CASED = [
   'xai-',
@@ -32,16 +34,20 @@ const HINTS_CASED = [
   '_PASSWORD',
   '_PASSWD',
   '_PWD',
+  '://',
 ];
-const HINTS_ANY_CASE = ['authorization:', 'cookie:'];
+const HINTS_ANY_CASE = ['authorization:', 'cookie:', 'pass', 'pwd'];
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-/** Text without one of the literals (one linear pass each; the header names only where there is a colon). */
+/**
+ * Text without one of the literals (one linear pass each; the names of any case only where there is a colon or an
+ * equals sign, which every match of theirs holds).
+ */
 const HINT_CASED = new RegExp(HINTS_CASED.map(escapeRe).join('|'));
 const HINT_ANY_CASE = new RegExp(HINTS_ANY_CASE.map(escapeRe).join('|'), 'i');
 
 /** Whether `text` may hold a built-in secret (false: it certainly holds none). */
 export const mayHoldSecret = (text: string): boolean =>
-  HINT_CASED.test(text) || (text.includes(':') && HINT_ANY_CASE.test(text));
+  HINT_CASED.test(text) || ((text.includes(':') || text.includes('=')) && HINT_ANY_CASE.test(text));
 
 /** The proper prefixes of the literals, by their last character (header names lower-cased). */
 const PREFIXES_BY_LAST = new Map<number, Array<{ prefix: string; anyCase: boolean }>>();
