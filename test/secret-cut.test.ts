@@ -4,8 +4,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { redactJsonLine, redactor, redactText } from '../src/bundle/redact.js';
-import { cutClear, findInCut } from '../src/secrets/cut.js';
+import { findInCut } from '../src/secrets/cut.js';
 import { findSecrets } from '../src/secrets/detectors.js';
+import { clipTitle } from '../src/pairing/log-call-table.js';
 import { PLANTED } from '../scripts/corpora/secrets.js';
 
 const kinds = (text: string) => findSecrets(text).map((m) => m.kind);
@@ -24,7 +25,6 @@ describe('a secret cut short', () => {
     for (let cut = from + (LITERAL[kind] ?? 0) + 1; cut < from + v.length; cut++) {
       const out = redactText(`before ${secret.slice(0, cut)}…`, redactor(), true).text;
       expect(out, `cut at ${cut}`).toBe(`before ${secret.slice(0, from)}[REDACTED:${kind}]…`);
-      expect(cutClear(`before ${secret}`, 'before '.length + cut)).toBe(`before ${secret.slice(0, from)}`);
     }
   });
 
@@ -39,10 +39,15 @@ describe('a secret cut short', () => {
     expect(kinds(`xai-${'k'.repeat(5)} ok`)).toEqual([]);
   });
 
-  test('a secret that ends before the cut stays whole for the redaction after it', () => {
-    const key = PLANTED['api-key']!;
-    expect(cutClear(`key ${key} and more text after it`, key.length + 8)).toBe(`key ${key} and`);
-    expect(cutClear('short', 120)).toBe('short');
+  test("a tool's title cut to 120 characters is marked, and the index and the page redact across the mark", () => {
+    const title = `Run \`curl -H 'Authorization: Bearer ${'x'.repeat(60)}' https://api.example.com/${'a'.repeat(40)}\``;
+    const token = `${'Qk7'.repeat(12)}`;
+    const withKey = `Run ${'.'.repeat(100)} ghp_${token} and more`;
+    expect(clipTitle(title)).toHaveLength(120);
+    expect(clipTitle(title).endsWith('\u2026')).toBe(true);
+    expect(clipTitle('short')).toBe('short');
+    const out = redactText(clipTitle(withKey), redactor(), true).text;
+    expect(out).toBe(`Run ${'.'.repeat(100)} [REDACTED:api-key]\u2026`);
   });
 
   test('a JSON line whose strings were cut keeps parsing', () => {

@@ -3,12 +3,12 @@
  * a command clipped the same way, a tool's title is kept to 120 characters: a secret the cut goes through leaves
  * its first characters, often too few for its detector to know it (an `xai-` key needs 20 after its prefix), so
  * redacting the cut text afterwards would keep them. Here a cut is where a secret may run on: `findInCut` reports,
- * besides every whole secret, a secret reaching a cut as far as it goes (detectors.ts, `cut`), and `cutClear` cuts
- * a text before any secret the cut would go through. No fragment of a secret a detector knows survives either.
+ * besides every whole secret, a secret reaching a cut as far as it goes (detectors.ts, `cut`), so that redacting
+ * with it (bundle/redact.ts, `clipped`) leaves no fragment of a secret a detector knows.
  */
 import { BUILTIN_DETECTORS, findSecrets, type Detector, type SecretMatch } from './detectors.js';
 
-/** What marks a cut: every clipped text of the tool ends its kept part with it. */
+/** What marks a cut: the tool's clipped texts (summaries, quotes in findings, tool titles) end with it. */
 export const CUT_MARK = '\u2026';
 
 /**
@@ -34,17 +34,4 @@ export function findInCut(
     from = mark + CUT_MARK.length;
   }
   return out;
-}
-
-/**
- * `text` kept to its first `n` characters (UTF-16 units), or fewer: when the cut would go through a secret, the
- * text is cut where the secret's value starts (the name or header before it stays; so is a secret that ends right
- * at the cut, which may as well run on). A secret that ends before the cut stays whole, for the redaction that
- * follows to find. The same text and `n` give the same cut.
- */
-export function cutClear(text: string, n: number, detectors: readonly Detector[] = BUILTIN_DETECTORS): string {
-  if (text.length <= n) return text;
-  const kept = text.slice(0, n);
-  const last = findSecrets(kept, detectors, true).at(-1);
-  return last && last.end === kept.length ? kept.slice(0, last.valueStart) : kept;
 }

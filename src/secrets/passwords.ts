@@ -4,7 +4,7 @@
  * start of a YAML line, `'password' => '…'`). Only the password is replaced; the scheme, user, host and key stay.
  * Linear like every detector (detectors.ts): each candidate is found by a literal search, each run read once.
  */
-import type { Detector } from './detectors.js';
+import type { Detector } from './types.js';
 import { isPlaceholder, isWordChar, NextOf, runEnd, valueEnd } from './values.js';
 
 /** Words that stand for a password in documentation (`postgres://user:password@host`, `password=secret`). */
