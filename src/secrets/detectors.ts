@@ -6,7 +6,7 @@
  * backtracking anywhere (a quadratic JWT pattern once took 88 s on 480 KB); user patterns run on RE2
  * (user-patterns.ts).
  */
-import { mayHoldSecret } from './literals.js';
+import { mayHoldKeyedSecret } from './literals.js';
 import { passwordDetectors } from './passwords.js';
 import type { Detector, SecretMatch } from './types.js';
 import { isPlaceholder, isWordChar, NextOf, runEnd, valueEnd } from './values.js';
@@ -166,14 +166,14 @@ const assignment: Detector = {
   kind: 'assignment',
   find(text, hit, cut) {
     if (!/_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)/.test(text)) return;
-    const next = new NextOf(text);
+    let next: NextOf | undefined;
     UPPER_WORD.lastIndex = 0;
     for (let m = UPPER_WORD.exec(text); m; m = UPPER_WORD.exec(text)) {
       if (!SECRET_NAME.test(m[0])) continue;
       ASSIGN.lastIndex = UPPER_WORD.lastIndex;
       if (!ASSIGN.exec(text)) continue;
       const at = ASSIGN.lastIndex;
-      const end = valueEnd(text, at, BARE, next, cut);
+      const end = valueEnd(text, at, BARE, (next ??= new NextOf(text)), cut);
       if (end === -1) continue;
       // Past the value whatever it is: a placeholder's value is not read again for a name inside it
       // (`A_KEY=$A_KEY=$A_KEY=…` once took seconds for 70 KB).
@@ -194,7 +194,12 @@ export const BUILTIN_DETECTORS: readonly Detector[] = [
   ...passwordDetectors,
 ];
 
-const BUILTIN: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS);
+/**
+ * The built-in detectors behind the prefilter of literals.ts (`mayHoldKeyedSecret`); the passwords' two look for
+ * their literal first themselves (a URL or a `pass` is far more common than the others' literals: the whole table
+ * does not run for them).
+ */
+const PREFILTERED: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS.filter((d) => !passwordDetectors.includes(d)));
 
 /** The kinds the built-in detectors report, in table order. */
 export const BUILTIN_KINDS: readonly string[] = [...new Set(BUILTIN_DETECTORS.map((d) => d.kind))];
@@ -213,7 +218,7 @@ export function findSecrets(
   let taken: SecretMatch[] = [];
   let hinted: boolean | undefined;
   for (const d of detectors) {
-    if (BUILTIN.has(d) && !(hinted ??= mayHoldSecret(text))) continue;
+    if (PREFILTERED.has(d) && !(hinted ??= mayHoldKeyedSecret(text))) continue;
     const found: SecretMatch[] = [];
     d.find(
       text,

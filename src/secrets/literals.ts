@@ -9,10 +9,9 @@
 /**
  * Every built-in match holds one of these literals, spelled as its detector spells it: the keys' prefixes, the
  * JWT's and PEM's starts, the assignment's names and a URI's `://` case-sensitively, the two header names and a
- * password's key (`pass`, `pwd`) in any case. A match's
- * literal starts at or before the secret's value (a key's prefix starts it; a header's name, an assignment's name,
- * a password's key and a URI's `://` come before it): what lets a junction be ruled out from the earlier string
- * alone (junction.ts).
+ * password's key (`pass`, `pwd`) in any case. A match's literal starts at or before the secret's value (a key's
+ * prefix starts it; a header's name, an assignment's name, a password's key and a URI's `://` come before it):
+ * what lets a junction be ruled out from the earlier string alone (junction.ts).
  */
 const HINTS_CASED = [
   'xai-',
@@ -34,26 +33,36 @@ const HINTS_CASED = [
   '_PASSWORD',
   '_PASSWD',
   '_PWD',
-  '://',
 ];
-const HINTS_ANY_CASE = ['authorization:', 'cookie:', 'pass', 'pwd'];
+const HINTS_ANY_CASE = ['authorization:', 'cookie:'];
+/** The passwords' literals (passwords.ts): a URI's `://`, and a password's key in any case. */
+const PASSWORD_CASED = ['://'];
+const PASSWORD_ANY_CASE = ['pass', 'pwd'];
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-/**
- * Text without one of the literals (one linear pass each; the names of any case only where there is a colon or an
- * equals sign, which every match of theirs holds).
- */
+/** Text without one of the literals (one linear pass each; the header names only where there is a colon). */
 const HINT_CASED = new RegExp(HINTS_CASED.map(escapeRe).join('|'));
 const HINT_ANY_CASE = new RegExp(HINTS_ANY_CASE.map(escapeRe).join('|'), 'i');
+const PASSWORD_KEY = new RegExp(PASSWORD_ANY_CASE.map(escapeRe).join('|'), 'i');
+
+/**
+ * Whether `text` may hold a secret of the detectors of detectors.ts, the passwords' aside (false: it holds none).
+ * Only these run the whole table: a URL or a `pass` (far more common) runs the two password detectors alone.
+ */
+export const mayHoldKeyedSecret = (text: string): boolean =>
+  HINT_CASED.test(text) || (text.includes(':') && HINT_ANY_CASE.test(text));
+
+/** Whether `text` may hold a password (passwords.ts): a URI's `://`, or a key and what assigns to it. */
+export const mayHoldPassword = (text: string): boolean =>
+  text.includes('://') || ((text.includes('=') || text.includes(':')) && PASSWORD_KEY.test(text));
 
 /** Whether `text` may hold a built-in secret (false: it certainly holds none). */
-export const mayHoldSecret = (text: string): boolean =>
-  HINT_CASED.test(text) || ((text.includes(':') || text.includes('=')) && HINT_ANY_CASE.test(text));
+export const mayHoldSecret = (text: string): boolean => mayHoldKeyedSecret(text) || mayHoldPassword(text);
 
 /** The proper prefixes of the literals, by their last character (header names lower-cased). */
 const PREFIXES_BY_LAST = new Map<number, Array<{ prefix: string; anyCase: boolean }>>();
 for (const [list, anyCase] of [
-  [HINTS_CASED, false],
-  [HINTS_ANY_CASE, true],
+  [[...HINTS_CASED, ...PASSWORD_CASED], false],
+  [[...HINTS_ANY_CASE, ...PASSWORD_ANY_CASE], true],
 ] as const)
   for (const h of list)
     for (let k = 1; k < h.length; k++) {

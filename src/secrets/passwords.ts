@@ -88,7 +88,8 @@ function notAPassword(value: string, key: string, quoted: boolean): boolean {
 const passwordAssignment: Detector = {
   kind: 'password',
   find(text, hit, cut) {
-    const next = new NextOf(text);
+    if (!text.includes('=') && !text.includes(':')) return;
+    let next: NextOf | undefined;
     KEY.lastIndex = 0;
     for (let m = KEY.exec(text); m; m = KEY.exec(text)) {
       const k = m.index;
@@ -101,7 +102,7 @@ const passwordAssignment: Detector = {
       const sep = SEPARATOR.exec(text);
       if (!sep) continue;
       const at = SEPARATOR.lastIndex;
-      const end = valueEnd(text, at, BARE, next, cut);
+      const end = valueEnd(text, at, BARE, (next ??= new NextOf(text)), cut);
       if (end === -1) continue;
       KEY.lastIndex = end;
       const quoted = text[at] === '"' || text[at] === "'";
