@@ -9,7 +9,6 @@ import type { Interner } from './interner.js';
 
 const STATUS = ['', 'completed', 'failed'] as const;
 
-
 /**
  * A tool's name or title as a call row keeps it: 120 characters at most, a cut marked `…` (what the redaction of
  * the index and the HTML page knows for a cut a secret may run on past: secrets/cut.ts).
