@@ -7,6 +7,7 @@ import { redactJsonLine, redactor, redactText } from '../src/bundle/redact.js';
 import { findInCut } from '../src/secrets/cut.js';
 import { findSecrets } from '../src/secrets/detectors.js';
 import { clipTitle } from '../src/pairing/log-call-table.js';
+import { clipped } from '../src/formats/schema-runtime.js';
 import { PLANTED } from '../scripts/corpora/secrets.js';
 
 const kinds = (text: string) => findSecrets(text).map((m) => m.kind);
@@ -48,6 +49,14 @@ describe('a secret cut short', () => {
     expect(clipTitle('short')).toBe('short');
     const out = redactText(clipTitle(withKey), redactor(), true).text;
     expect(out).toBe(`Run ${'.'.repeat(100)} [REDACTED:api-key]\u2026`);
+  });
+
+  test('a value a schema finding quotes is cut at 40 characters with the mark', () => {
+    const quoted = clipped(JSON.stringify(`ts ${'1'.repeat(20)} ghp_${'Qk7'.repeat(12)}`))!;
+    expect(quoted).toHaveLength(40);
+    expect(redactText(`found ${quoted}`, redactor(), true).text).toBe(`found "ts ${'1'.repeat(20)} [REDACTED:api-key]…`);
+    expect(clipped('"short"')).toBe('"short"');
+    expect(clipped(undefined)).toBeUndefined();
   });
 
   test('a JSON line whose strings were cut keeps parsing', () => {
