@@ -54,7 +54,9 @@ describe('a secret cut short', () => {
   test('a value a schema finding quotes is cut at 40 characters with the mark', () => {
     const quoted = clipped(JSON.stringify(`ts ${'1'.repeat(20)} ghp_${'Qk7'.repeat(12)}`))!;
     expect(quoted).toHaveLength(40);
-    expect(redactText(`found ${quoted}`, redactor(), true).text).toBe(`found "ts ${'1'.repeat(20)} [REDACTED:api-key]…`);
+    expect(redactText(`found ${quoted}`, redactor(), true).text).toBe(
+      `found "ts ${'1'.repeat(20)} [REDACTED:api-key]…`,
+    );
     expect(clipped('"short"')).toBe('"short"');
     expect(clipped(undefined)).toBeUndefined();
   });
