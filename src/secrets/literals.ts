@@ -55,8 +55,13 @@ export const mayHoldKeyedSecret = (text: string): boolean =>
 export const mayHoldPassword = (text: string): boolean =>
   text.includes('://') || ((text.includes('=') || text.includes(':')) && PASSWORD_KEY.test(text));
 
+/** Both of the above in two passes (what a caller that scans every string asks first). */
+const ALL_CASED = new RegExp([...HINTS_CASED, ...PASSWORD_CASED].map(escapeRe).join('|'));
+const ALL_ANY_CASE = new RegExp([...HINTS_ANY_CASE, ...PASSWORD_ANY_CASE].map(escapeRe).join('|'), 'i');
+
 /** Whether `text` may hold a built-in secret (false: it certainly holds none). */
-export const mayHoldSecret = (text: string): boolean => mayHoldKeyedSecret(text) || mayHoldPassword(text);
+export const mayHoldSecret = (text: string): boolean =>
+  ALL_CASED.test(text) || ((text.includes(':') || text.includes('=')) && ALL_ANY_CASE.test(text));
 
 /** The proper prefixes of the literals, by their last character (header names lower-cased). */
 const PREFIXES_BY_LAST = new Map<number, Array<{ prefix: string; anyCase: boolean }>>();
