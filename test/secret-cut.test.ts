@@ -89,6 +89,7 @@ describe('uri-password', () => {
     'postgres://user:$' + '{DB_PASSWORD}@host/db',
     'postgres://user:$PGPASS@host/db',
     'see http://user:@host/ and ://x:y@z',
+    "new URL('https://abc:xyz@example.com')",
   ])('not %s', (text) => {
     expect(findSecrets(text)).toEqual([]);
   });
@@ -130,6 +131,8 @@ describe('password', () => {
     'connect(user=user, password=password)',
     'password=self.password',
     'password=getpass()',
+    "$password = App::$_CONF->getValue('DB_PASSWORD');",
+    "password=cfg['db']",
     'pass=3 fail=0',
     'PWD=/home/dev/project',
     'Password: see the vault for it',

@@ -35,7 +35,8 @@ const uriPassword: Detector = {
       // Cut before its `@`: what is left may be a password (or a port: the cut hides which).
       const open = cut === true && end === text.length;
       if (!open && (text.charCodeAt(end) !== 64 || end + 1 >= text.length || /\s/.test(text[end + 1]!))) continue;
-      if (isPlaceholder(text.slice(pw, end), PASSWORD_WORDS)) continue;
+      // `https://a:b@host`, `abc:xyz`: documentation's examples; a password has 4 characters at least.
+      if ((!open && end - pw < 4) || isPlaceholder(text.slice(pw, end), PASSWORD_WORDS)) continue;
       hit(c + 3, pw, end);
     }
   },
@@ -78,7 +79,8 @@ function notAPassword(value: string, key: string, quoted: boolean): boolean {
   if (key === 'pass' && /^\d+$/.test(value)) return true;
   if (value[0] === '/' || value[0] === '~' || /^[A-Za-z]:\\/.test(value)) return true;
   if (quoted) return false;
-  if (value.includes('(')) return true;
+  // Code: a call, a member or a subscript (`getpass()`, `App::$conf->get`, `cfg['db']`).
+  if (/[([]|::|->/.test(value)) return true;
   // password=password, password=self.password, pwd=args.pwd, password=db_password.
   const at = lower.length - key.length;
   return lower.endsWith(key) && (at === 0 || '._'.includes(lower[at - 1]!));
