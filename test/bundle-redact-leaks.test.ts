@@ -36,10 +36,14 @@ const SECRETS: Record<string, string> = {
   bearer: `T0ken${'Bearer7'.repeat(4)}`,
   cookie: `session=${'C00kie8'.repeat(4)}`,
   assigned: `Assigned9${'Value'.repeat(4)}`,
+  uriPassword: `Ur1Pa55${'word'.repeat(4)}`,
+  password: `Pa55${'W0rd'.repeat(5)}`,
   custom: 'ACME-654321-SECRET',
   /** A secret given literally as a --redact-pattern: the pattern itself must not be recorded either. */
   literal: 'Literal-Secret-0042-zq',
 };
+/** A key the timeline's summary cuts after its 8th character: too few for a detector, or for the ledger (12). */
+const SHORT_CUT = `xai-Sh0rtCut${'Qq'.repeat(10)}`;
 /** Streamed in two chunks, cut after its 11th character. */
 const SPLIT_KEY = `xai-Split${'ZyXwVuTsRq'.repeat(3)}`;
 const PEM = `-----BEGIN PRIVATE KEY-----\n${SECRETS.pemBody}\n-----END PRIVATE KEY-----`;
@@ -67,6 +71,9 @@ function plantedSession(): string {
       say(1787140101, `curl -H "Authorization: Bearer ${s.bearer}" -H "Cookie: ${s.cookie}"`),
       say(1787140102, `export DEPLOY_TOKEN=${s.assigned}`),
       say(1787140103, `order ${s.custom} shipped, ref ${s.literal}`),
+      say(1787140107, `psql postgres://app:${s.uriPassword}@db.internal/app`),
+      say(1787140108, `mysql --password=${s.password} -h db`),
+      say(1787140109, `${'w'.repeat(110)} ${SHORT_CUT}`),
       // A key split across two streamed chunks of one message: each half alone matches no detector.
       say(1787140105, `the new key is ${SPLIT_KEY.slice(0, 11)}`),
       say(1787140106, `${SPLIT_KEY.slice(11)} (keep it safe)`),
@@ -94,6 +101,7 @@ function leaks(dir: string): string[] {
     const b = readFileSync(join(dir, f)).toString('utf8');
     for (const [kind, v] of Object.entries(SECRETS)) if (b.includes(v.slice(0, 16))) found.push(`${kind} in ${f}`);
     if (b.includes(SPLIT_KEY.slice(0, 11)) || b.includes(SPLIT_KEY.slice(11, 27))) found.push(`split key in ${f}`);
+    if (b.includes(SHORT_CUT.slice(0, 8))) found.push(`short cut key in ${f}`);
   }
   return found;
 }
@@ -106,6 +114,8 @@ describe('bundle --redact leaves no secret in any member', () => {
     expect(found).toContain('anthropic in audit-report.json');
     expect(found.filter((f) => f.startsWith('split key in data/'))).toHaveLength(1);
     expect(found.filter((f) => f.includes('timelines/')).length).toBeGreaterThan(10);
+    expect(found.filter((f) => /^(uriPassword|password) in data\/.*updates\.jsonl$/.test(f))).toHaveLength(2);
+    expect(found.filter((f) => f.startsWith('short cut key in timelines/'))).not.toEqual([]);
   });
 
   test.each(['zip', 'tar', 'tgz', 'dir'])('%s', async (form) => {

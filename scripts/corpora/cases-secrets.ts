@@ -64,7 +64,8 @@ export function secretCases(): Case[] {
       name: 'secret-in-session',
       description:
         'Each prompt holds one kind of secret (a PEM private key, a JWT, an xAI key, an Authorization header, a ' +
-        'Cookie header, an OPENAI_API_KEY= assignment); a tool call exports a GitHub token in its arguments; the ' +
+        'Cookie header, an OPENAI_API_KEY= assignment, a password in a postgres:// URI, a password= assignment); a ' +
+        'tool call exports a GitHub token in its arguments; the ' +
         'last answer streams an Anthropic key split across two chunk lines. One finding per occurrence (the chat ' +
         'history holds them too), never the value.',
       must: ['SECRET_IN_SESSION'],

@@ -11,4 +11,6 @@ export const PLANTED: Record<string, string> = {
   'auth-header': `Authorization: Bearer ${'t0k3n'.repeat(5)}`,
   'cookie-header': 'Cookie: session=abcdef0123456789',
   assignment: `OPENAI_API_KEY=${'q'.repeat(40)}`,
+  'uri-password': 'postgres://deploy:Pg7sQ2xVb9LmW4rT@db.internal',
+  password: 'password=Hx8vK2pQ7zL4mN9w',
 };

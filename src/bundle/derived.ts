@@ -82,7 +82,9 @@ export type DerivedKind = 'json' | 'text';
  */
 export function redactDerived(bytes: Buffer, kind: DerivedKind, r: Redactor, ledger: SecretLedger): Buffer {
   const own: Redactor = { patterns: r.patterns, counts: new Map() };
-  if (kind === 'text') return Buffer.from(scrubSecrets(redactText(bytes.toString('utf8'), own).text, ledger), 'utf8');
+  // Clipped: a summary or a quote cut short where it holds `…` keeps no start of a secret either (secrets/cut.ts).
+  if (kind === 'text')
+    return Buffer.from(scrubSecrets(redactText(bytes.toString('utf8'), own, true).text, ledger), 'utf8');
   // Line by line, keeping the bytes of every line that does not change (a timeline can be large).
   const out: Buffer[] = [];
   for (let start = 0; start <= bytes.length; ) {
@@ -90,7 +92,7 @@ export function redactDerived(bytes: Buffer, kind: DerivedKind, r: Redactor, led
     const end = nl === -1 ? bytes.length : nl;
     const line = bytes.subarray(start, end);
     const s = line.toString('utf8');
-    const t = scrubSecrets(redactJsonLine(s, own).text, ledger);
+    const t = scrubSecrets(redactJsonLine(s, own, true).text, ledger);
     out.push(t === s ? line : Buffer.from(t, 'utf8'));
     if (nl === -1) break;
     out.push(NEWLINE);

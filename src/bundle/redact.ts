@@ -3,6 +3,7 @@
  * stays as it was, so each line still parses. Plain text files are redacted as text. Deterministic. The detectors
  * are the shared table of secrets/ (linear-time: RE2).
  */
+import { findInCut } from '../secrets/cut.js';
 import { BUILTIN_DETECTORS, findSecrets, type Detector } from '../secrets/detectors.js';
 import { userDetectors } from '../secrets/user-patterns.js';
 
@@ -19,9 +20,13 @@ export function redactor(custom: readonly string[] = []): Redactor {
   return { patterns: [...BUILTIN_DETECTORS, ...userDetectors(custom)], counts: new Map() };
 }
 
-/** Redact plain text; returns the text and how many replacements were made. */
-export function redactText(text: string, r: Redactor): { text: string; n: number } {
-  const found = findSecrets(text, r.patterns);
+/**
+ * Redact plain text; returns the text and how many replacements were made. `clipped`: the text may have been cut
+ * where it holds `…` (a summary, a finding quoting a clipped command): a secret reaching one is replaced as far as
+ * it goes, however little of it is left (secrets/cut.ts).
+ */
+export function redactText(text: string, r: Redactor, clipped = false): { text: string; n: number } {
+  const found = clipped ? findInCut(text, r.patterns) : findSecrets(text, r.patterns);
   if (!found.length) return { text, n: 0 };
   let out = '';
   let at = 0;
@@ -37,9 +42,9 @@ export function redactText(text: string, r: Redactor): { text: string; n: number
 /**
  * Redact inside the JSON string literals of one line: each string token is decoded, redacted and re-encoded
  * only if something changed. Everything between strings is untouched, so a line that parsed still parses.
- * An unterminated string (a torn line) is redacted as raw text.
+ * An unterminated string (a torn line) is redacted as raw text. `clipped`: as for redactText, in every string.
  */
-export function redactJsonLine(line: string, r: Redactor): { text: string; n: number } {
+export function redactJsonLine(line: string, r: Redactor, clipped = false): { text: string; n: number } {
   let out = '';
   let n = 0;
   let i = 0;
@@ -53,7 +58,7 @@ export function redactJsonLine(line: string, r: Redactor): { text: string; n: nu
     let j = q + 1;
     while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
     if (j >= line.length) {
-      const t = redactText(line.slice(q), r);
+      const t = redactText(line.slice(q), r, clipped);
       out += t.text;
       n += t.n;
       break;
@@ -67,7 +72,7 @@ export function redactJsonLine(line: string, r: Redactor): { text: string; n: nu
       i = j + 1;
       continue;
     }
-    const t = redactText(value, r);
+    const t = redactText(value, r, clipped);
     out += t.n ? JSON.stringify(t.text) : token;
     n += t.n;
     i = j + 1;

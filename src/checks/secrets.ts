@@ -34,7 +34,9 @@ export const secrets = defineCheck({
       help:
         'A string of the session holds something that looks like a secret: a provider API key (xAI, OpenAI, ' +
         'Anthropic, AWS, GitHub, GitLab, Slack, Google, Stripe, Hugging Face), a JSON Web Token, a PEM private key, ' +
-        'an Authorization or Cookie header, or a NAME_KEY=/NAME_TOKEN= assignment. One finding per occurrence, with ' +
+        'an Authorization or Cookie header, a NAME_KEY=/NAME_TOKEN= assignment, the password of a URI ' +
+        '(scheme://user:password@host) or a password assigned to a key named for one (password=, pass=, pwd=, ' +
+        '"password": "…"). One finding per occurrence, with ' +
         'its file, line, byte offset and JSON Pointer; the value is never shown, only its kind and the first 12 hex ' +
         'digits of its sha256 (the same secret has the same hash wherever it occurs). A key split across two ' +
         'streamed chunks of one message is found where they join. Anyone with a copy of the session holds the ' +

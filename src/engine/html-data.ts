@@ -18,20 +18,28 @@ import { findSessions } from './tree.js';
 import { pairRows } from './session.js';
 import { opaque } from '../model/found.js';
 import { redactJsonLine, redactor, redactText } from '../bundle/redact.js';
+import { CUT_MARK } from '../secrets/cut.js';
 
-/** The page never shows a secret: the detectors of `bundle --redact` (and SECRET_IN_SESSION) hide each one. */
+/**
+ * The page never shows a secret: the detectors of `bundle --redact` (and SECRET_IN_SESSION) hide each one, and a
+ * secret reaching a `…` (a summary cut short) as far as it goes.
+ */
 const hidden = redactor();
-const hideSecrets = (text: string): string => redactText(text, hidden).text;
+const hideSecrets = (text: string): string => redactText(text, hidden, true).text;
 
-/** A finding's line with its secrets replaced (as JSON when it is UTF-8, byte for byte elsewhere). */
-function hideInLine(b: FindingBytes): FindingBytes {
+/**
+ * A finding's line with its secrets replaced (as JSON when it is UTF-8, byte for byte elsewhere). `cut`: the line
+ * was cut short, so a secret reaching its end is hidden as far as it goes (marked as a cut while it is redacted).
+ */
+function hideInLine(b: FindingBytes, cut = false): FindingBytes {
   const raw = Buffer.from(b.bytes);
   const utf8 = raw.toString('utf8');
+  const mark = cut ? CUT_MARK : '';
   const r = Buffer.from(utf8, 'utf8').equals(raw)
-    ? redactJsonLine(utf8, hidden)
-    : { ...redactText(raw.toString('latin1'), hidden), latin1: true };
+    ? redactJsonLine(utf8 + mark, hidden, true)
+    : { ...redactText(raw.toString('latin1') + mark, hidden, true), latin1: true };
   if (!r.n) return b;
-  const bytes = Buffer.from(r.text, 'latin1' in r ? 'latin1' : 'utf8');
+  const bytes = Buffer.from(cut ? r.text.slice(0, -CUT_MARK.length) : r.text, 'latin1' in r ? 'latin1' : 'utf8');
   return b.length !== undefined ? { bytes, length: bytes.length } : { bytes };
 }
 
@@ -49,7 +57,7 @@ function clipText(e: TimelineEvent): TimelineEvent {
   // A summary may cut a secret short where no detector knows it: made again from the text without secrets.
   const summary =
     text === e.text
-      ? e.summary
+      ? hideSecrets(e.summary)
       : text.length > e.summary.length
         ? `${text.replace(/\s+/g, ' ').slice(0, Math.max(1, e.summary.length - 1))}…`
         : text;
@@ -73,6 +81,7 @@ function sessionExtras(
   // Tool arguments and notes are session text: shown without their secrets.
   const pairs = pairRows(found).map((p) => ({
     ...p,
+    name: hideSecrets(p.name),
     ...(p.args !== undefined ? { args: hideSecrets(p.args) } : {}),
     ...(p.note !== undefined ? { note: hideSecrets(p.note) } : {}),
   }));
@@ -128,7 +137,8 @@ function findingLines(report: AuditReport, found: ReadonlyMap<string, FoundSessi
         const bytes = r.value[k]!;
         const len = f.location.byteLength;
         if (len !== undefined) out[i] = hideInLine({ bytes, length: len });
-        else if (bytes.length > HTML_LINE_BYTES) out[i] = hideInLine({ bytes: bytes.subarray(0, HTML_LINE_BYTES) });
+        else if (bytes.length > HTML_LINE_BYTES)
+          out[i] = hideInLine({ bytes: bytes.subarray(0, HTML_LINE_BYTES) }, true);
         else out[i] = hideInLine({ bytes, length: bytes.length });
       });
     }

@@ -126,10 +126,18 @@ export function check(v: ValidateFunction, value: unknown, prefix = ''): Violati
   return { pointer: prefix + best.instancePath, message: describe(best) };
 }
 
+/**
+ * A value a message quotes, kept to 40 characters, the cut marked `…` (the index and the HTML page redact a secret
+ * reaching it: secrets/cut.ts).
+ */
+export const clipped = (s: string | undefined): string | undefined =>
+  s !== undefined && s.length > 40 ? `${s.slice(0, 39)}\u2026` : s;
+
 const show = (x: unknown): string => {
   const s = JSON.stringify(x);
   if (s === undefined) return String(x);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  // The cut marked `…`: the index and the HTML page redact a secret reaching it (secrets/cut.ts).
+  return s.length > 60 ? `${s.slice(0, 59)}\u2026` : s;
 };
 
 const typeOf = (x: unknown): string =>

@@ -12,7 +12,7 @@ import type { ChatCall, ChatResult, TurnEnd, Where } from './call-records.js';
 import type { PairingDialect } from './dialect.js';
 import type { Emission } from './emission-order.js';
 import { Interner } from './interner.js';
-import { LogCallTable } from './log-call-table.js';
+import { clipTitle, LogCallTable } from './log-call-table.js';
 
 /**
  * The first result of each call, kept compactly; every other result (and anything odd about the first) as an object.
@@ -201,7 +201,7 @@ export class PairingCollector {
       line: c.line,
       byteOffset: c.byteOffset,
       id,
-      name: this.interner.get(call.name.slice(0, 120)),
+      name: this.interner.get(clipTitle(call.name)),
       turn: this.chatTurn,
       continuedAfter: false,
     };

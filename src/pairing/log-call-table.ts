@@ -9,6 +9,12 @@ import type { Interner } from './interner.js';
 
 const STATUS = ['', 'completed', 'failed'] as const;
 
+/**
+ * A tool's name or title as a call row keeps it: 120 characters at most, a cut marked `…` (what the redaction of
+ * the index and the HTML page knows for a cut a secret may run on past: secrets/cut.ts).
+ */
+export const clipTitle = (s: string): string => (s.length > 120 ? `${s.slice(0, 119)}\u2026` : s);
+
 /** tool_call rows of the authoritative log, in column arrays. */
 export class LogCallTable {
   private readonly index = new Map<string, number>();
@@ -63,7 +69,7 @@ export class LogCallTable {
     this.termOffset.push(0);
     this.termStatus.push(0);
     this.updates.push(0);
-    if (e.toolTitle !== undefined) this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+    if (e.toolTitle !== undefined) this.titles.set(i, keep(clipTitle(e.toolTitle)));
     this.status(i, e);
     return i;
   }
@@ -84,7 +90,7 @@ export class LogCallTable {
     }
     this.updates[i]!++;
     if (!this.titles.has(i) && e.toolTitle !== undefined && this.termStatus[i] === 0)
-      this.titles.set(i, keep(e.toolTitle.slice(0, 120)));
+      this.titles.set(i, keep(clipTitle(e.toolTitle)));
     if ((this.kind[i] === undefined || this.kind[i] === 'other') && e.toolKind !== undefined)
       this.kind[i] = this.interner.get(e.toolKind);
     this.status(i, e);

@@ -6,32 +6,12 @@
  * backtracking anywhere (a quadratic JWT pattern once took 88 s on 480 KB); user patterns run on RE2
  * (user-patterns.ts).
  */
-import { mayHoldSecret } from './literals.js';
+import { mayHoldKeyedSecret } from './literals.js';
+import { passwordDetectors } from './passwords.js';
+import type { Detector, SecretMatch } from './types.js';
+import { isPlaceholder, isWordChar, NextOf, runEnd, valueEnd } from './values.js';
 
-export interface Detector {
-  kind: string;
-  /** Calls `hit` for each match in `text`, in text order (valueStart: after a kept header or variable name). */
-  find(text: string, hit: (start: number, valueStart: number, end: number) => void): void;
-}
-
-export interface SecretMatch {
-  kind: string;
-  /** UTF-16 offsets into the scanned text: the whole match. */
-  start: number;
-  end: number;
-  /** Where the secret value starts (after the kept name or header). */
-  valueStart: number;
-}
-
-const isWordChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-
-/** The end of the run of `re` (a sticky `[...]*` expression: it always matches, never backtracks) from `at`. */
-function runEnd(re: RegExp, text: string, at: number): number {
-  re.lastIndex = at;
-  re.exec(text);
-  return re.lastIndex;
-}
+export type { Detector, SecretMatch } from './types.js';
 
 /**
  * A provider key: a literal prefix, then a run of the key's characters of at least `min` (at most `max`).
@@ -43,7 +23,7 @@ function prefixedKey(prefix: string, chars: string, min: number, max?: number, b
   const run = new RegExp(`[${chars}]*`, 'y');
   return {
     kind: 'api-key',
-    find(text, hit) {
+    find(text, hit, cut) {
       head.lastIndex = 0;
       for (let m = head.exec(text); m; m = head.exec(text)) {
         const start = m.index;
@@ -53,7 +33,8 @@ function prefixedKey(prefix: string, chars: string, min: number, max?: number, b
         head.lastIndex = Math.max(end, start + 1);
         if (bounded && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
         const len = end - body;
-        if (len < min || (max !== undefined && len > max)) continue;
+        if (max !== undefined && len > max) continue;
+        if (len < min && !(cut && end === text.length && len > 0)) continue;
         hit(start, start, end);
       }
     },
@@ -83,17 +64,21 @@ const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/g;
 /** A PEM private key: a BEGIN line, then the first END line after it (every END found once, in one pass). */
 const pem: Detector = {
   kind: 'pem-private-key',
-  find(text, hit) {
+  find(text, hit, cut) {
     if (!text.includes('-----BEGIN ')) return;
     const ends: Array<[number, number]> = [];
     PEM_END.lastIndex = 0;
     for (let m = PEM_END.exec(text); m; m = PEM_END.exec(text)) ends.push([m.index, PEM_END.lastIndex]);
-    if (!ends.length) return;
+    if (!ends.length && !cut) return;
     let e = 0;
     PEM_BEGIN.lastIndex = 0;
     for (let m = PEM_BEGIN.exec(text); m; m = PEM_BEGIN.exec(text)) {
       while (e < ends.length && ends[e]![0] < PEM_BEGIN.lastIndex) e++;
-      if (e === ends.length) return;
+      if (e === ends.length) {
+        // Cut before its END line: the key runs on past the cut.
+        if (cut) hit(m.index, m.index, text.length);
+        return;
+      }
       hit(m.index, m.index, ends[e]![1]);
       PEM_BEGIN.lastIndex = ends[e]![1];
     }
@@ -102,25 +87,41 @@ const pem: Detector = {
 
 const JWT_SEGMENT = /[A-Za-z0-9_-]*/y;
 
-/** A JSON Web Token: `eyJ…` `.eyJ…` `.…`, each part at least 8 characters, at the start of a word. */
+/**
+ * A JSON Web Token: `eyJ…` `.eyJ…` `.…`, each part at least 8 characters, at the start of a word. In a cut text, a
+ * token whose parts so far reach the end (however short) is one.
+ */
 const jwt: Detector = {
   kind: 'jwt',
-  find(text, hit) {
+  find(text, hit, cut) {
+    let jwtStart = 0;
+    const open = (at: number): boolean => {
+      if (!cut || at < text.length) return false;
+      hit(jwtStart, jwtStart, text.length);
+      return true;
+    };
     let from = 0;
     for (;;) {
       const c = text.indexOf('eyJ', from);
       if (c === -1) return;
       from = c + 1;
       if (c > 0 && isWordChar(text.charCodeAt(c - 1))) continue;
+      jwtStart = c;
       const e1 = runEnd(JWT_SEGMENT, text, c + 3);
       // Any later `eyJ` inside this first part ends it at the same place, shorter: skip past it.
       from = e1;
-      if (e1 - c < 11 || text.charCodeAt(e1) !== 46 || !text.startsWith('eyJ', e1 + 1)) continue;
+      if (open(e1)) return;
+      if (e1 - c < 11 || text.charCodeAt(e1) !== 46) continue;
+      // Cut inside the second part's `eyJ`.
+      if (cut && e1 + 4 > text.length && 'eyJ'.startsWith(text.slice(e1 + 1)) && open(text.length)) return;
+      if (!text.startsWith('eyJ', e1 + 1)) continue;
       const e2 = runEnd(JWT_SEGMENT, text, e1 + 4);
       // The second part's `eyJ` may start a token of its own: look again from there.
       from = e1 + 1;
+      if (open(e2)) return;
       if (e2 - e1 < 12 || text.charCodeAt(e2) !== 46) continue;
       const e3 = runEnd(JWT_SEGMENT, text, e2 + 1);
+      if (open(e3)) return;
       if (e3 - e2 < 9) continue;
       hit(c, c, e3);
       from = e3;
@@ -158,45 +159,27 @@ const SECRET_NAME = /(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PWD)$/;
 const UPPER_WORD = /\b[A-Z][A-Z0-9_]*/g;
 const ASSIGN = /[ \t]*[=:][ \t]*/y;
 /** The value of an assignment: a double- or single-quoted string (on one line), or a bare word. */
-const ASSIGNED = /"[^"\n]*"|'[^'\n]*'|[^\s"'\\]+/y;
-
-/**
- * A value that stands for a secret rather than being one: documentation's `sk-ant-...`, `<your key>`, a variable
- * (`$TOKEN`, `${TOKEN}`, `%TOKEN%`), a template (`{{ token }}`), `xxxx`, `****`, `changeme`. Real sessions are
- * full of them (a README pasted into a prompt); reporting them would bury the real keys.
- */
-const PLACEHOLDER_WORDS = new Set(
-  'changeme change_me placeholder redacted example dummy none null undefined true false'.split(' '),
-);
-function isPlaceholder(raw: string): boolean {
-  const v = raw.replace(/^["'`]|["'`,;)\]}]+$/g, '').trim();
-  if (!v.length || v.includes('...') || v.includes('\u2026') || '$%<{'.includes(v[0]!)) return true;
-  if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
-  if (/^(?:your|my|the)[-_ ]/i.test(v)) return true;
-  // Code that reads the secret from somewhere else: process.env.X, os.environ["X"], getenv("X").
-  if (/^(?:process\.env|os\.environ|os\.getenv|getenv|env)\b/.test(v)) return true;
-  // A mask: xxxx, ****, 0000, ####.
-  if (!'xX*#0'.includes(v[0]!)) return false;
-  for (let i = 1; i < v.length; i++) if (v[i] !== v[0]) return false;
-  return true;
-}
+const BARE = /[^\s"'\\]*/y;
 
 /** NAME_KEY=value, NAME_TOKEN: "value", … (the name kept, the value replaced). */
 const assignment: Detector = {
   kind: 'assignment',
-  find(text, hit) {
+  find(text, hit, cut) {
     if (!/_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)/.test(text)) return;
+    let next: NextOf | undefined;
     UPPER_WORD.lastIndex = 0;
     for (let m = UPPER_WORD.exec(text); m; m = UPPER_WORD.exec(text)) {
       if (!SECRET_NAME.test(m[0])) continue;
       ASSIGN.lastIndex = UPPER_WORD.lastIndex;
       if (!ASSIGN.exec(text)) continue;
       const at = ASSIGN.lastIndex;
-      ASSIGNED.lastIndex = at;
-      if (!ASSIGNED.exec(text)) continue;
-      if (isPlaceholder(text.slice(at, ASSIGNED.lastIndex))) continue;
-      hit(m.index, at, ASSIGNED.lastIndex);
-      UPPER_WORD.lastIndex = ASSIGNED.lastIndex;
+      const end = valueEnd(text, at, BARE, (next ??= new NextOf(text)), cut);
+      if (end === -1) continue;
+      // Past the value whatever it is: a placeholder's value is not read again for a name inside it
+      // (`A_KEY=$A_KEY=$A_KEY=…` once took seconds for 70 KB).
+      UPPER_WORD.lastIndex = end;
+      if (isPlaceholder(text.slice(at, end))) continue;
+      hit(m.index, at, end);
     }
   },
 };
@@ -208,9 +191,15 @@ export const BUILTIN_DETECTORS: readonly Detector[] = [
   header('auth-header', /\b(?:Proxy-)?Authorization:/gi, /[^\s"'\\]+/y, /(?:Bearer|Basic|Token|Bot)/iy),
   header('cookie-header', /\b(?:Set-)?Cookie:/gi, /[^\r\n"\\]+/y),
   assignment,
+  ...passwordDetectors,
 ];
 
-const BUILTIN: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS);
+/**
+ * The built-in detectors behind the prefilter of literals.ts (`mayHoldKeyedSecret`); the passwords' two look for
+ * their literal first themselves (a URL or a `pass` is far more common than the others' literals: the whole table
+ * does not run for them).
+ */
+const PREFILTERED: ReadonlySet<Detector> = new Set(BUILTIN_DETECTORS.filter((d) => !passwordDetectors.includes(d)));
 
 /** The kinds the built-in detectors report, in table order. */
 export const BUILTIN_KINDS: readonly string[] = [...new Set(BUILTIN_DETECTORS.map((d) => d.kind))];
@@ -219,16 +208,25 @@ export const BUILTIN_KINDS: readonly string[] = [...new Set(BUILTIN_DETECTORS.ma
  * Every match of the detectors in `text`, in text order. Where matches overlap, the detector listed first wins
  * (a key inside an Authorization header is the key), then the earlier match.
  */
-export function findSecrets(text: string, detectors: readonly Detector[] = BUILTIN_DETECTORS): SecretMatch[] {
+export function findSecrets(
+  text: string,
+  detectors: readonly Detector[] = BUILTIN_DETECTORS,
+  /** The text was cut at its end from a longer one: a secret reaching the end is reported (cut.ts). */
+  cut = false,
+): SecretMatch[] {
   /** Matches of the detectors before the current one, sorted by start and never overlapping. */
   let taken: SecretMatch[] = [];
   let hinted: boolean | undefined;
   for (const d of detectors) {
-    if (BUILTIN.has(d) && !(hinted ??= mayHoldSecret(text))) continue;
+    if (PREFILTERED.has(d) && !(hinted ??= mayHoldKeyedSecret(text))) continue;
     const found: SecretMatch[] = [];
-    d.find(text, (start, valueStart, end) => {
-      if (valueStart < end && !overlaps(taken, start, end)) found.push({ kind: d.kind, start, end, valueStart });
-    });
+    d.find(
+      text,
+      (start, valueStart, end) => {
+        if (valueStart < end && !overlaps(taken, start, end)) found.push({ kind: d.kind, start, end, valueStart });
+      },
+      cut,
+    );
     if (found.length) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
   }
   return taken;

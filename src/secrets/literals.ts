@@ -8,9 +8,10 @@
 
 /**
  * Every built-in match holds one of these literals, spelled as its detector spells it: the keys' prefixes, the
- * JWT's and PEM's starts and the assignment's names case-sensitively, the two header names in any case. A match's
- * literal starts at or before the secret's value (a key's prefix starts it; a header's name and an assignment's
- * name come before it): what lets a junction be ruled out from the earlier string alone (junction.ts).
+ * JWT's and PEM's starts, the assignment's names and a URI's `://` case-sensitively, the two header names and a
+ * password's key (`pass`, `pwd`) in any case. A match's literal starts at or before the secret's value (a key's
+ * prefix starts it; a header's name, an assignment's name, a password's key and a URI's `://` come before it):
+ * what lets a junction be ruled out from the earlier string alone (junction.ts).
  */
 const HINTS_CASED = [
   'xai-',
@@ -34,20 +35,39 @@ const HINTS_CASED = [
   '_PWD',
 ];
 const HINTS_ANY_CASE = ['authorization:', 'cookie:'];
+/** The passwords' literals (passwords.ts): a URI's `://`, and a password's key in any case. */
+const PASSWORD_CASED = ['://'];
+const PASSWORD_ANY_CASE = ['pass', 'pwd'];
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 /** Text without one of the literals (one linear pass each; the header names only where there is a colon). */
 const HINT_CASED = new RegExp(HINTS_CASED.map(escapeRe).join('|'));
 const HINT_ANY_CASE = new RegExp(HINTS_ANY_CASE.map(escapeRe).join('|'), 'i');
+const PASSWORD_KEY = new RegExp(PASSWORD_ANY_CASE.map(escapeRe).join('|'), 'i');
+
+/**
+ * Whether `text` may hold a secret of the detectors of detectors.ts, the passwords' aside (false: it holds none).
+ * Only these run the whole table: a URL or a `pass` (far more common) runs the two password detectors alone.
+ */
+export const mayHoldKeyedSecret = (text: string): boolean =>
+  HINT_CASED.test(text) || (text.includes(':') && HINT_ANY_CASE.test(text));
+
+/** Whether `text` may hold a password (passwords.ts): a URI's `://`, or a key and what assigns to it. */
+export const mayHoldPassword = (text: string): boolean =>
+  text.includes('://') || ((text.includes('=') || text.includes(':')) && PASSWORD_KEY.test(text));
+
+/** Both of the above in two passes (what a caller that scans every string asks first). */
+const ALL_CASED = new RegExp([...HINTS_CASED, ...PASSWORD_CASED].map(escapeRe).join('|'));
+const ALL_ANY_CASE = new RegExp([...HINTS_ANY_CASE, ...PASSWORD_ANY_CASE].map(escapeRe).join('|'), 'i');
 
 /** Whether `text` may hold a built-in secret (false: it certainly holds none). */
 export const mayHoldSecret = (text: string): boolean =>
-  HINT_CASED.test(text) || (text.includes(':') && HINT_ANY_CASE.test(text));
+  ALL_CASED.test(text) || ((text.includes(':') || text.includes('=')) && ALL_ANY_CASE.test(text));
 
 /** The proper prefixes of the literals, by their last character (header names lower-cased). */
 const PREFIXES_BY_LAST = new Map<number, Array<{ prefix: string; anyCase: boolean }>>();
 for (const [list, anyCase] of [
-  [HINTS_CASED, false],
-  [HINTS_ANY_CASE, true],
+  [[...HINTS_CASED, ...PASSWORD_CASED], false],
+  [[...HINTS_ANY_CASE, ...PASSWORD_ANY_CASE], true],
 ] as const)
   for (const h of list)
     for (let k = 1; k < h.length; k++) {

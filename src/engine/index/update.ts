@@ -93,7 +93,8 @@ function indexRecords(
 ): IndexOutcome {
   const out: IndexOutcome = { captures: 0, events: 0, calls: 0, findings: 0, notIndexed: 0 };
   const r = redactor();
-  const clean = (s: string): string => redactText(s, r).text;
+  // A `…` may be where a text was cut (a summary, a clipped quote): a secret reaching one goes as far as it goes.
+  const clean = (s: string): string => redactText(s, r, true).text;
   const q = {
     session: db.prepare(
       `INSERT INTO sessions (key, id, format, display, abs, root, group_name, first_capture, last_capture, status,

@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
 import type { SchemaIssue } from '../types.js';
-import { check, validator } from '../schema-runtime.js';
+import { check, clipped, validator } from '../schema-runtime.js';
 import { defName } from '../shared/zod.js';
 import {
   Compacted,
@@ -55,9 +55,7 @@ export function validateRolloutLine(value: unknown): SchemaIssue[] {
       ),
     );
   else if (!RFC3339.test(timestamp))
-    issues.push(
-      violation('/timestamp', `expected an RFC 3339 date-time, found ${JSON.stringify(timestamp.slice(0, 40))}`),
-    );
+    issues.push(violation('/timestamp', `expected an RFC 3339 date-time, found ${clipped(JSON.stringify(timestamp))}`));
   if (
     ordinal !== undefined &&
     ordinal !== null &&
@@ -66,7 +64,7 @@ export function validateRolloutLine(value: unknown): SchemaIssue[] {
     issues.push(
       violation(
         '/ordinal',
-        `expected a non-negative integer, found ${JSON.stringify(ordinal)?.slice(0, 40) ?? kindOf(ordinal)}`,
+        `expected a non-negative integer, found ${clipped(JSON.stringify(ordinal)) ?? kindOf(ordinal)}`,
       ),
     );
   }

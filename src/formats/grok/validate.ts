@@ -5,7 +5,7 @@
 import type { SchemaIssue } from '../types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
-import { check, validator } from '../schema-runtime.js';
+import { check, clipped, validator } from '../schema-runtime.js';
 import { defName } from '../shared/zod.js';
 import { CHAT_VARIANTS, LegacyChatMessage } from './models/chat.js';
 import { ACP_VARIANTS } from './models/acp.js';
@@ -153,7 +153,7 @@ function updatesLine(value: unknown): SchemaIssue[] {
         violation(
           '/timestamp',
           `expected integer seconds since the epoch, found ` +
-            `${JSON.stringify(timestamp)?.slice(0, 40) ?? kindOf(timestamp)}`,
+            `${clipped(JSON.stringify(timestamp)) ?? kindOf(timestamp)}`,
         ),
       );
     }
