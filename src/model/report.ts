@@ -61,8 +61,8 @@ export const SessionReportSchema = z.object({
     .string()
     .optional()
     .describe(
-      "The agent home (a dot-directory such as `home/alice/.codex`) the walk entered to find the session: the agents' " +
-        'homes are entered wherever they appear in a tree given, every other dot entry is passed over.',
+      'The agent home (a dot-directory such as `home/alice/.codex`) the walk entered to find the session: the ' +
+        "agents' homes are entered wherever they appear in a tree given, every other dot entry is passed over.",
     ),
 });
 

@@ -1,7 +1,7 @@
 /**
  * What a human report shows of many findings: the findings of one code, severity and file of a session, five or
- * more, are one row (the first, with how many and the last line), and notes are summed up by code unless asked for one by one. JSON,
- * SARIF and JUnit keep every finding; this is for the table (and what reads like it).
+ * more, are one row (the first, with how many and the last line), and notes are summed up by code unless asked for
+ * one by one. JSON, SARIF and JUnit keep every finding; this is for the table (and what reads like it).
  */
 import type { Finding } from '../model/finding.js';
 

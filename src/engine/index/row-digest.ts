@@ -21,7 +21,6 @@ export const DIGESTED = {
     'tool_status',
     'rewound',
     'compacted',
-    'summary',
     'text',
   ],
   tool_calls: ['call_id', 'name', 'kind', 'arguments', 'status', 'may_mutate', 'prompt_index', 'file', 'line', 'byte'],
@@ -43,7 +42,6 @@ export const LINE_KEYED = [
   'tag',
   'tool_call_id',
   'tool_status',
-  'summary',
   'text',
 ] as const;
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { FILE_MODE } from '../../store/guard.js';
 import { fsyncDir, tmpName } from '../../store/layout.js';
 
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 export const INDEX_NAME = 'index.sqlite';
 
 export const indexPath = (store: string): string => join(store, INDEX_NAME);
@@ -81,7 +81,6 @@ CREATE TABLE events (
   tool_status TEXT,
   rewound INTEGER NOT NULL,
   compacted INTEGER NOT NULL,
-  summary TEXT NOT NULL,
   text TEXT NOT NULL,
   line_key TEXT NOT NULL,
   digest TEXT NOT NULL,

@@ -113,8 +113,8 @@ function indexRecords(
     ),
     event: db.prepare(
       `INSERT OR IGNORE INTO events (session, capture, file, line, byte, time, time_ms, kind, tag, tool_call_id,
-         tool_status, rewound, compacted, summary, text, line_key, digest)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         tool_status, rewound, compacted, text, line_key, digest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A line indexed from an earlier capture that a later line has since rewound or compacted: its flags follow.
     flags: db.prepare(
@@ -242,7 +242,6 @@ function indexRecords(
   function insertEvent(key: number, seq: number, e: TimelineEvent): boolean {
     // The characters search marks its matches with (search.ts) never come from the text.
     const text = clean(e.text).replace(/[\u0002\u0003]/g, '\ufffd');
-    const summary = clean(e.summary);
     // In DIGESTED.events' order.
     const cells = [
       e.file,
@@ -255,11 +254,10 @@ function indexRecords(
       e.toolStatus ?? null,
       e.rewound ? 1 : 0,
       e.compacted ? 1 : 0,
-      summary,
       text,
     ] as const;
     const [file, line, byte, time, kind, tag, callId, status, rewound, compacted] = cells;
-    const lineKey = rowDigest([file, line, byte, time, kind, tag, callId, status, summary, text]);
+    const lineKey = rowDigest([file, line, byte, time, kind, tag, callId, status, text]);
     const digest = rowDigest(cells);
     const info = q.event.run(
       key,
@@ -275,7 +273,6 @@ function indexRecords(
       status,
       rewound,
       compacted,
-      summary,
       text,
       lineKey,
       digest,
