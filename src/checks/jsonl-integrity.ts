@@ -91,9 +91,9 @@ export const jsonlIntegrity = defineCheck({
       title: 'A line nests JSON deeper than the reader accepts',
       help:
         `Arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep (the limit every reader of this tool ` +
-        'keeps, README "Limits"): agents do not write such records; a foreign write or a crafted line does. The line is not ' +
-        'parsed, its record is lost to this audit as an unparseable line is, so that no check, summary or ' +
-        'redaction meets a value deep enough to exhaust the stack.',
+        'keeps, README "Limits"): agents do not write such records; a foreign write or a crafted line does. The ' +
+        'line is not parsed and its record is lost to this audit, as an unparseable line is, so that no check, ' +
+        'summary or redaction meets a value deep enough to exhaust the stack.',
     },
   },
   create(ctx) {

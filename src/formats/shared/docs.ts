@@ -21,8 +21,10 @@ export function parseDoc(file: string, kind: string, bytes: Buffer, size: number
     };
   }
   const deep = tooDeep(bytes);
-  if (deep)
-    return { file, kind, size, problem: { kind: 'too-deep', detail: `${tooDeepDetail(deep, 'file')}; not parsed`, byteOffset: deep.at } };
+  if (deep) {
+    const detail = `${tooDeepDetail(deep, 'file')}; not parsed`;
+    return { file, kind, size, problem: { kind: 'too-deep', detail, byteOffset: deep.at } };
+  }
   const text = bytes.toString('utf8');
   try {
     const doc: DocEvent = { file, kind, size, value: JSON.parse(text) };
