@@ -15,6 +15,7 @@ import type { AuditReport } from '../src/model/report.js';
 import { tooDeep, tooDeepText } from '../src/read/json-depth.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
+import { codes, scan } from './helpers/scan.js';
 
 const D = 100_000;
 const scratch = mkdtempSync(join(tmpdir(), 'sa-deep-'));
@@ -93,7 +94,7 @@ function deepenDatabase(root: string): { message: number; session: string } {
   const db = new Database(join(root, 'state.db'));
   try {
     const m = db
-      .prepare("SELECT id, tool_calls FROM messages WHERE tool_calls IS NOT NULL ORDER BY id LIMIT 1")
+      .prepare('SELECT id, tool_calls FROM messages WHERE tool_calls IS NOT NULL ORDER BY id LIMIT 1')
       .get() as { id: number; tool_calls: string };
     db.prepare('UPDATE messages SET tool_calls = ? WHERE id = ?').run(`[${deep(m.tool_calls)}]`, m.id);
     const s = db.prepare('SELECT id, model_config FROM sessions ORDER BY id LIMIT 1').get() as {
@@ -134,9 +135,7 @@ describe.each(AGENTS)('%s: JSON nested 100,000 levels deep', (agent) => {
     const report = JSON.parse(r.stdout) as AuditReport;
     expect(report.toolErrors).toEqual([]);
     const where = (code: string) =>
-      report.findings
-        .filter((f) => f.code === code)
-        .map((f) => `${f.location.file}:${f.location.line ?? ''}`);
+      report.findings.filter((f) => f.code === code).map((f) => `${f.location.file}:${f.location.line ?? ''}`);
     const deepLines = report.findings.filter((f) => f.code === 'JSONL_TOO_DEEP');
     expect(deepLines).toHaveLength(b.lines.size);
     for (const [rel, line] of b.lines) {
@@ -194,5 +193,26 @@ describe('the depth pre-scan', () => {
     expect(at('[]'.repeat(100))).toBeUndefined();
     expect(tooDeepText(`x${'['.repeat(MAX_JSON_DEPTH)}`)).toBeUndefined();
     expect(tooDeepText(`é${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}`)?.at).toBe(2 + 5 * MAX_JSON_DEPTH);
+  });
+});
+
+describe('the JSONL reader', () => {
+  const nest = (n: number): string => `{"a":${'['.repeat(n - 1)}1${']'.repeat(n - 1)}}`;
+  test(`${MAX_JSON_DEPTH} levels are a record, one more is JSONL_TOO_DEEP (not parsed, the next line is read)`, () => {
+    const ok = nest(MAX_JSON_DEPTH);
+    const r = scan(`${ok}\n${nest(MAX_JSON_DEPTH + 1)}\n{"n":3}\n`);
+    expect(codes(r)).toEqual(['JSONL_TOO_DEEP']);
+    expect(r.damage[0]).toMatchObject({ line: 2, byteOffset: ok.length + 1 });
+    expect(r.damage[0]!.detail).toContain(`the bracket at byte ${5 + MAX_JSON_DEPTH - 1} of the line opens level`);
+    expect(r.records.map((x) => x.line)).toEqual([1, 3]);
+  });
+
+  test('a deep last line without its newline says the file ends inside it; a deep fragment by NULs is lost', () => {
+    const tail = scan(`{"n":1}\n${'['.repeat(D)}`);
+    expect(codes(tail)).toEqual(['JSONL_TOO_DEEP']);
+    expect(tail.damage[0]!.detail).toContain('(the file ends inside it)');
+    const nul = scan(`{"n":1}\u0000${nest(MAX_JSON_DEPTH + 1)}\n`);
+    expect(codes(nul)).toEqual(['JSONL_NUL_BYTES']);
+    expect(nul.records).toHaveLength(1);
   });
 });

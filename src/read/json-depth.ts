@@ -3,8 +3,8 @@
  * walks a parsed value (JSON.stringify, text extraction, schema validation, secret scans, summaries) recurses, and a
  * value nested some thousands of levels deep overflows the stack. Every reader of evidence JSON (the JSONL reader,
  * the sidecar documents, the JSON cells of a database) refuses a text nested deeper than MAX_JSON_DEPTH, so nothing
- * after it ever sees such a value. One linear pass over the bytes, strings skipped with indexOf, and only for a
- * text that holds more opening brackets than the limit at all.
+ * after it ever sees such a value. One linear pass over the bytes (strings skipped), and only for a text that
+ * holds more opening brackets than the limit at all (counted with indexOf).
  */
 import { MAX_JSON_DEPTH } from '../model/records.js';
 
@@ -33,7 +33,7 @@ function manyOpeners(b: Uint8Array, limit: number): boolean {
 
 /**
  * Undefined when the JSON text `b` nests at most `limit` levels deep, else where it goes past. Brackets inside
- * strings do not count (a quote ends a string unless an odd run of backslashes precedes it). The text need not be
+ * strings do not count (a backslash in a string escapes the byte after it). The text need not be
  * valid JSON: a closing bracket without its opener only lowers the count, never below zero.
  */
 export function tooDeep(b: Uint8Array, limit = MAX_JSON_DEPTH): TooDeep | undefined {
@@ -44,15 +44,13 @@ export function tooDeep(b: Uint8Array, limit = MAX_JSON_DEPTH): TooDeep | undefi
   for (let i = 0; i < n; i++) {
     const c = buf[i];
     if (c === QUOTE) {
-      let j = i;
-      for (;;) {
-        j = buf.indexOf(QUOTE, j + 1);
-        if (j === -1) return undefined;
-        let k = j - 1;
-        while (buf[k] === BACKSLASH) k--;
-        if ((j - 1 - k) % 2 === 0) break;
+      // A plain loop to the closing quote: strings full of escaped quotes (JSON text in a tool's output) would
+      // cost an indexOf call each.
+      for (i++; i < n; i++) {
+        const d = buf[i];
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
       }
-      i = j;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > limit) return { at: i, limit };
     } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && depth > 0) depth--;
