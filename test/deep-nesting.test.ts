@@ -21,8 +21,8 @@ const D = 100_000;
 const scratch = mkdtempSync(join(tmpdir(), 'sa-deep-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** `inner` wrapped in D objects: {"x":{"x":…inner…}}. */
-const deep = (inner: string): string => `${'{"x":'.repeat(D)}${inner}${'}'.repeat(D)}`;
+/** `inner` wrapped in `depth` objects: {"x":{"x":…inner…}}. */
+const deep = (inner: string, depth = D): string => `${'{"x":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
 
 function filesUnder(dir: string, rel = ''): string[] {
   const out: string[] = [];
@@ -62,8 +62,8 @@ interface Built {
  * A copy of the agent's clean corpus, each log's first content nested D deep, each JSON sidecar D deep (of Grok's
  * three sessions, the main one alone: that keeps the test fast).
  */
-function build(agent: string): Built {
-  const root = join(scratch, agent);
+function build(agent: string, depth = D): Built {
+  const root = join(scratch, `${agent}-${depth}`);
   cpSync(join(CORPORA, agent, 'clean'), root, { recursive: true });
   rmSync(join(root, 'expected.json'), { force: true });
   rmSync(join(root, 'expected-timeline.json'), { force: true });
@@ -78,11 +78,11 @@ function build(agent: string): Built {
       if (k < 0) continue;
       const record = JSON.parse(ls[k]!) as unknown;
       const { value } = takeContent(record);
-      ls[k] = JSON.stringify(record).replace('"@@DEEP@@"', deep(JSON.stringify(value ?? null)));
+      ls[k] = JSON.stringify(record).replace('"@@DEEP@@"', deep(JSON.stringify(value ?? null), depth));
       writeFileSync(path, ls.join('\n'));
       lines.set(rel, k + 1);
     } else if (rel.endsWith('.json')) {
-      writeFileSync(path, deep(readFileSync(path, 'utf8')));
+      writeFileSync(path, deep(readFileSync(path, 'utf8'), depth));
       docs.push(rel);
     }
   }
@@ -173,12 +173,35 @@ describe.each(AGENTS)('%s: JSON nested 100,000 levels deep', (agent) => {
       ['timeline', target],
       ['pairs', target],
       ['inspect', target],
-      ['bundle', b.root, '--redact', '-o', join(scratch, `${agent}.bag`)],
+      ['bundle', b.root, '--redact', '-o', join(scratch, `${agent}-deep.bag`)],
     ]) {
       const r = await cli(args);
       const what = `${args.slice(0, 2).join(' ')}: ${r.stderr.split('\n')[0]}`;
       expect(r.stderr, what).toBe('');
       expect([0, 1], what).toContain(r.code);
+    }
+  });
+});
+
+// Just under the limit, the values reach every walker: the limit itself must leave them stack enough. Pi's and
+// Hermes's were the walkers that overflowed first (JSON.stringify in PiTree.add and in contentText).
+describe.each(['pi', 'hermes'])('%s: JSON nested just under the limit is read and walked', (agent) => {
+  test('audit, timeline, inspect, bundle --redact: no JSONL_TOO_DEEP, no tool error', async () => {
+    const b = build(agent, MAX_JSON_DEPTH - 8);
+    const r = await cli(['audit', b.root, '--format', 'json']);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as AuditReport;
+    expect(report.toolErrors).toEqual([]);
+    expect(report.findings.filter((f) => f.code === 'JSONL_TOO_DEEP' || f.code.endsWith('_UNPARSEABLE'))).toEqual([]);
+    const target = TARGET[agent]!(b);
+    for (const args of [
+      ['timeline', target],
+      ['inspect', target],
+      ['bundle', b.root, '--redact', '-o', join(scratch, `${agent}-under.bag`)],
+    ]) {
+      const x = await cli(args);
+      expect(x.stderr, args[0]).toBe('');
+      expect([0, 1], args[0]).toContain(x.code);
     }
   });
 });
