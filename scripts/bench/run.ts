@@ -32,6 +32,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/formats/schema-runtime.js';
 import { cleanGrokSession, writeLargeSession, writeManySessions } from './generate.js';
+import { depthCost } from './depth-cost.js';
 import { secretCost } from './secret-cost.js';
 import { benchStore } from './store.js';
 
@@ -230,7 +231,23 @@ for (const size of sizes) {
     `  SECRET_IN_SESSION check: ${secret.checkSeconds.toFixed(2)} s of its own (${secret.checkMbPerSecond} MB/s; ` +
       `read+parse alone ${secret.parseSeconds.toFixed(2)} s, with the check ${secret.withCheckSeconds.toFixed(2)} s)`,
   );
-  results.push({ kind: 'session', sizeMb: size, bytes, records: counted.records, runs: rows, secretCheck: secret });
+  // The JSON depth pre-scan's own cost: every line scanned in-process, against the reader's parse of the same lines.
+  const depth = depthCost(file, Math.min(repeat, 2));
+  line(
+    `  JSON depth pre-scan: ${depth.scanSeconds.toFixed(3)} s over ${round(depth.bytes / MB, 1)} MB, ` +
+      `${Math.round(depth.scanShare * 1000) / 10}% of the reader's parse (${depth.parseSeconds.toFixed(2)} s); ` +
+      `${depth.fullScans} line(s) scanned in full; worst case ${depth.worstScanMbPerSecond} MB/s against a parse ` +
+      `of ${depth.worstParseMbPerSecond} MB/s`,
+  );
+  results.push({
+    kind: 'session',
+    sizeMb: size,
+    bytes,
+    records: counted.records,
+    runs: rows,
+    secretCheck: secret,
+    depthScan: depth,
+  });
   const audit = rows.find((r) => r.name === 'audit --format json')!;
   targets.push({
     target: `audit throughput vs bare baseline (${size} MB)`,

@@ -129,3 +129,33 @@ export function mutate(
   const at = edit(f) ?? [];
   return { name, description, must, at, ...extra, files: caseTree(f) };
 }
+
+/** Nesting a little past the readers' limit (MAX_JSON_DEPTH, 512): the corpora's JSONL_TOO_DEEP lines stay small. */
+export const TOO_DEEP = 600;
+
+/** `inner` (JSON text) wrapped in `depth` objects: {"x":{"x":…inner…}}. */
+export const nestedJson = (inner: string, depth = TOO_DEEP): string =>
+  `${'{"x":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+
+/** A JSONL line whose first "content" value is wrapped `depth` objects deep (the rest of the line as it was). */
+export function deepenContent(line: string, depth = TOO_DEEP): string {
+  const at = line.indexOf('"content":');
+  if (at < 0) throw new Error('no content in the line');
+  const record = JSON.parse(line) as unknown;
+  const take = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return undefined;
+    const o = v as Record<string, unknown>;
+    if (!Array.isArray(v) && 'content' in o) {
+      const c = o.content;
+      o.content = '@@DEEP@@';
+      return c;
+    }
+    for (const x of Object.values(o)) {
+      const c = take(x);
+      if (c !== undefined) return c;
+    }
+    return undefined;
+  };
+  const content = take(record);
+  return JSON.stringify(record).replace('"@@DEEP@@"', nestedJson(JSON.stringify(content ?? null), depth));
+}

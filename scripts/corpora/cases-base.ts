@@ -4,7 +4,20 @@
  */
 import { GROUP, IDS } from './clean-root.js';
 import { GrokSession } from './grok-builder.js';
-import { caseTree, lineOf, lines, mainFiles, mutate, place, SESSION_DIR, text, type Case } from './case-kit.js';
+import {
+  caseTree,
+  deepenContent,
+  lineOf,
+  lines,
+  mainFiles,
+  mutate,
+  nestedJson,
+  place,
+  SESSION_DIR,
+  text,
+  TOO_DEEP,
+  type Case,
+} from './case-kit.js';
 
 export function baseCases(): Case[] {
   const cases: Case[] = [];
@@ -217,6 +230,28 @@ export function baseCases(): Case[] {
         return [{ code: 'JSONL_OVERSIZED_LINE', file: 'chat_history.jsonl', line: k }];
       },
       { args: ['--max-line-bytes', '65536'], allow: ['TOOL_UNANSWERED_CALL'] },
+    ),
+  );
+
+  cases.push(
+    mutate(
+      'jsonl-too-deep',
+      `A tool result in chat_history.jsonl whose content is wrapped in ${TOO_DEEP} nested objects, and a plan.json ` +
+        'nested as deep: past the 512 levels every reader accepts, neither is parsed (so nothing walks them).',
+      ['JSONL_TOO_DEEP', 'SESSION_FILE_UNPARSEABLE'],
+      (f) => {
+        const c = text(f.get('chat_history.jsonl'));
+        const k = lineOf(c, /"tool_result"/);
+        const ls = lines(c);
+        ls[k - 1] = deepenContent(ls[k - 1]!);
+        f.set('chat_history.jsonl', `${ls.join('\n')}\n`);
+        f.set('plan.json', nestedJson(text(f.get('plan.json'))));
+        return [
+          { code: 'JSONL_TOO_DEEP', file: 'chat_history.jsonl', line: k },
+          { code: 'SESSION_FILE_UNPARSEABLE', file: 'plan.json' },
+        ];
+      },
+      { allow: ['TOOL_UNANSWERED_CALL'] },
     ),
   );
 

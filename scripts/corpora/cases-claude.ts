@@ -5,7 +5,7 @@
  * transcripts in ../shared/external/claude.
  */
 import { ClaudeTranscript } from './claude-builder.js';
-import type { Case, Expectation, Files } from './case-kit.js';
+import { deepenContent, TOO_DEEP, type Case, type Expectation, type Files } from './case-kit.js';
 import { PLANTED } from './secrets.js';
 
 export const CLAUDE_CWD = '/home/dev/app';
@@ -187,6 +187,25 @@ const lineOf = (ls: string[], re: RegExp): number => {
 
 export function claudeCases(): Case[] {
   const cases: Case[] = [];
+  cases.push(
+    single(
+      'jsonl-too-deep',
+      `The last record's message content wrapped in ${TOO_DEEP} nested objects: past the 512 levels the reader ` +
+        'accepts, the line is not parsed (Claude Code, on JSON.parse, would read it), so the turn_duration record ' +
+        'after it names a parent this audit does not have.',
+      ['JSONL_TOO_DEEP'],
+      (t) => {
+        opening(t);
+        turnOne(t);
+      },
+      (ls) => {
+        const k = ls.findLastIndex((l) => l.includes('"content":'));
+        ls[k] = deepenContent(ls[k]!);
+        return [{ code: 'JSONL_TOO_DEEP', file: mainFile, line: k + 1 }];
+      },
+      { allow: ['CLAUDE_PARENT_MISSING'] },
+    ),
+  );
   // Done when: a Claude session that switches to bypassPermissions.
   cases.push(
     single(

@@ -13,7 +13,7 @@ import {
   type Json,
   type Policy,
 } from './codex-builder.js';
-import type { Case, Expectation, Files } from './case-kit.js';
+import { deepenContent, TOO_DEEP, type Case, type Expectation, type Files } from './case-kit.js';
 
 export const CODEX_CWD = '/home/dev/app';
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 4);
@@ -388,6 +388,24 @@ export function codexCases(): Case[] {
             line: lineOf(ls, /"function_call_output","call_id":"call_grep_unwrap"/),
           },
         ];
+      },
+    ),
+  );
+  cases.push(
+    single(
+      'jsonl-too-deep',
+      `The last message's content wrapped in ${TOO_DEEP} nested objects: past the 512 levels the reader accepts ` +
+        "(and serde_json's 128, so Codex skips it too), the line is not parsed.",
+      ['JSONL_TOO_DEEP'],
+      (() => {
+        const r = new CodexRollout({ id: CODEX_IDS.main, cwd: CODEX_CWD, startMs: T0 }).start();
+        return r.prompt('Run the tests.').say('Running them.');
+      })(),
+      T0,
+      (ls) => {
+        const k = ls.findLastIndex((l) => l.includes('"content":'));
+        ls[k] = deepenContent(ls[k]!);
+        return [{ code: 'JSONL_TOO_DEEP', file: mainFile, line: k + 1 }];
       },
     ),
   );

@@ -3,7 +3,7 @@
  * compressed into a child, a delegate sub-agent) and one damaged home per finding code of the Hermes checks.
  * Synthetic, shaped like the public homes described in formats/pi-hermes.md §2.8 (never copied).
  */
-import type { Case, Files } from './case-kit.js';
+import { deepenContent, nestedJson, TOO_DEEP, type Case, type Files } from './case-kit.js';
 import { type HermesSession, hotJournal, snapshot, stateDb, transcript, walPair } from './hermes-builder.js';
 
 const T0 = Date.UTC(2026, 4, 12, 21, 16, 43) / 1000;
@@ -179,8 +179,46 @@ function walHome(torn: number): Files {
   return files;
 }
 
+/** The clean home with the gateway transcript's line `line` (1-based) nested TOO_DEEP levels deep. */
+function deepTranscript(line: number): Files {
+  const files = hermesCleanTree();
+  const path = `sessions/${HERMES_IDS.gateway}.jsonl`;
+  const ls = (files.get(path) as string).split('\n');
+  ls[line - 1] = deepenContent(ls[line - 1]!);
+  files.set(path, ls.join('\n'));
+  return files;
+}
+
 export function hermesCases(): Case[] {
+  const deepCalls = `[${nestedJson('"call_df01"')}]`;
   return [
+    {
+      name: 'transcript-too-deep',
+      description:
+        `the gateway transcript's final answer wrapped in ${TOO_DEEP} nested objects: past the 512 levels the ` +
+        'reader accepts, the line is not parsed',
+      must: ['JSONL_TOO_DEEP'],
+      allow: ['HERMES_ARTIFACTS_DISAGREE'],
+      at: [{ code: 'JSONL_TOO_DEEP', file: `sessions/${HERMES_IDS.gateway}.jsonl`, line: 5 }],
+      files: deepTranscript(5),
+    },
+    {
+      name: 'db-json-unparseable',
+      description:
+        `state.db: the gateway's tool_calls nested ${TOO_DEEP} levels deep, and the delegate's model_config not ` +
+        'JSON: neither is parsed, so the call is not read and its result answers none',
+      must: ['HERMES_DB_JSON_UNPARSEABLE', 'HERMES_DB_TOOL_ORPHAN_RESULT'],
+      allow: ['HERMES_ARTIFACTS_DISAGREE', 'HERMES_LINEAGE_INCONSISTENT'],
+      files: hermesHome(
+        hermesSessions(),
+        stateDb(hermesSessions(), {
+          edit: [
+            `UPDATE messages SET tool_calls = '${deepCalls}' WHERE id = 2`,
+            `UPDATE sessions SET model_config = '{"_delegate_from": ' WHERE id = '${HERMES_IDS.delegate}'`,
+          ],
+        }),
+      ),
+    },
     {
       name: 'db-wal-pending',
       description:

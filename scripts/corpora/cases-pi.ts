@@ -6,7 +6,7 @@
  * shaped like the real files in ../shared/external/pi.
  */
 import { PiSession, piCwdDir, piFileName } from './pi-builder.js';
-import type { Case, Expectation, Files } from './case-kit.js';
+import { deepenContent, TOO_DEEP, type Case, type Expectation, type Files } from './case-kit.js';
 
 export const PI_CWD = '/home/dev/app';
 /** What a case directory holds, for the corpora README. */
@@ -202,6 +202,20 @@ export function piCases(): Case[] {
         return [{ code: 'PI_HEADER_REPEATED', file: FILE, line: 4, severity: 'warning' }];
       },
       { onlyAt: ['PI_HEADER_REPEATED'] },
+    ),
+  );
+  cases.push(
+    single(
+      'jsonl-too-deep',
+      `The last message's content wrapped in ${TOO_DEEP} nested objects: past the 512 levels the reader accepts, ` +
+        'the line is not parsed (Pi itself, on JSON.parse, would read it).',
+      ['JSONL_TOO_DEEP'],
+      standard,
+      (ls) => {
+        const k = ls.findLastIndex((l) => l.includes('"content":'));
+        ls[k] = deepenContent(ls[k]!);
+        return [{ code: 'JSONL_TOO_DEEP', file: FILE, line: k + 1, severity: 'error' }];
+      },
     ),
   );
   cases.push(

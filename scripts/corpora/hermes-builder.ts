@@ -86,6 +86,8 @@ export interface DbOptions {
   without?: string[];
   /** Bytes replaced inside an index's root page (a row changed behind the index: integrity_check fails). */
   corruptIndex?: { index: string; from: string; to: string };
+  /** Statements run on the finished database before it is serialized (cells no Hermes writes). */
+  edit?: string[];
 }
 
 /** A schema-v16 state.db holding `sessions`, as bytes (serialized from memory, in rollback-journal mode). */
@@ -142,6 +144,7 @@ export function stateDb(sessions: readonly HermesSession[], o: DbOptions = {}): 
         );
         fts?.run(r.lastInsertRowid, m.content ?? '');
       }
+    for (const sql of o.edit ?? []) db.exec(sql);
     const bytes = db.serialize();
     if (o.corruptIndex) {
       const { index, from, to } = o.corruptIndex;

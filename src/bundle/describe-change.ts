@@ -5,6 +5,7 @@
  */
 import { byteOrder } from '../model/order.js';
 import type { SessionSource } from '../model/source.js';
+import { tooDeep } from '../read/json-depth.js';
 import type { CapturedFile } from './captured-sessions.js';
 import { firstDifference } from './first-difference.js';
 import type { LiveDigest } from './live-digest.js';
@@ -19,6 +20,7 @@ const countLines = (b: Buffer): number => {
 
 /** Top-level JSON keys whose values differ (for identity and other state documents). */
 function changedKeys(before: Buffer, after: Buffer): string[] | undefined {
+  if (tooDeep(before) || tooDeep(after)) return undefined;
   try {
     const a = JSON.parse(before.toString('utf8')) as unknown;
     const b = JSON.parse(after.toString('utf8')) as unknown;

@@ -6,6 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { SessionSource } from '../model/source.js';
+import { tooDeep } from '../read/json-depth.js';
 import { findSecrets, type Detector } from '../secrets/detectors.js';
 import { Junctions } from '../secrets/junction.js';
 import type { Redactor } from './redact.js';
@@ -30,7 +31,8 @@ export function findSplitParts(source: SessionSource, rel: string, r: Redactor):
   let line = 0;
   const onLine = (b: Buffer): void => {
     line++;
-    if (b.length > MAX_LINE || !isUtf8(b)) return;
+    // A line nested too deep is not parsed (the reader reports it); its strings are still redacted one by one.
+    if (b.length > MAX_LINE || !isUtf8(b) || tooDeep(b)) return;
     let value: unknown;
     try {
       value = JSON.parse(b.toString('utf8'));

@@ -1,4 +1,5 @@
 /** JSONL_*: the damage the tolerant reader found in every append-only log (DESIGN §4). */
+import { MAX_JSON_DEPTH } from '../model/records.js';
 import { defineCheck, type EmitOptions } from './define.js';
 
 export const jsonlIntegrity = defineCheck({
@@ -84,6 +85,15 @@ export const jsonlIntegrity = defineCheck({
       help:
         'The line exceeds the cap (64 MiB by default; --max-line-bytes). It is skipped to the next newline with ' +
         'bounded memory and not parsed.',
+    },
+    JSONL_TOO_DEEP: {
+      severity: 'error',
+      title: 'A line nests JSON deeper than the reader accepts',
+      help:
+        `Arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep (the limit every reader of this tool ` +
+        'keeps, README "Limits"): agents do not write such records; a foreign write or a crafted line does. The ' +
+        'line is not parsed and its record is lost to this audit, as an unparseable line is, so that no check, ' +
+        'summary or redaction meets a value deep enough to exhaust the stack.',
     },
   },
   create(ctx) {

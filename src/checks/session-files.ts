@@ -1,5 +1,6 @@
 /** SESSION_*: the session directory as a whole — is it loadable, can every file be read, is every file expected. */
 import type { InventoryEntry } from '../model/inventory.js';
+import { MAX_JSON_DEPTH } from '../model/records.js';
 import { defineCheck } from './define.js';
 
 const describeType = (e: InventoryEntry): string =>
@@ -37,14 +38,15 @@ export const sessionFiles = defineCheck({
       title: 'The identity document is not valid JSON',
       help:
         'The identity document cannot be parsed (truncated by a crash during a non-atomic write, invalid UTF-8, or ' +
-        'foreign edits). The agent cannot load the session.',
+        `foreign edits), or nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, which this audit does ` +
+        'not parse. The agent cannot load the session.',
     },
     SESSION_FILE_UNPARSEABLE: {
       severity: 'warning',
       title: 'A JSON sidecar file is empty or not valid JSON',
       help:
         'A JSON state file beside the logs (a plan, signals, sub-agent metadata, a compaction checkpoint, ...) is ' +
-        'empty, truncated or not JSON.',
+        `empty, truncated, not JSON, or nested more than ${MAX_JSON_DEPTH} levels deep (not parsed by this audit).`,
     },
     SESSION_UNREADABLE: {
       severity: 'error',

@@ -27,6 +27,7 @@ export const LOSSY_DAMAGE: ReadonlySet<DamageCode> = new Set<DamageCode>([
   'JSONL_NUL_BYTES',
   'JSONL_BOM',
   'JSONL_OVERSIZED_LINE',
+  'JSONL_TOO_DEEP',
 ]);
 
 /** A conversation line the agent's loader will skip: unparseable, or a record we recovered from a damaged line. */

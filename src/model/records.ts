@@ -15,6 +15,7 @@ export const JSONL_DAMAGE_CODES = [
   'JSONL_BLANK_LINE',
   'JSONL_DUPLICATE_LINE',
   'JSONL_OVERSIZED_LINE',
+  'JSONL_TOO_DEEP',
 ] as const;
 export type DamageCode = (typeof JSONL_DAMAGE_CODES)[number];
 
@@ -63,6 +64,12 @@ export interface JsonlStats {
   bytes: number;
   endsWithNewline: boolean;
 }
+
+/**
+ * The deepest nesting of arrays and objects any reader of evidence JSON accepts (read/json-depth.ts; README,
+ * "Limits"): deeper text is a finding and is never parsed, so that no recursive walker meets it.
+ */
+export const MAX_JSON_DEPTH = 512;
 
 /** Longest line parsed by default (bytes, without the newline): 64 MiB, the cap agents themselves use. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;

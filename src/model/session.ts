@@ -37,7 +37,7 @@ export interface SessionInfo {
   artifacts: ReadonlyMap<string, Artifact>;
 }
 
-export type DocProblem = 'empty' | 'invalid-utf8' | 'not-json' | 'too-large' | 'unreadable';
+export type DocProblem = 'empty' | 'invalid-utf8' | 'not-json' | 'too-deep' | 'too-large' | 'unreadable';
 
 export interface DocEvent {
   file: string;

@@ -1,9 +1,10 @@
 /**
- * Byte-level helpers of the JSONL reader: strict UTF-8 then JSON.parse of one line, where the first invalid
- * UTF-8 sequence is, whether a line ends inside a character, and where a trailing record starts in a merged line.
- * Pure functions over Buffers; they never throw.
+ * Byte-level helpers of the JSONL reader: strict UTF-8, the nesting depth, then JSON.parse of one line, where the
+ * first invalid UTF-8 sequence is, whether a line ends inside a character, and where a trailing record starts in a
+ * merged line. Pure functions over Buffers; they never throw.
  */
 import { isUtf8 } from 'node:buffer';
+import { tooDeep, tooDeepDetail, type TooDeep } from './json-depth.js';
 import { duplicateKey, type DuplicateKey } from './json-keys.js';
 
 const CR = 0x0d;
@@ -26,9 +27,12 @@ export function prevNonSpace(b: Buffer, p: number): number {
 
 export type ParseResult =
   | { ok: true; value: unknown; duplicateKey?: DuplicateKey }
-  | { ok: false; reason: string; badUtf8At?: number; utf8CutAtEnd?: boolean };
+  | { ok: false; reason: string; badUtf8At?: number; utf8CutAtEnd?: boolean; tooDeep?: TooDeep };
 
-/** Strict UTF-8 then JSON.parse (and the first repeated key, unless `keys` is false). Never throws. */
+/**
+ * Strict UTF-8, the nesting depth (json-depth.ts: a text nested too deep is not parsed), then JSON.parse (and the
+ * first repeated key, unless `keys` is false). Never throws.
+ */
 export function parseBytes(b: Buffer, keys = true): ParseResult {
   if (!isUtf8(b)) {
     const at = firstInvalidUtf8(b);
@@ -40,6 +44,8 @@ export function parseBytes(b: Buffer, keys = true): ParseResult {
       utf8CutAtEnd: cutAtEnd,
     };
   }
+  const deep = tooDeep(b);
+  if (deep) return { ok: false, reason: tooDeepDetail(deep, 'line'), tooDeep: deep };
   const text = b.toString('utf8');
   let value: unknown;
   try {

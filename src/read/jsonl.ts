@@ -240,6 +240,17 @@ export class JsonlScanner {
       return;
     }
 
+    if (parsed.tooDeep) {
+      this.damage({
+        code: 'JSONL_TOO_DEEP',
+        line,
+        byteOffset: offset,
+        byteLength: rawLength,
+        detail: `line is ${parsed.reason}${terminated ? '' : ' (the file ends inside it)'}; not parsed`,
+      });
+      return;
+    }
+
     if (!terminated) {
       this.damage({
         code: 'JSONL_TORN_TAIL',

@@ -444,6 +444,31 @@ describe('8. bundle --from-store of a damaged store: one line, exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^session-audit: --store .*(cannot be read|does not rebuild).*run verify --store\n$/);
   });
+
+  // An object its owner cannot read (mode 000): as root, where chmod does not stop reads, the store is the
+  // unprivileged user's and the CLI runs as that user.
+  const deny = denial();
+  test.skipIf(!BUILT || !deny)('an unreadable object', () => {
+    const base = mkdtempSync(join(tmpdir(), 'sa-attacks-object-'));
+    try {
+      chmodSync(base, 0o755);
+      const root = join(base, 'sessions');
+      cpSync(join(CORPORA, 'codex', 'clean', 'sessions'), root, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX', root]);
+      const store = storeDirFor(deny!, join(base, 'store'));
+      const out = storeDirFor(deny!, join(base, 'out'));
+      expect(runBuilt(['archive', root, '--store', store], asDenied(deny!)).code).toBe(0);
+      const rec = readState(store).records[0]!;
+      chmodSync(objectPath(store, rec.files.find((f) => f.type === 'file')!.pieces![0]!), 0);
+      const args = ['bundle', '--from-store', store, '--session', rec.session.id, '-o', join(out, 'b.zip')];
+      const r = runBuilt(args, asDenied(deny!));
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^session-audit: --store .*cannot be opened \(EACCES\).*run verify --store\n$/);
+      expect(existsSync(join(out, 'b.zip'))).toBe(false);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('11. smaller', () => {

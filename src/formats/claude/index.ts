@@ -53,6 +53,7 @@ export const claude = {
     JSONL_INVALID_UTF8:
       'Claude Code decodes the file leniently (the bad bytes become U+FFFD), so it reads an altered record, or skips ' +
       'the line if it no longer parses',
+    JSONL_TOO_DEEP: 'JSON.parse accepts any depth: Claude Code reads this record',
   },
   lineage: {
     unclaimedSubagent: 'no transcript under the audited root lists it',

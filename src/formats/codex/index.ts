@@ -53,6 +53,7 @@ export const codex = {
     JSONL_CRLF: 'Codex writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: "Codex's serde reader rejects such a line and skips it (openai/codex#28139)",
     JSONL_INVALID_UTF8: 'Codex skips a line it cannot parse (and counts it), so the record is lost',
+    JSONL_TOO_DEEP: "serde_json, Codex's reader, refuses nesting deeper than 128 levels: Codex skips this line too",
   },
   lineage: {
     unclaimedSubagent: 'no rollout under the audited root links it to a parent',

@@ -3,6 +3,7 @@
  * stopReason) or `streaming-json` (one event per line, tagged `type`; the session id is only on the final `end`).
  */
 import { isUtf8 } from 'node:buffer';
+import { tooDeep } from '../../read/json-depth.js';
 import { JsonlScanner } from '../../read/jsonl.js';
 
 export interface HeadlessTool {
@@ -38,7 +39,8 @@ export function normalizeStopReason(r: string | undefined): string | undefined {
 
 export function parseHeadless(bytes: Buffer): HeadlessRun {
   const run: HeadlessRun = { format: 'unknown', ended: false, tools: [], lines: 0, damaged: 0 };
-  if (isUtf8(bytes)) {
+  // A document nested too deep is not parsed whole; the JSONL reader below reports its lines.
+  if (isUtf8(bytes) && !tooDeep(bytes)) {
     try {
       const v = JSON.parse(bytes.toString('utf8')) as unknown;
       if (isObj(v) && (('sessionId' in v && 'stopReason' in v) || v.type === 'error')) {

@@ -6,6 +6,7 @@
 import type { SessionIdentity, SubagentRecord } from '../../model/identity.js';
 import type { SessionEvent } from '../../model/events.js';
 import type { SessionSource } from '../../model/source.js';
+import { tooDeep } from '../../read/json-depth.js';
 import { summaryView } from './summary-view.js';
 
 type Obj = Record<string, unknown>;
@@ -85,7 +86,7 @@ export class GrokIdentity {
 /** The identity summary.json gives, read alone (undefined when it cannot be read or parsed). */
 export function grokIdentityOf(source: SessionSource): SessionIdentity | undefined {
   const r = source.readFile('summary.json', 16 * 1024 * 1024);
-  if (!r.ok) return undefined;
+  if (!r.ok || tooDeep(r.value.bytes)) return undefined;
   try {
     return identityFromSummary(JSON.parse(r.value.bytes.toString('utf8')));
   } catch {

@@ -65,6 +65,7 @@ export const grok = {
     JSONL_CRLF: 'Grok writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: "Grok's serde reader rejects such a line, so it would skip this record",
     JSONL_INVALID_UTF8: 'Grok skips such a line, so the record is lost',
+    JSONL_TOO_DEEP: "serde_json, Grok's reader, refuses nesting deeper than 128 levels: Grok skips this line too",
   },
   sessionDocument: {
     path: 'summary.json',

@@ -4,6 +4,7 @@
  */
 import { basename, dirname, join, resolve } from 'node:path';
 import { readDirectoryFiles } from '../../read/files.js';
+import { tooDeep, tooDeepDetail } from '../../read/json-depth.js';
 import { isRealDirectory } from '../../read/walk.js';
 import type { Relocation } from '../../lineage/graph.js';
 import { validateGrok } from './validate.js';
@@ -24,6 +25,11 @@ export function readRelocations(home: string, shown = home): { journals: Map<str
     const file = join(shown, 'relocations', f.name);
     if (!f.bytes) {
       problems.push(`${file}: ${f.error}`);
+      continue;
+    }
+    const deep = tooDeep(f.bytes);
+    if (deep) {
+      problems.push(`${file}: ${tooDeepDetail(deep, 'file')}; not parsed`);
       continue;
     }
     let v: unknown;

@@ -62,6 +62,7 @@ export const pi = {
     JSONL_UNTERMINATED_TAIL: "Pi's next append is glued onto this line, and then Pi drops both records",
     JSONL_CRLF: 'Pi writes LF only, so the file was rewritten by another tool',
     JSONL_BOM: 'JSON.parse rejects a leading byte-order mark: on line 1, Pi sees no header and truncates the file',
+    JSONL_TOO_DEEP: 'JSON.parse accepts any depth: Pi reads this record',
   },
   lineage: {
     unclaimedSubagent: 'Pi has no sub-agents of its own',

@@ -1,7 +1,11 @@
-/** JSON documents beside a log (summaries, metadata, checkpoints): parsed whole, or a problem that says why not. */
+/**
+ * JSON documents beside a log (summaries, metadata, checkpoints): parsed whole, or a problem that says why not
+ * (one nested deeper than MAX_JSON_DEPTH is not parsed).
+ */
 import { isUtf8 } from 'node:buffer';
 import type { DocEvent } from '../../model/session.js';
 import { firstInvalidUtf8 } from '../../read/json-bytes.js';
+import { tooDeep, tooDeepDetail } from '../../read/json-depth.js';
 import { duplicateKey } from '../../read/json-keys.js';
 
 export function parseDoc(file: string, kind: string, bytes: Buffer, size: number): DocEvent {
@@ -15,6 +19,11 @@ export function parseDoc(file: string, kind: string, bytes: Buffer, size: number
       size,
       problem: { kind: 'invalid-utf8', detail: `invalid UTF-8 at byte ${at}`, byteOffset: at },
     };
+  }
+  const deep = tooDeep(bytes);
+  if (deep) {
+    const detail = `${tooDeepDetail(deep, 'file')}; not parsed`;
+    return { file, kind, size, problem: { kind: 'too-deep', detail, byteOffset: deep.at } };
   }
   const text = bytes.toString('utf8');
   try {

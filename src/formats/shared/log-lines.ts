@@ -13,6 +13,7 @@ const UNPARSEABLE = new Set([
   'JSONL_INVALID_UTF8',
   'JSONL_NUL_BYTES',
   'JSONL_OVERSIZED_LINE',
+  'JSONL_TOO_DEEP',
 ]);
 
 /**

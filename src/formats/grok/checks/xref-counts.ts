@@ -10,6 +10,7 @@ const LOST = new Set([
   'JSONL_INVALID_UTF8',
   'JSONL_NUL_BYTES',
   'JSONL_OVERSIZED_LINE',
+  'JSONL_TOO_DEEP',
 ]);
 
 export const xrefCounts = defineCheck({

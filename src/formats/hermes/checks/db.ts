@@ -4,6 +4,7 @@
  * schema version and the tables and columns of its era, and the counters Hermes keeps beside the rows.
  */
 import { defineCheck } from '../../../checks/define.js';
+import { MAX_JSON_DEPTH } from '../../../model/records.js';
 import { DB_KIND, type DbFacts } from '../db/facts.js';
 import { KNOWN_SCHEMA_VERSION, expectedAt } from '../db/eras.js';
 
@@ -79,6 +80,16 @@ export const hermesDb = defineCheck({
         'tool, a partial restore). Rewound rows (active = 0, v15+) still count as rows, so they are compared both ' +
         'ways.',
     },
+    HERMES_DB_JSON_UNPARSEABLE: {
+      severity: 'warning',
+      title: 'A JSON column of state.db does not parse',
+      help:
+        "A message row's `tool_calls` or a session row's `model_config` that is not valid JSON (a tool_calls that " +
+        `is not a list), or that nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, which this audit ` +
+        'does not parse. Hermes writes both with json.dumps: another tool or a damaged page wrote this one. The ' +
+        "row's tool calls (or the session's lineage markers) are not read, so a result row answering one of those " +
+        'calls is reported as answering none.',
+    },
   },
   create(ctx) {
     return {
@@ -128,6 +139,22 @@ export const hermesDb = defineCheck({
         schema(db, (m, p) => ctx.emit('HERMES_DB_SCHEMA', at(p), m));
         if (db.rowsProblem !== undefined)
           ctx.emit('HERMES_DB_SCHEMA', at(), `the session and message rows cannot be read (${db.rowsProblem})`);
+        for (const s of db.sessions)
+          if (s.configProblem !== undefined)
+            ctx.emit(
+              'HERMES_DB_JSON_UNPARSEABLE',
+              at(`/sessions/${s.id}/model_config`),
+              `session ${s.id}: model_config is ${s.configProblem}; its lineage markers are not read`,
+              { key: `session/${s.id}` },
+            );
+        for (const m of db.messages)
+          if (m.callsProblem !== undefined)
+            ctx.emit(
+              'HERMES_DB_JSON_UNPARSEABLE',
+              at(`/messages/${m.id}/tool_calls`),
+              `session ${m.sessionId}, message ${m.id}: tool_calls is ${m.callsProblem}; its calls are not read`,
+              { key: `message/${m.id}` },
+            );
         const rows = new Map<string, { all: number; active: number }>();
         for (const m of db.messages) {
           const c = rows.get(m.sessionId) ?? { all: 0, active: 0 };

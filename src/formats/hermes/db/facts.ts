@@ -16,6 +16,8 @@ export interface DbSessionRow {
   /** The lineage markers of `model_config` (`_branched_from`, `_delegate_from`). */
   branchedFrom?: string;
   delegateFrom?: string;
+  /** Why `model_config` could not be read (not JSON, nested too deep): no lineage markers were read from it. */
+  configProblem?: string;
 }
 
 export interface DbMessageRow {
@@ -25,7 +27,8 @@ export interface DbMessageRow {
   toolCallId?: string;
   /** Ids and names of the assistant row's `tool_calls`; undefined when the column does not parse. */
   calls?: Array<{ id: string; name: string }>;
-  callsUnparsed?: boolean;
+  /** Why `tool_calls` could not be read (not JSON, not a list, nested too deep). */
+  callsProblem?: string;
   timestamp?: number;
   /** 0 = soft-deleted by a rewind (v15+); undefined before v15. */
   active?: number;

@@ -5,6 +5,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { tooDeepText, tooDeepDetail } from '../../../read/json-depth.js';
 import { walState } from './wal.js';
 import { blankFacts, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
@@ -16,31 +17,39 @@ const s = (v: unknown): string | undefined => (typeof v === 'string' ? v : undef
 const n = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined;
 
-function marker(config: unknown, key: string): string | undefined {
-  if (typeof config !== 'string') return undefined;
+/** A JSON cell parsed (never one nested deeper than MAX_JSON_DEPTH), or why not. */
+function parseCell(text: string): { value: unknown } | { problem: string } {
+  const deep = tooDeepText(text);
+  if (deep) return { problem: tooDeepDetail(deep) };
   try {
-    const v = JSON.parse(config) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? s((v as Row)[key]) : undefined;
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return undefined;
+    return { problem: 'not valid JSON' };
   }
 }
 
-function calls(v: unknown): { calls?: DbMessageRow['calls']; unparsed?: boolean } {
+/** The `model_config` of a session row (undefined when the column is empty), or why it cannot be read. */
+function modelConfig(v: unknown): { config?: Row; problem?: string } {
+  if (typeof v !== 'string' || v === '') return {};
+  const p = parseCell(v);
+  if ('problem' in p) return { problem: p.problem };
+  const c = p.value;
+  return typeof c === 'object' && c !== null && !Array.isArray(c) ? { config: c as Row } : {};
+}
+
+function calls(v: unknown): { calls?: DbMessageRow['calls']; problem?: string } {
   if (v === null || v === undefined || v === '') return {};
-  try {
-    const parsed = JSON.parse(String(v)) as unknown;
-    if (!Array.isArray(parsed)) return { unparsed: true };
-    return {
-      calls: parsed.map((c) => {
-        const o = (typeof c === 'object' && c !== null ? c : {}) as Row;
-        const f = (typeof o.function === 'object' && o.function !== null ? o.function : {}) as Row;
-        return { id: s(o.id) ?? s(o.call_id) ?? '', name: s(f.name) ?? s(o.name) ?? '' };
-      }),
-    };
-  } catch {
-    return { unparsed: true };
-  }
+  const p = parseCell(String(v));
+  if ('problem' in p) return { problem: p.problem };
+  const parsed = p.value;
+  if (!Array.isArray(parsed)) return { problem: 'not a JSON list' };
+  return {
+    calls: parsed.map((c) => {
+      const o = (typeof c === 'object' && c !== null ? c : {}) as Row;
+      const f = (typeof o.function === 'object' && o.function !== null ? o.function : {}) as Row;
+      return { id: s(o.id) ?? s(o.call_id) ?? '', name: s(f.name) ?? s(o.name) ?? '' };
+    }),
+  };
 }
 
 /** The text of a content cell: Hermes stores list/dict content as "\x00json:" + JSON. */
@@ -160,8 +169,10 @@ function readRows(facts: DbFacts, all: (sql: string) => Row[]): void {
       set('messageCount', n(r.message_count));
       set('toolCallCount', n(r.tool_call_count));
       set('rewindCount', n(r.rewind_count));
-      set('branchedFrom', marker(r.model_config, '_branched_from'));
-      set('delegateFrom', marker(r.model_config, '_delegate_from'));
+      const mc = modelConfig(r.model_config);
+      set('branchedFrom', s(mc.config?._branched_from));
+      set('delegateFrom', s(mc.config?._delegate_from));
+      set('configProblem', mc.problem);
       return row;
     });
   }
@@ -181,7 +192,7 @@ function readRows(facts: DbFacts, all: (sql: string) => Row[]): void {
       if (tc !== undefined) row.toolCallId = tc;
       const c = calls(r.tool_calls);
       if (c.calls) row.calls = c.calls;
-      if (c.unparsed) row.callsUnparsed = true;
+      if (c.problem !== undefined) row.callsProblem = c.problem;
       const ts = n(r.timestamp);
       if (ts !== undefined) row.timestamp = ts;
       const a = n(r.active);
