@@ -14,6 +14,7 @@ import { classifyPairs } from '../../pairing/classify.js';
 import { PairingCollector } from '../../pairing/collect.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
 import { discoverSessions } from '../../read/discover.js';
+import { escapeText, plainText } from '../../read/names.js';
 import { privateTempDir } from '../../read/private-temp.js';
 import { fsSource } from '../../read/source.js';
 import { materialize } from '../../store/materialize.js';
@@ -52,11 +53,12 @@ export function captureFacts(
   try {
     // Not under its group's own name: the session is written out alone, and under that name a format would look for
     // its neighbours (a Grok subagent's own session) and report them missing. Under another name it does not.
-    const group = join(tmp, record.session.groupName !== undefined ? 'g' : 'r');
+    // The recorded names are escaped (read/names.ts), the temp directory is not: escaped to join them.
+    const group = join(escapeText(tmp), record.session.groupName !== undefined ? 'g' : 'r');
     const files = record.session.members ? group : join(group, basename(record.session.abs));
     materialize(store, record, files);
     const path = record.session.members ? join(files, basename(record.session.display)) : files;
-    const found = findAgain(record, path);
+    const found = findAgain(record, plainText(path));
     if (typeof found === 'string') return found;
     const format = formatOf(found);
     const dialect = format.pairing;
