@@ -18,7 +18,8 @@ export function readBagDir(dir: string): BagContents {
     // A manifest names members as text: a backslash as itself (a name that is not UTF-8 keeps its escapes).
     const name = plainText(e.path);
     if (hasRawBytes(e.path)) {
-      c.rejected.push({ name, why: 'its name is not valid UTF-8 (shown with \\xHH escapes): no manifest line names it' });
+      const why = 'its name is not valid UTF-8 (shown with \\xHH escapes): no manifest line names it';
+      c.rejected.push({ name, why });
       continue;
     }
     if (e.type !== 'file') {

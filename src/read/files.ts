@@ -206,7 +206,11 @@ export function readDirectoryFiles(
  * Read a file lazily as an async iterable of chunks (read-only, O_NOFOLLOW, regular files only), for consumers
  * that pull (archive writers). The file is opened on the first pull and closed at the end.
  */
-export async function* readChunks(path: string | Buffer, chunkSize = CHUNK, pinned: Pin = false): AsyncGenerator<Buffer> {
+export async function* readChunks(
+  path: string | Buffer,
+  chunkSize = CHUNK,
+  pinned: Pin = false,
+): AsyncGenerator<Buffer> {
   const fd = openRegular(path, pinned);
   try {
     for (let at = 0; ; ) {

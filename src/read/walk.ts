@@ -13,8 +13,9 @@ import { byteOrder } from '../model/order.js';
 
 /**
  * Names are read as bytes and escaped (read/names.ts): a name that is not valid UTF-8 is neither lost nor merged
- * with another; every path here is an escaped one. `pinned`: `abs` is a canonical path under a walked root, listed only if it is still that directory (error 'ERACE'
- * when a directory on the way was swapped for a symlink: read/pinned.ts).
+ * with another; every path here is an escaped one. `pinned`: `abs` is a canonical path under a walked root, listed
+ * only if it is still that directory (error 'ERACE' when a directory on the way was swapped for a symlink:
+ * read/pinned.ts).
  */
 export function listDir(
   abs: string,

@@ -113,7 +113,7 @@ describe('the decoy beside the real bytes', () => {
     await validBag(bag);
   });
 
-  test('archive: both versions stored; search and --reindex keep working; bundle --from-store gives both back', async () => {
+  test('archive: both stored; search and --reindex keep working; bundle --from-store gives both back', async () => {
     const a = await cli(['archive', root, '--store', store]);
     expect(a.code, a.stderr).toBe(0);
     const search = async (): Promise<number> => {
