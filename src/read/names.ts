@@ -37,8 +37,8 @@ function sequenceAt(b: Uint8Array, i: number): number {
 
 /** The escaped name of the bytes `b` (a name, or a whole path: `/` is kept). */
 export function escapeName(b: Uint8Array): string {
-  if (plainAscii(b)) return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.length);
+  const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
+  if (plainAscii(buf)) return buf.toString('latin1');
   const s = buf.toString('utf8');
   // Decoding replaces what is not UTF-8 with U+FFFD: none in the text, or only real ones, and the name was valid.
   if (!s.includes('\ufffd') || Buffer.from(s, 'utf8').equals(buf)) return s.replaceAll('\\', '\\\\');

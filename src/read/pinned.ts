@@ -15,15 +15,30 @@ import { entryType } from './entry-type.js';
 import { escapeName, fsPath } from './names.js';
 
 /**
- * The names of a listing (read as bytes, escaped: read/names.ts), and with `withTypes` their types (`readdir` with
- * types: no lstat per entry where the file system says). `path`: an escaped path.
+ * A name as Node decodes it is its escaped name (read/names.ts) when the decoding replaced nothing (no U+FFFD) and
+ * there is no backslash to double: then the listing read as text is exact.
+ */
+const exact = (name: string): boolean => !name.includes('\ufffd') && !name.includes('\\');
+
+/**
+ * The names of a listing (escaped: read/names.ts), and with `withTypes` their types (`readdir` with types: no lstat
+ * per entry where the file system says). `path`: an escaped path. Read as text, the cheaper way; a listing with a
+ * name that text cannot spell exactly is read again as bytes, and that second listing is the one returned.
  */
 export function listing(path: string, withTypes: boolean): { names: string[]; types?: Map<string, EntryType> } {
-  if (!withTypes) return { names: readdirSync(fsPath(path), { encoding: 'buffer' }).map(escapeName) };
+  const at = fsPath(path);
+  if (!withTypes) {
+    const names = readdirSync(at);
+    return { names: names.every(exact) ? names : readdirSync(at, { encoding: 'buffer' }).map(escapeName) };
+  }
   const names: string[] = [];
   const types = new Map<string, EntryType>();
-  for (const d of readdirSync(fsPath(path), { withFileTypes: true, encoding: 'buffer' })) {
-    const name = escapeName(d.name);
+  const text = readdirSync(at, { withFileTypes: true });
+  const dirents = text.every((d) => exact(d.name))
+    ? text
+    : readdirSync(at, { withFileTypes: true, encoding: 'buffer' });
+  for (const d of dirents) {
+    const name = typeof d.name === 'string' ? d.name : escapeName(d.name);
     names.push(name);
     types.set(name, entryType(d));
   }

@@ -22,6 +22,10 @@ const DECOY_BYTES = '{"decoy":"the bytes under the name it decodes to"}\n';
 const REAL_PATH = 'compaction_checkpoints/evil\\xff.json';
 const REAL_RAW = Buffer.concat([Buffer.from('compaction_checkpoints/'), REAL]).toString('base64');
 const DECOY_PATH = 'compaction_checkpoints/evil\ufffd.json';
+/** A third name: a real backslash, then `xff`: what the first is shown as, unless backslashes are escaped too. */
+const LITERAL = 'evil\\xff.json';
+const LITERAL_BYTES = '{"literal":"a backslash in the name"}\n';
+const LITERAL_PATH = 'compaction_checkpoints/evil\\\\xff.json';
 
 const work = mkdtempSync(join(tmpdir(), 'sa-raw-names-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -57,6 +61,7 @@ describe('the decoy beside the real bytes', () => {
     cpSync(CLEAN, join(root, 'sessions'), { recursive: true });
     writeFileSync(Buffer.concat([Buffer.from(`${checkpoints}/`), REAL]), REAL_BYTES);
     writeFileSync(Buffer.concat([Buffer.from(`${checkpoints}/`), DECOY]), DECOY_BYTES);
+    writeFileSync(join(checkpoints, LITERAL), LITERAL_BYTES);
   });
 
   interface Inventory {
@@ -79,6 +84,7 @@ describe('the decoy beside the real bytes', () => {
     expect(bagged(bag)).toEqual(
       new Map([
         [DECOY_PATH, { bytes: DECOY_BYTES }],
+        [LITERAL_PATH, { bytes: LITERAL_BYTES }],
         [REAL_PATH, { bytes: REAL_BYTES, rawPath: REAL_RAW }],
       ]),
     );
