@@ -107,7 +107,7 @@ function indexRecords(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     file: db.prepare(
-      `INSERT OR IGNORE INTO files (capture, path, type, size, mtime_ms, mode, sha256, grew_from, read_error)
+      `INSERT INTO files (capture, path, type, size, mtime_ms, mode, sha256, grew_from, read_error)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     event: db.prepare(
