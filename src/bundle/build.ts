@@ -84,6 +84,7 @@ export function buildBag(opts: BagOptions): Bag {
         bagPath,
         archived: e.type === 'file' && e.readError === undefined,
       };
+      if (e.rawPath !== undefined) rec.rawPath = e.rawPath;
       if (e.type === 'file') rec.size = e.size;
       if (e.linkTarget !== undefined) rec.linkTarget = e.linkTarget;
       if (e.readError !== undefined) rec.readError = e.readError;

@@ -169,9 +169,7 @@ export const sessionFiles = defineCheck({
               'SESSION_UNREADABLE',
               { file: e.path },
               e.readError && e.type === 'unknown'
-                ? e.path.includes('\ufffd')
-                  ? 'its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by name: not audited'
-                  : `cannot stat (${e.readError})`
+                ? `cannot stat (${e.readError})`
                 : `${describeType(e)}: never opened, not audited`,
             );
             continue;
@@ -184,6 +182,18 @@ export const sessionFiles = defineCheck({
                   ? `directory cannot be listed (${e.readError})`
                   : `cannot be read (${e.readError})`;
             ctx.emit('SESSION_UNREADABLE', { file: e.path }, what);
+            continue;
+          }
+          if (e.rawPath !== undefined) {
+            // No agent writes such a name: someone else put it there (or a name made to pass for another's).
+            ctx.emit(
+              'SESSION_UNEXPECTED_FILE',
+              { file: e.path },
+              `the name is not valid UTF-8 (each byte that is not is shown as \\xHH; its bytes, base64, are ` +
+                `${e.rawPath}): no agent writes such a name; inventoried and hashed with its real bytes`,
+              { severity: 'warning' },
+            );
+            if (e.type === 'dir') unexpectedDirs.push(e.path);
             continue;
           }
           if (a && (a.role === 'unexpected' || a.role === 'foreign')) {

@@ -15,6 +15,7 @@ import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
 import { privateTempDir } from '../read/private-temp.js';
+import { escapeText, fsPath, plainText } from '../read/names.js';
 import { listDir, lstatEntry } from '../read/walk.js';
 import { opaque, type FoundSession } from '../model/found.js';
 import { archive, underLock, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
@@ -305,16 +306,18 @@ export async function runBundleFromStore(
   const cwd = process.cwd();
   const here = join(tmp, ...Array.from({ length: climb }, (_, i) => `up${i}`));
   try {
-    const skipped = materialize(store, picked, join(tmp, dirRel));
+    // Recorded paths are escaped (read/names.ts), the temp directory is not: escaped to join them.
+    const top = escapeText(tmp);
+    const skipped = materialize(store, picked, join(top, dirRel));
     // Its neighbours as they were, where the format looks for them (their own skipped entries do not matter).
     const groupRel = picked.session.members ? dirRel : dirname(dirRel);
     for (const n of neighbours(state.records, picked)) {
       const at = n.session.members ? groupRel : join(groupRel, basename(n.session.abs));
-      if (!existsSync(join(tmp, at)) || n.session.members) materialize(store, n, join(tmp, at));
+      if (!existsSync(fsPath(join(top, at))) || n.session.members) materialize(store, n, join(top, at));
     }
     mkdirSync(here, { recursive: true, mode: 0o700 });
     process.chdir(here);
-    const r = await runBundle({ ...req, out, paths: [climb ? normal : rel] });
+    const r = await runBundle({ ...req, out, paths: [plainText(climb ? normal : rel)] });
     return {
       ...r,
       out: req.out,

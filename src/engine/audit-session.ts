@@ -234,6 +234,7 @@ function sessionReport(
 ): SessionResult['session'] {
   const files: FileRecord[] = source.inventory.map((e) => {
     const r: FileRecord = { path: e.path, type: e.type };
+    if (e.rawPath !== undefined) r.rawPath = e.rawPath;
     if (e.type === 'file') r.size = e.size;
     if (e.sha256 !== undefined) r.sha256 = e.sha256;
     if (e.linkTarget !== undefined) r.linkTarget = e.linkTarget;

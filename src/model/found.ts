@@ -16,7 +16,10 @@ export interface FoundSession {
   groupAbs?: string;
   /** Set when the entry is a symlink to a directory (or a session file) that we recorded and did not follow. */
   symlinkTarget?: string;
-  /** Set when the directory cannot be opened by name (e.g. its name is not valid UTF-8): reported, not audited. */
+  /**
+   * Set when the directory cannot be read (its listing failed, or its own name is not valid UTF-8: no agent's):
+   * reported, not audited. `abs`, `display` and the names here are escaped (read/names.ts).
+   */
   unreachable?: string;
   /**
    * Set for a directory discovery did not search (deeper than its limit): reported, not audited. Not a session,

@@ -32,7 +32,13 @@ export const FindingSchema = z.object({
 });
 
 export const FileRecordSchema = z.object({
-  path: z.string(),
+  path: z
+    .string()
+    .describe(
+      'Relative to the session directory; a byte of the name that is not valid UTF-8 is written \\xHH and a ' +
+        'backslash \\\\ (so two names never give one path).',
+    ),
+  rawPath: z.string().optional().describe("The path's real bytes, base64, when the name is not valid UTF-8."),
   type: z.enum(['file', 'dir', 'symlink', 'fifo', 'socket', 'block-device', 'char-device', 'unknown']),
   size: z.number().int().nonnegative().optional(),
   sha256: z.string().optional(),

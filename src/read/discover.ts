@@ -17,6 +17,7 @@ import { ReadError } from './open-regular.js';
 import { readHead } from './spans.js';
 import { entryType } from './entry-type.js';
 import { listDir } from './walk.js';
+import { escapeName, escapeText, fsPath, hasRawBytes } from './names.js';
 import { byteOrder } from '../model/order.js';
 
 import { UsageError } from '../errors.js';
@@ -27,8 +28,8 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
 export const HEAD_BYTES = 32 * 1024;
 
 /**
- * What detectors may ask of a directory. `listed`: the entry types its listing gave (a name that is not valid UTF-8
- * is looked up by name, as it cannot be, so that discovery says why it cannot read it).
+ * What detectors may ask of a directory (`abs` and `names` escaped: read/names.ts). `listed`: the entry types its
+ * listing gave.
  */
 export function dirProbe(
   abs: string,
@@ -38,13 +39,13 @@ export function dirProbe(
   const types = new Map<string, EntryType>();
   /** Why a file's head could not be read (its ReadError's reason). */
   const failed = new Map<string, string>();
-  if (listed) for (const [name, t] of listed) if (t !== 'unknown' && !name.includes('\ufffd')) types.set(name, t);
+  if (listed) for (const [name, t] of listed) if (t !== 'unknown') types.set(name, t);
   const heads = new Map<string, Buffer | undefined>();
   const type = (name: string): EntryType => {
     let t = types.get(name);
     if (t === undefined) {
       try {
-        t = entryType(lstatSync(join(abs, name)));
+        t = entryType(lstatSync(fsPath(join(abs, name))));
       } catch {
         t = 'unknown';
       }
@@ -57,7 +58,7 @@ export function dirProbe(
     let h: Buffer | undefined;
     if (type(name) === 'file') {
       try {
-        h = readHead(join(abs, name), HEAD_BYTES, true);
+        h = readHead(fsPath(join(abs, name)), HEAD_BYTES, true);
       } catch (e) {
         h = undefined;
         failed.set(name, e instanceof ReadError ? e.reason : 'EIO');
@@ -81,11 +82,14 @@ export function dirProbe(
 
 const readLink = (abs: string): string => {
   try {
-    return readlinkSync(abs);
+    return escapeName(readlinkSync(fsPath(abs), { encoding: 'buffer' }));
   } catch {
     return '';
   }
 };
+
+/** The canonical path of a user's argument, escaped (read/names.ts). */
+const realPath = (arg: string): string => escapeName(realpathSync(arg, { encoding: 'buffer' }));
 
 /** `met`: called with each session as the walk meets it (before the sort by path). */
 export function discoverSessions(arg: string, detectors: Detectors, met?: (s: FoundSession) => void): FoundSession[] {
@@ -103,11 +107,11 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
       throw new UsageError(
         `${arg}: not a directory or a regular file; give a session directory or file, a cwd group, or a sessions root`,
       );
-    const one = fileArgument(arg, realpathSync(arg), detectors);
+    const one = fileArgument(arg, realPath(arg), detectors);
     met?.(one);
     return [one];
   }
-  const rootAbs = realpathSync(arg);
+  const rootAbs = realPath(arg);
   const found: FoundSession[] = [];
   /** The agent home the walk is inside (its display path), for the sessions it finds there. */
   let home: string | undefined;
@@ -232,7 +236,7 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
       if (t === 'symlink') {
         let isDir = false;
         try {
-          isDir = statSync(childAbs).isDirectory();
+          isDir = statSync(fsPath(childAbs)).isDirectory();
         } catch {
           /* dangling */
         }
@@ -250,10 +254,10 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
         }
         continue;
       }
-      if (t === 'dir') visit(childAbs, childDisplay, depth + 1, { name: basename(abs), abs, display });
-      // A name that is not valid UTF-8 arrives decoded with U+FFFD and cannot be opened again by that name:
-      // it is reported as an unreachable directory, never skipped in silence.
-      else if (t === 'unknown' && name.includes('\ufffd')) {
+      // A directory whose name is not valid UTF-8 (shown with \xHH escapes) is no agent's: agents name sessions and
+      // groups with ids and encoded paths. What it holds is reported as not audited, never merged with the
+      // directory whose name it would decode to, nor skipped in silence.
+      if (t === 'dir' && hasRawBytes(name))
         add({
           abs: childAbs,
           display: childDisplay,
@@ -262,10 +266,10 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
           groupAbs: abs,
           format: detectors.opaqueDir(),
           unreachable:
-            'its name is not valid UTF-8 (shown here with U+FFFD), so it cannot be opened by name: rename a copy ' +
-            'to audit it',
+            'its name is not valid UTF-8 (each byte that is not is shown as \\xHH): no agent names a session or a ' +
+            'group so, and whatever it holds is not audited; rename a copy to audit it',
         });
-      }
+      else if (t === 'dir') visit(childAbs, childDisplay, depth + 1, { name: basename(abs), abs, display });
     }
   };
   /**
@@ -334,7 +338,8 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
     groupAbs,
     format: detectors.opaqueDir(),
   });
-  visit(rootAbs, arg, 0);
+  // The display is escaped too (the argument as typed, its backslashes doubled), so that it names the real bytes.
+  visit(rootAbs, escapeText(arg), 0);
   return found.sort((a, b) => byteOrder(a.display, b.display));
 }
 
@@ -368,7 +373,7 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
   if (!hit) {
     // Nothing recognised it because it cannot be read: the same finding as when a walk meets it, not a usage error.
     const why = probe.unreadable(name);
-    if (why !== undefined) return { ...unreadableFile(dir, arg, name, why, detectors), rootAbs: dir };
+    if (why !== undefined) return { ...unreadableFile(dir, escapeText(arg), name, why, detectors), rootAbs: dir };
     const kinds = detectors.fileKinds;
     const nouns = kinds.map((k) => `a ${k.noun}`);
     const which =
@@ -382,7 +387,7 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
         `--format-hint ${kinds.map((k) => k.name).join('|')} reads it as one`,
     );
   }
-  const display = hit.main === name ? arg : join(dirname(arg), hit.main);
+  const display = hit.main === name ? escapeText(arg) : join(escapeText(dirname(arg)), hit.main);
   const s: FoundSession = {
     abs: dir,
     display,

@@ -40,7 +40,7 @@ let sharedInUse = false;
  * must copy what it keeps), so memory does not churn with file size; otherwise each chunk is a fresh buffer.
  */
 export function streamFile(
-  path: string,
+  path: string | Buffer,
   onChunk: (chunk: Buffer) => void,
   { chunkSize: maxChunk = CHUNK, reuse = false, stamp = false, limit = Infinity, pinned = false }: StreamOptions = {},
 ): ReadResult & { stamps?: [string, string] } {
@@ -102,7 +102,7 @@ export function streamFile(
  * buffer and `shared` is false. The file's stamps at open and close are returned for the caller's fallback.
  */
 export function streamFileShared(
-  path: string,
+  path: string | Buffer,
   ring: SharedRing,
   onChunk: (chunk: Buffer) => void,
   pinned: Pin = false,
@@ -151,7 +151,7 @@ export function streamFileShared(
  * `truncated` says so.
  */
 export function readWholeFile(
-  path: string,
+  path: string | Buffer,
   maxBytes: number,
   pinned: Pin = false,
 ): ReadResult & { bytes: Buffer; truncated: boolean } {
@@ -206,7 +206,11 @@ export function readDirectoryFiles(
  * Read a file lazily as an async iterable of chunks (read-only, O_NOFOLLOW, regular files only), for consumers
  * that pull (archive writers). The file is opened on the first pull and closed at the end.
  */
-export async function* readChunks(path: string, chunkSize = CHUNK, pinned: Pin = false): AsyncGenerator<Buffer> {
+export async function* readChunks(
+  path: string | Buffer,
+  chunkSize = CHUNK,
+  pinned: Pin = false,
+): AsyncGenerator<Buffer> {
   const fd = openRegular(path, pinned);
   try {
     for (let at = 0; ; ) {

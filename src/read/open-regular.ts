@@ -23,7 +23,7 @@ export class ReadError extends Error {
  */
 export type Pin = boolean | WalkedId;
 
-export function openRegular(path: string, pinned: Pin = false): number {
+export function openRegular(path: string | Buffer, pinned: Pin = false): number {
   return openRegularSized(path, pinned).fd;
 }
 
@@ -33,7 +33,7 @@ export function openRegular(path: string, pinned: Pin = false): number {
  * (read/pinned.ts): a directory swapped for a symlink after the walk is a ReadError('ERACE'), never outside bytes
  * (a path that leads, through a swap, to the walked file itself, say by a hard link, reads that file).
  */
-export function openRegularSized(path: string, pinned: Pin = false): { fd: number; size: number } {
+export function openRegularSized(path: string | Buffer, pinned: Pin = false): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);

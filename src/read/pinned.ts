@@ -12,18 +12,35 @@ import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, rea
 import { dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import { entryType } from './entry-type.js';
+import { escapeName, fsPath } from './names.js';
 
 /**
- * The names of a listing, and with `withTypes` their types (`readdir` with types: no lstat per entry where the
- * file system says).
+ * A name as Node decodes it is its escaped name (read/names.ts) when the decoding replaced nothing (no U+FFFD) and
+ * there is no backslash to double: then the listing read as text is exact.
  */
-function listing(path: string, withTypes: boolean): { names: string[]; types?: Map<string, EntryType> } {
-  if (!withTypes) return { names: readdirSync(path) };
+const exact = (name: string): boolean => !name.includes('\ufffd') && !name.includes('\\');
+
+/**
+ * The names of a listing (escaped: read/names.ts), and with `withTypes` their types (`readdir` with types: no lstat
+ * per entry where the file system says). `path`: an escaped path. Read as text, the cheaper way; a listing with a
+ * name that text cannot spell exactly is read again as bytes, and that second listing is the one returned.
+ */
+export function listing(path: string, withTypes: boolean): { names: string[]; types?: Map<string, EntryType> } {
+  const at = fsPath(path);
+  if (!withTypes) {
+    const names = readdirSync(at);
+    return { names: names.every(exact) ? names : readdirSync(at, { encoding: 'buffer' }).map(escapeName) };
+  }
   const names: string[] = [];
   const types = new Map<string, EntryType>();
-  for (const d of readdirSync(path, { withFileTypes: true })) {
-    names.push(d.name);
-    types.set(d.name, entryType(d));
+  const text = readdirSync(at, { withFileTypes: true });
+  const dirents = text.every((d) => exact(d.name))
+    ? text
+    : readdirSync(at, { withFileTypes: true, encoding: 'buffer' });
+  for (const d of dirents) {
+    const name = typeof d.name === 'string' ? d.name : escapeName(d.name);
+    names.push(name);
+    types.set(name, entryType(d));
   }
   return { names, types };
 }
@@ -34,21 +51,21 @@ const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants
 let proc: boolean | undefined;
 const procWorks = (): boolean => (proc ??= existsSync(PROC_FD));
 
-/** What the descriptor `fd` really names, when the system says. */
-function openedPath(fd: number): string | undefined {
+/** What the descriptor `fd` really names (its bytes), when the system says. */
+function openedPath(fd: number): Buffer | undefined {
   if (!procWorks()) return undefined;
   try {
-    return readlinkSync(`${PROC_FD}/${fd}`);
+    return readlinkSync(`${PROC_FD}/${fd}`, { encoding: 'buffer' });
   } catch {
     return undefined;
   }
 }
 
-/** No component of `path` (below the file system root) is a symlink now. */
+/** No component of `path` (below the file system root; its bytes as latin1 text) is a symlink now. */
 function componentsReal(path: string): boolean {
   for (let p = dirname(path); p !== dirname(p); p = dirname(p)) {
     try {
-      if (lstatSync(p).isSymbolicLink()) return false;
+      if (lstatSync(Buffer.from(p, 'latin1')).isSymbolicLink()) return false;
     } catch {
       return false;
     }
@@ -56,10 +73,14 @@ function componentsReal(path: string): boolean {
   return true;
 }
 
-/** The descriptor `fd`, opened by `path`, is the file at `path` itself (no directory on the way was swapped). */
-export function openedAt(fd: number, path: string): boolean {
+/**
+ * The descriptor `fd`, opened by `path`, is the file at `path` itself (no directory on the way was swapped).
+ * `path`: the real path (a string, or its bytes), not an escaped one.
+ */
+export function openedAt(fd: number, path: string | Buffer): boolean {
   const real = openedPath(fd);
-  return real !== undefined ? real === path : componentsReal(path);
+  const bytes = typeof path === 'string' ? Buffer.from(path, 'utf8') : path;
+  return real !== undefined ? real.equals(bytes) : componentsReal(bytes.toString('latin1'));
 }
 
 /** A file as the walk saw it: device, inode and birth time (0 where the file system keeps none). */
@@ -90,19 +111,19 @@ export const RACE_MESSAGE =
   'changed while being read: a directory on its path was replaced (by a symlink leading elsewhere?), so the file ' +
   'opened is not the one walked; not read';
 
-/** A directory opened for listing: its names, and a path for each entry that resolves inside it. */
+/** A directory opened for listing: its (escaped) names, and a path for each entry that resolves inside it. */
 export interface PinnedDir {
   names: string[];
   /** With `withTypes`, the type of each entry as the listing gave it (a file system that gives none: lstat). */
   types?: Map<string, EntryType>;
-  /** A path to the entry `name` of the checked directory, for lstat and readlink. */
+  /** An escaped path to the entry `name` of the checked directory, for lstat and readlink (through `fsPath`). */
   at(name: string): string;
   close(): void;
 }
 
 /**
- * Open the directory `abs` for listing, checked to be the directory at `abs` itself; error: an errno code, or
- * 'ERACE' when it is not; `withTypes`: with each entry's type from the listing.
+ * Open the directory `abs` (an escaped path) for listing, checked to be the directory at `abs` itself; error: an
+ * errno code, or 'ERACE' when it is not; `withTypes`: with each entry's type from the listing.
  */
 export function openDir(abs: string, withTypes = false): PinnedDir | { error: string } {
   if (!procWorks()) {
@@ -114,7 +135,7 @@ export function openDir(abs: string, withTypes = false): PinnedDir | { error: st
   }
   let fd: number;
   try {
-    fd = openSync(abs, DIR_FLAGS);
+    fd = openSync(fsPath(abs), DIR_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
     // O_NOFOLLOW|O_DIRECTORY on what is now a symlink: it was swapped after the walk saw a directory.
@@ -122,7 +143,7 @@ export function openDir(abs: string, withTypes = false): PinnedDir | { error: st
   }
   const self = `${PROC_FD}/${fd}`;
   try {
-    if (!openedAt(fd, abs)) {
+    if (!openedAt(fd, fsPath(abs))) {
       closeSync(fd);
       return { error: 'ERACE' };
     }

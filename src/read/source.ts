@@ -14,6 +14,7 @@ import { JsonlScanner } from './jsonl.js';
 import { listDir, lstatEntry, MAX_WALK_DEPTH, walkTree } from './walk.js';
 import { byteOrder } from '../model/order.js';
 import { opaque } from '../model/found.js';
+import { escapeText, fsPath, rawPathOf } from './names.js';
 
 /**
  * The entries of a file session: each member (a file, or a folder taken whole) and nothing else of the directory
@@ -28,7 +29,12 @@ export function memberInventory(abs: string, members: readonly string[]): Invent
     if (e.type !== 'dir') continue;
     const listed = listDir(join(abs, m), true);
     if (listed.error) e.readError = listed.error;
-    else for (const c of walkTree(join(abs, m), MAX_WALK_DEPTH - 1, true)) out.push({ ...c, path: `${m}/${c.path}` });
+    else
+      for (const c of walkTree(join(abs, m), MAX_WALK_DEPTH - 1, true)) {
+        const path = `${m}/${c.path}`;
+        const raw = rawPathOf(path);
+        out.push({ ...c, path, ...(raw !== undefined ? { rawPath: raw } : {}) });
+      }
   }
   return out.sort((a, b) => byteOrder(a.path, b.path));
 }
@@ -100,7 +106,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        const r = readWholeFile(join(found.abs, rel), maxBytes, pin(entry));
+        const r = readWholeFile(fsPath(join(found.abs, rel)), maxBytes, pin(entry));
         entry.sha256 = r.sha256;
         entry.size = r.size;
         if (!r.truncated) keep(rel, r.bytes);
@@ -121,7 +127,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       const earlier = sharedReads.get(rel);
       try {
         if (ring) {
-          const r = streamFileShared(join(found.abs, rel), ring, (chunk) => scanner.push(chunk), pin(entry));
+          const r = streamFileShared(fsPath(join(found.abs, rel)), ring, (chunk) => scanner.push(chunk), pin(entry));
           sharedReads.set(rel, r);
           forget(rel);
           delete entry.sha256;
@@ -131,7 +137,7 @@ export function fsSource(walked: FoundSession): SessionSource {
           let whole: Buffer | undefined;
           let chunks = 0;
           const r = streamFile(
-            join(found.abs, rel),
+            fsPath(join(found.abs, rel)),
             (chunk) => {
               if (++chunks === 1 && keeps(rel, chunk.length)) whole = Buffer.from(chunk);
               else whole = undefined;
@@ -173,7 +179,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       const bytes = kept.get(rel);
       if (bytes) return { ok: true, value: spans.map((s) => spanOf(bytes, s)) };
       try {
-        return { ok: true, value: readSpans(join(found.abs, rel), spans, pin(entry)) };
+        return { ok: true, value: readSpans(fsPath(join(found.abs, rel)), spans, pin(entry)) };
       } catch (e) {
         if (!(e instanceof ReadError)) throw e;
         return { ok: false, error: e.message };
@@ -194,7 +200,7 @@ export function fsSource(walked: FoundSession): SessionSource {
       for (const entry of inventory) {
         if (entry.type !== 'file' || entry.sha256 !== undefined || entry.readError !== undefined) continue;
         try {
-          const r = streamFile(join(found.abs, entry.path), () => {}, { reuse: true, pinned: pin(entry) });
+          const r = streamFile(fsPath(join(found.abs, entry.path)), () => {}, { reuse: true, pinned: pin(entry) });
           entry.sha256 = r.sha256;
           entry.size = r.size;
         } catch (e) {
@@ -205,13 +211,13 @@ export function fsSource(walked: FoundSession): SessionSource {
     rawChunks(rel) {
       const entry = byPath.get(rel);
       if (entry?.type !== 'file') throw new ReadError('ENOTREG', `${rel} is not a regular file`);
-      return readChunks(join(found.abs, rel), undefined, pin(entry));
+      return readChunks(fsPath(join(found.abs, rel)), undefined, pin(entry));
     },
     streamRaw(rel, onChunk) {
       const entry = check(rel);
       if ('ok' in entry) return entry;
       try {
-        return { ok: true, value: streamFile(join(found.abs, rel), onChunk, { pinned: pin(entry) }) };
+        return { ok: true, value: streamFile(fsPath(join(found.abs, rel)), onChunk, { pinned: pin(entry) }) };
       } catch (e) {
         forget(rel);
         return fail(entry, e);
@@ -224,8 +230,9 @@ export function fsSource(walked: FoundSession): SessionSource {
       )
         return undefined;
       const root = dirname(found.groupAbs);
-      const dir = join(root, group, session);
-      for (const p of [join(root, group), dir]) {
+      // The names come from what a session records (plain text): escaped to name their real bytes.
+      const dir = join(root, escapeText(group), escapeText(session));
+      for (const p of [join(root, escapeText(group)), dir]) {
         const e = lstatEntry(p, p);
         if (e.readError === 'ENOENT') return undefined;
         if (e.type !== 'dir')
@@ -234,14 +241,14 @@ export function fsSource(walked: FoundSession): SessionSource {
             error: `${p === dir ? 'the session' : 'the group'} is a ${e.type}, not a directory (not followed)`,
           };
       }
-      const abs = join(dir, file);
-      const entry = lstatEntry(abs, file);
+      const abs = join(dir, escapeText(file));
+      const entry = lstatEntry(abs, escapeText(file));
       if (entry.readError === 'ENOENT') return { ok: false, error: `the session directory exists but has no ${file}` };
       if (entry.readError !== undefined) return { ok: false, error: `${file} cannot be read (${entry.readError})` };
       if (entry.type !== 'file')
         return { ok: false, error: `${file} is a ${entry.type}, not a regular file (not opened)` };
       try {
-        return { ok: true, value: readWholeFile(abs, maxBytes, true).bytes };
+        return { ok: true, value: readWholeFile(fsPath(abs), maxBytes, true).bytes };
       } catch (e) {
         return fail(undefined, e);
       }
@@ -250,14 +257,14 @@ export function fsSource(walked: FoundSession): SessionSource {
       if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return undefined;
       let dir = found.abs;
       for (let i = 0; i < up; i++) dir = dirname(dir);
-      const abs = join(dir, name);
-      const entry = lstatEntry(abs, name);
+      const abs = join(dir, escapeText(name));
+      const entry = lstatEntry(abs, escapeText(name));
       if (entry.readError === 'ENOENT') return undefined;
       if (entry.type !== 'file')
         return { ok: false, error: `${name} is a ${entry.type}, not a regular file (not opened)` };
       const scanner = new JsonlScanner(onRecord, () => {}, options);
       try {
-        streamFile(abs, (chunk) => scanner.push(chunk), { reuse: true, pinned: true });
+        streamFile(fsPath(abs), (chunk) => scanner.push(chunk), { reuse: true, pinned: true });
         return { ok: true, value: scanner.end() };
       } catch (e) {
         return fail(undefined, e);
@@ -265,12 +272,12 @@ export function fsSource(walked: FoundSession): SessionSource {
     },
     readGroupFile(name, maxBytes) {
       if (!found.groupAbs) return undefined;
-      const abs = join(found.groupAbs, name);
-      const entry = lstatEntry(abs, name);
+      const abs = join(found.groupAbs, escapeText(name));
+      const entry = lstatEntry(abs, escapeText(name));
       if (entry.readError === 'ENOENT') return undefined;
       if (entry.type !== 'file') return { ok: false, error: `is a ${entry.type}, not a regular file (not opened)` };
       try {
-        return { ok: true, value: readWholeFile(abs, maxBytes, true).bytes };
+        return { ok: true, value: readWholeFile(fsPath(abs), maxBytes, true).bytes };
       } catch (e) {
         return fail(undefined, e);
       }

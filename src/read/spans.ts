@@ -9,7 +9,7 @@ import { openRegular, type Pin, ReadError } from './open-regular.js';
  * The first `maxBytes` bytes of a regular file (read-only, O_NOFOLLOW, never blocks on a FIFO), for recognising
  * what a file is during discovery. Throws ReadError like the other readers.
  */
-export function readHead(path: string, maxBytes: number, pinned: Pin = false): Buffer {
+export function readHead(path: string | Buffer, maxBytes: number, pinned: Pin = false): Buffer {
   const fd = openRegular(path, pinned);
   try {
     const buf = Buffer.allocUnsafe(maxBytes);
@@ -36,7 +36,7 @@ export function readHead(path: string, maxBytes: number, pinned: Pin = false): B
  * there are (maybe none). Throws ReadError like the other readers.
  */
 export function readSpans(
-  path: string,
+  path: string | Buffer,
   spans: ReadonlyArray<{ offset: number; max: number; line: boolean }>,
   pinned: Pin = false,
 ): Buffer[] {

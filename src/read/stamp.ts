@@ -5,7 +5,7 @@
  */
 import { lstatSync } from 'node:fs';
 
-export function pathStamp(path: string): string | undefined {
+export function pathStamp(path: string | Buffer): string | undefined {
   try {
     const st = lstatSync(path, { bigint: true });
     if (!st.isFile()) return undefined;

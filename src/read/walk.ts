@@ -2,18 +2,20 @@
  * Directory walk with lstat only: symlinks, FIFOs, sockets and devices are recorded, never followed or opened.
  * Output is sorted by path (byte order) so everything downstream is deterministic.
  */
-import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryType, InventoryEntry } from '../model/inventory.js';
 import { entryType } from './entry-type.js';
-import { openDir, rememberWalked, type PinnedDir } from './pinned.js';
+import { listing, openDir, rememberWalked, type PinnedDir } from './pinned.js';
+import { escapeName, fsPath, rawPathOf } from './names.js';
 
 import { byteOrder } from '../model/order.js';
 
 /**
- * Names as raw bytes decoded leniently would lose information; Node gives us UTF-8 strings, kept as is.
- * `pinned`: `abs` is a canonical path under a walked root, listed only if it is still that directory (error 'ERACE'
- * when a directory on the way was swapped for a symlink: read/pinned.ts).
+ * Names are read as bytes and escaped (read/names.ts): a name that is not valid UTF-8 is neither lost nor merged
+ * with another; every path here is an escaped one. `pinned`: `abs` is a canonical path under a walked root, listed
+ * only if it is still that directory (error 'ERACE' when a directory on the way was swapped for a symlink:
+ * read/pinned.ts).
  */
 export function listDir(
   abs: string,
@@ -26,20 +28,25 @@ export function listDir(
     return { names: dir.names.sort(byteOrder), types: dir.types };
   }
   try {
-    return { names: readdirSync(abs).sort(byteOrder) };
+    return { names: listing(abs, false).names.sort(byteOrder) };
   } catch (e) {
     return { names: [], error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
   }
 }
 
-/** `at`: the path to lstat (a path through the checked directory's descriptor); `abs` by default. */
+/**
+ * `at`: the path to lstat (a path through the checked directory's descriptor); `abs` by default. All three are
+ * escaped paths; an entry whose `rel` is not valid UTF-8 carries its real bytes as `rawPath`.
+ */
 export function lstatEntry(abs: string, rel: string, at: string = abs): InventoryEntry {
   let st: Stats;
+  const raw = rawPathOf(rel);
   try {
-    st = lstatSync(at);
+    st = lstatSync(fsPath(at));
   } catch (e) {
     return {
       path: rel,
+      ...(raw !== undefined ? { rawPath: raw } : {}),
       type: 'unknown',
       size: 0,
       mtimeMs: 0,
@@ -49,6 +56,7 @@ export function lstatEntry(abs: string, rel: string, at: string = abs): Inventor
   }
   const entry: InventoryEntry = {
     path: rel,
+    ...(raw !== undefined ? { rawPath: raw } : {}),
     type: entryType(st),
     size: st.size,
     mtimeMs: Math.trunc(st.mtimeMs),
@@ -57,7 +65,7 @@ export function lstatEntry(abs: string, rel: string, at: string = abs): Inventor
   if (entry.type === 'file' && at !== abs) rememberWalked(entry, st.dev, st.ino, st.birthtimeMs);
   if (entry.type === 'symlink') {
     try {
-      entry.linkTarget = readlinkSync(at);
+      entry.linkTarget = escapeName(readlinkSync(fsPath(at), { encoding: 'buffer' }));
     } catch {
       /* target unreadable: recorded without it */
     }
@@ -107,7 +115,7 @@ export function walkTree(
 
 function plainDir(abs: string): PinnedDir | { error: string } {
   try {
-    return { names: readdirSync(abs), at: (name) => join(abs, name), close: () => {} };
+    return { names: listing(abs, false).names, at: (name) => join(abs, name), close: () => {} };
   } catch (e) {
     return { error: (e as NodeJS.ErrnoException).code ?? 'EIO' };
   }
@@ -116,7 +124,7 @@ function plainDir(abs: string): PinnedDir | { error: string } {
 /** True when the path is a real directory (lstat: a symlink to one is not). */
 export function isRealDirectory(abs: string): boolean {
   try {
-    return lstatSync(abs).isDirectory();
+    return lstatSync(fsPath(abs)).isDirectory();
   } catch {
     return false;
   }

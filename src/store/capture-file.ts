@@ -31,7 +31,7 @@ export class ChangedWhileRead extends Error {}
 
 const EMPTY = createHash('sha256').digest('hex');
 
-export function captureFile(store: string, abs: string, prev: Version | undefined): CapturedVersion {
+export function captureFile(store: string, abs: string | Buffer, prev: Version | undefined): CapturedVersion {
   const tmp = tmpName(store);
   const fd = openSync(tmp, 'wx', FILE_MODE);
   const prefixLen = prev ? prev.size : -1;

@@ -9,6 +9,7 @@ import type { ChangePolicy } from '../formats/types.js';
 import type { FoundSession } from '../model/found.js';
 import type { InventoryEntry } from '../model/inventory.js';
 import { ReadError } from '../read/open-regular.js';
+import { fsPath } from '../read/names.js';
 import { fsSource } from '../read/source.js';
 import { pathStamp, racyStamp } from '../read/stamp.js';
 import { captureFile, ChangedWhileRead, type Version } from './capture-file.js';
@@ -80,7 +81,7 @@ function attemptCapture(
       p?.type === 'file' && p.sha256 !== undefined && p.pieces !== undefined
         ? { sha256: p.sha256, size: p.size, pieces: p.pieces }
         : undefined;
-    const abs = `${found.abs}/${e.path}`;
+    const abs = fsPath(`${found.abs}/${e.path}`);
     if (!rehash && prev && p?.stamp !== undefined && p.stamp === pathStamp(abs)) {
       // The same inode, size and nanosecond mtime and ctime as the version captured: not read again.
       Object.assign(f, { sha256: p.sha256, pieces: p.pieces, stamp: p.stamp, size: p.size });

@@ -21,8 +21,8 @@ import {
   symlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
 import { streamFile } from '../read/files.js';
+import { escapeName, nameBytes } from '../read/names.js';
 import { ReadError } from '../read/open-regular.js';
 import { objectPath } from './layout.js';
 import { recordProblem, type CaptureRecord } from './record.js';
@@ -31,35 +31,38 @@ export class StoredVersionDamaged extends Error {}
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
+/** The real path of `rel` (a recorded path) below `dir`, both escaped (read/names.ts). */
+const below = (dir: string, rel: string): Buffer => nameBytes(`${dir}/${rel}`);
+
 /** `rel`'s directories below `dir`, made one by one; each must be a real directory (never a link). */
 function makeParents(dir: string, rel: string): void {
   const segments = rel.split('/').slice(0, -1);
-  let at = dir;
-  for (const s of segments) {
-    at = join(at, s);
-    makeDir(at);
-  }
+  for (let i = 1; i <= segments.length; i++) makeDir(below(dir, segments.slice(0, i).join('/')));
 }
 
-function makeDir(path: string): void {
+function makeDir(path: Buffer): void {
   try {
     mkdirSync(path, { mode: 0o700 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    if (!lstatSync(path).isDirectory()) throw new StoredVersionDamaged(`${path} is not a directory it made`);
+    if (!lstatSync(path).isDirectory())
+      throw new StoredVersionDamaged(`${escapeName(path)} is not a directory it made`);
   }
 }
 
-/** Write the capture's entries under `dir`; returns the entries that cannot be recreated (FIFOs, sockets, …). */
+/**
+ * Write the capture's entries under `dir` (an escaped path, as the walk gives: read/names.ts), each under its real
+ * bytes; returns the entries that cannot be recreated (FIFOs, sockets, …).
+ */
 export function materialize(store: string, record: CaptureRecord, dir: string): string[] {
   const problem = recordProblem(record);
   if (problem !== undefined)
     throw new StoredVersionDamaged(`capture ${record.seq} cannot be written out: ${problem}; run verify --store`);
   const skipped: string[] = [];
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const dirs: Array<{ path: string; mode: number }> = [];
+  mkdirSync(nameBytes(dir), { recursive: true, mode: 0o700 });
+  const dirs: Array<{ path: Buffer; mode: number }> = [];
   for (const f of record.files) {
-    const target = join(dir, f.path);
+    const target = below(dir, f.path);
     makeParents(dir, f.path);
     if (f.type === 'dir') {
       makeDir(target);
@@ -67,7 +70,7 @@ export function materialize(store: string, record: CaptureRecord, dir: string): 
       continue;
     }
     if (f.type === 'symlink' && f.linkTarget !== undefined) {
-      symlinkSync(f.linkTarget, target);
+      symlinkSync(nameBytes(f.linkTarget), target);
       continue;
     }
     if (f.type !== 'file' || f.pieces === undefined) {
@@ -80,7 +83,7 @@ export function materialize(store: string, record: CaptureRecord, dir: string): 
   return skipped;
 }
 
-function writeVersion(store: string, record: CaptureRecord, f: CaptureRecord['files'][number], target: string): void {
+function writeVersion(store: string, record: CaptureRecord, f: CaptureRecord['files'][number], target: Buffer): void {
   const fd = openSync(target, CREATE, 0o600);
   const hash = createHash('sha256');
   let size = 0;

@@ -653,7 +653,7 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     for (const n of odd) writeFileSync(join(main, n), `content of ${JSON.stringify(n)}\n`);
     mkdirSync(join(main, 'dir\nwith newline'));
     writeFileSync(join(main, 'dir\nwith newline', 'x%0A.json'), '{}');
-    // A non-UTF-8 file name (Buffer path): Node lists it with U+FFFD, so it cannot be opened under that name.
+    // A non-UTF-8 file name (Buffer path): listed as bytes, shown with \xHH escapes, read under its real bytes.
     writeFileSync(Buffer.from(`${main}/raw-\xff\xfe-name.txt`, 'latin1'), 'bytes');
     // Group directories with odd percent-encodings, each holding a copy of the child session.
     for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname'])
@@ -671,9 +671,14 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     const files = report.sessions.find((s) => s.id === MAIN_ID)!.files.map((f) => f.path);
     for (const n of odd) expect(files, JSON.stringify(n)).toContain(n);
     expect(files).toContain('dir\nwith newline/x%0A.json');
-    // The non-UTF-8 name cannot be read under its decoded name: it is reported, not silently dropped.
+    // The non-UTF-8 name is read under its real bytes, and reported as a name no agent writes.
     const raw = report.findings.filter((f) => f.session === MAIN_ID && f.location.file.startsWith('raw-'));
-    expect(raw.map((f) => f.code)).toEqual(['SESSION_UNREADABLE']);
+    expect(raw.map((f) => [f.code, f.severity, f.location.file])).toEqual([
+      ['SESSION_UNEXPECTED_FILE', 'warning', 'raw-\\xff\\xfe-name.txt'],
+    ]);
+    const rawFile = report.sessions.find((s) => s.id === MAIN_ID)!.files.find((f) => f.path.startsWith('raw-'))!;
+    expect(rawFile.rawPath).toBe(Buffer.from('raw-\xff\xfe-name.txt', 'latin1').toString('base64'));
+    expect(rawFile.sha256).toBeDefined();
     expect(report.sessions.some((s) => s.path.endsWith(`${CHILD_ID}\nforged`))).toBe(true);
     for (const g of ['%ZZ%', '%2Fhome%0A%2Fx', 'plain\nname'])
       expect(
@@ -688,10 +693,8 @@ describe('path names: newlines, %, non-UTF-8 bytes', () => {
     const out = join(scratch, `names.bag${form === 'dir' ? '' : `.${form}`}`);
     const b = await cli(['bundle', root, '-o', out]);
     expect(b.code, b.stderr).toBe(0);
-    // Only the name that cannot be opened is left out, and said so.
-    expect(b.stdout.split('\n').filter((l) => l.startsWith('not archived:'))).toEqual([
-      expect.stringMatching(/raw-.*-name\.txt: unreadable \(ENOENT\)$/),
-    ]);
+    // Every file is archived, the non-UTF-8 name too (under its real bytes).
+    expect(b.stdout.split('\n').filter((l) => l.startsWith('not archived:'))).toEqual([]);
     const v = await cli(['verify', out, '--format', 'json']);
     expect(v.code).toBe(0);
     expect(json(v).findings).toEqual([]);
