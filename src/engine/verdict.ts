@@ -145,7 +145,7 @@ export function storeVerdict(
   };
 }
 
-/** The lines after a store's verdict: every rewrite, deletion and acknowledged gap the chain recorded. */
+/** The lines after a store's verdict: every rewrite, deletion and acknowledged gap the chain recorded (or none). */
 export function recordedLines(r: StoreRecorded): string[] {
   const out: string[] = [];
   for (const w of r.rewrites) {
@@ -163,6 +163,5 @@ export function recordedLines(r: StoreRecorded): string[] {
         `${g.lost ? ` (capture numbers ${g.lost.from}-${g.lost.to} are not in the chain)` : ''}: by ${g.by}: ` +
         JSON.stringify(g.reason),
     );
-  if (!out.length) out.push('  the chain records no rewrite, no deletion and no gap');
   return out;
 }
