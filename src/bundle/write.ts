@@ -1,7 +1,8 @@
 /**
  * Writing a bag as a directory, a zip, a tar or a tar.gz. Reproducible: entries in byte order, every entry dated
- * the bagging date (midnight UTC) and fixed modes, `append()` only (archiver's `.file()` orders by stat completion
- * and only warns on a missing file). Archives are written to a temporary name and renamed into place only when complete.
+ * the bagging date (midnight UTC) and fixed modes, `append()` only (archiver's `.file()` orders by stat
+ * completion and only warns on a missing file). Archives are written to a temporary name and renamed into place
+ * only when complete.
  */
 import {
   createWriteStream,
