@@ -121,6 +121,9 @@ describe('Bagging-Date and the dates of the entries', () => {
     expect(new Set(zipDates(zip))).toEqual(new Set(['1980-01-01T00:00:00Z']));
     expect(new Set(tarDates(tar))).toEqual(new Set(['1980-01-01T00:00:00Z']));
     expect(tag(unpack(zip, tmp('u')), 'Bagging-Date')).toEqual(['1975-06-01']);
+    const late = tmp('late.zip');
+    expect((await cli(['bundle', CODEX, '-o', late, '--bagging-date', '2150-01-01'])).code).toBe(0);
+    expect(new Set(zipDates(late))).toEqual(new Set(['2043-12-31T00:00:00Z']));
   });
 });
 

@@ -21,9 +21,12 @@ import type { BagEntry } from './build.js';
 
 export type BundleFormat = 'zip' | 'tar' | 'tgz' | 'dir';
 
-/** The earliest and the latest day a zip entry can be dated (MS-DOS dates: 1980 to 2107). */
+/**
+ * The earliest and the latest day a zip entry is dated: MS-DOS dates start in 1980, and the zip writer (archiver's
+ * compress-commons) dates anything from 2044 on 2043-12-31 23:59:58; tar entries are clamped alike.
+ */
 const ZIP_FIRST = Date.UTC(1980, 0, 1);
-const ZIP_LAST = Date.UTC(2107, 11, 31);
+const ZIP_LAST = Date.UTC(2043, 11, 31);
 
 /** The date every entry carries: the bagging date (YYYY-MM-DD) at midnight UTC, clamped to what a zip can hold. */
 export function entryDate(baggingDate: string): Date {
