@@ -13,9 +13,9 @@ const countOf = (findings: readonly Finding[], severity: string): number =>
   findings.filter((f) => f.severity === severity).length;
 
 /** "signed by alice (sha256:…), signature verified", or without a key id "signed by the key sha256:…, …". */
-function signedBy(s: SignatureVerdict): string {
+function signedBy(s: SignatureVerdict, several = false): string {
   const who = s.keyId !== undefined ? `${s.keyId} (${s.fingerprint})` : `the key ${s.fingerprint}`;
-  return `signed by ${who}, signature verified`;
+  return `signed by ${who}, signature${several ? 's' : ''} verified`;
 }
 
 /** How the counts start a verdict: "INVALID: 2 errors", "consistent", "consistent, with 1 warning (above)". */
@@ -124,7 +124,8 @@ export function storeVerdict(
         ? ''
         : `; the ${plural(records - signed, 'record')} before them show only that they are as written, not who ` +
           'wrote them';
-    why = `${which} ${signedBy(signature)}${rest}`;
+    const whose = signed === records ? 'every record is' : 'those records are';
+    why = `${which} ${signedBy(signature, true)}: ${whose} as the holder of that key wrote it${rest}`;
   } else {
     proven = 'intact';
     why = signed
