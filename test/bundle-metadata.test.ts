@@ -216,7 +216,22 @@ describe('bundle --from-store', () => {
       findings: [{ seq: rewrite.seq, code: 'BUNDLE_NOT_APPEND_ONLY', line: 2 }],
       deletions: [],
     });
-    expect((await cli(['verify', bag])).code).toBe(0);
+    // verify says where the bag says it came from, and whose word that is.
+    const v = await cli(['verify', bag]);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain(
+      `\n  made from capture ${first.seq} (${first.run}, new) of the store ${store} (it says, unsigned): record ` +
+        `sha256 ${recordSha}, the chain then ending at record ${state.seq}\n`,
+    );
+    expect(v.stdout).toMatch(
+      new RegExp(`\\n {2}the store recorded on this session: capture ${rewrite.seq}: BUNDLE_NOT_APPEND_ONLY .*:2\\n`),
+    );
+    const json = JSON.parse((await cli(['verify', bag, '--format', 'json'])).stdout) as AuditReport;
+    expect(json.verdict!.provenance).toMatchObject({
+      capture: first.seq,
+      recordSha256: recordSha,
+      recordSigned: false,
+    });
     if (bagitPythonPresent) expect(bagitPython(bag).ok, bagitPython(bag).output).toBe(true);
   });
 

@@ -5,7 +5,7 @@
  * rewrite, deletion and acknowledged gap).
  */
 import type { Finding } from '../model/finding.js';
-import type { LiveVerdict, SignatureVerdict, StoreRecorded, Verdict } from '../model/verdict.js';
+import type { LiveVerdict, ProvenanceVerdict, SignatureVerdict, StoreRecorded, Verdict } from '../model/verdict.js';
 
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -164,5 +164,49 @@ export function recordedLines(r: StoreRecorded): string[] {
         `${g.lost ? ` (capture numbers ${g.lost.from}-${g.lost.to} are not in the chain)` : ''}: by ${g.by}: ` +
         JSON.stringify(g.reason),
     );
+  return out;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const int = (v: unknown): v is number => Number.isInteger(v);
+
+/** The provenance a custody statement records (bundle --from-store), when it is there and well formed. */
+export function provenanceOf(predicate: Record<string, unknown> | undefined): ProvenanceVerdict | undefined {
+  const p = predicate?.provenance;
+  if (!isObj(p) || p.from !== 'store' || !isObj(p.record) || !isObj(p.chainHead) || !Array.isArray(p.findings))
+    return undefined;
+  const { record, chainHead } = p;
+  if (typeof p.store !== 'string' || !int(p.capture) || typeof p.run !== 'string' || typeof p.status !== 'string')
+    return undefined;
+  if (typeof record.sha256 !== 'string' || !int(chainHead.seq) || typeof chainHead.sha256 !== 'string')
+    return undefined;
+  const findings: ProvenanceVerdict['findings'] = [];
+  for (const f of p.findings) {
+    if (!isObj(f) || !int(f.seq) || typeof f.code !== 'string' || typeof f.file !== 'string') return undefined;
+    findings.push({ seq: f.seq, code: f.code, file: f.file, ...(int(f.line) ? { line: f.line } : {}) });
+  }
+  return {
+    store: p.store,
+    capture: p.capture,
+    run: p.run,
+    status: p.status,
+    recordSha256: record.sha256,
+    recordSigned: record.signed === true,
+    chainHead: { seq: chainHead.seq, sha256: chainHead.sha256 },
+    findings,
+  };
+}
+
+/** The lines after a bag's verdict that say where it records it came from (whose word that is: the verdict's). */
+export function provenanceLines(p: ProvenanceVerdict, proven: Verdict['proven']): string[] {
+  const word = proven === 'signed' ? 'its signer says' : proven === 'intact' ? 'it says, unsigned' : 'it says';
+  const out = [
+    `  made from capture ${p.capture} (${p.run}, ${p.status}) of the store ${p.store} (${word}): record sha256 ` +
+      `${p.recordSha256}${p.recordSigned ? ' (signed)' : ''}, the chain then ending at record ${p.chainHead.seq}`,
+  ];
+  for (const f of p.findings) {
+    const where = `${f.file}${f.line !== undefined ? `:${f.line}` : ''}`;
+    out.push(`  the store recorded on this session: capture ${f.seq}: ${f.code} ${where}`);
+  }
   return out;
 }

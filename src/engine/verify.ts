@@ -18,7 +18,7 @@ import type { AuditReport } from '../model/report.js';
 import { UsageError } from '../errors.js';
 import { findSessions } from './tree.js';
 import { readUserFileText } from './user-files.js';
-import { bagVerdict, liveVerdict } from './verdict.js';
+import { bagVerdict, liveVerdict, provenanceOf } from './verdict.js';
 import type { SignatureVerdict } from '../model/verdict.js';
 
 export interface VerifyRequest {
@@ -109,10 +109,12 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   let compared: number | undefined;
   let proofs: Proof[] | undefined;
   let signature: SignatureVerdict = { present: false, verified: false };
+  let predicate: Record<string, unknown> | undefined;
   const againstFindings: Finding[] = [];
   if (contents) {
     const v = verifyBag(contents, ctx, key);
     signature = { ...v.signature };
+    predicate = v.statement?.predicate;
     if (live) {
       const sessions = capturedSessions(contents, v.statement);
       if (!sessions)
@@ -180,6 +182,8 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
       new Set(report.sessions.filter((s) => s.path !== req.bag).map((s) => s.path)).size,
       verdict,
     );
+  const provenance = provenanceOf(predicate);
+  if (provenance) verdict.provenance = provenance;
   report.verdict = verdict;
   const out: VerifyOutcome = { report };
   if (contents) out.contents = contents;

@@ -60,6 +60,24 @@ export const StoreRecordedSchema = z.object({
     .describe('Every gap acknowledged in the chain (archive --acknowledge-gap).'),
 });
 
+export const ProvenanceVerdictSchema = z
+  .object({
+    store: z.string(),
+    capture: z.number().int(),
+    run: z.string(),
+    status: z.string(),
+    recordSha256: z.string(),
+    recordSigned: z.boolean(),
+    chainHead: z.object({ seq: z.number().int(), sha256: z.string() }),
+    findings: z
+      .array(z.object({ seq: z.number().int(), code: z.string(), file: z.string(), line: z.number().int().optional() }))
+      .describe("The store's findings on the session when the bag was made, from any of its captures."),
+  })
+  .describe(
+    'Where the custody statement says the bag came from (bundle --from-store): as trustworthy as the bag, so its ' +
+      "signer's word when proven is signed, anyone's otherwise.",
+  );
+
 export const VerdictSchema = Counts.extend({
   subject: z.enum(['bag', 'store']),
   status: z
@@ -74,6 +92,7 @@ export const VerdictSchema = Counts.extend({
   signature: SignatureSchema,
   text: z.string().describe('The verdict in words, as the table prints it.'),
   live: LiveVerdictSchema.optional().describe('verify --against: the live session held against the bag.'),
+  provenance: ProvenanceVerdictSchema.optional(),
   store: StoreRecordedSchema.optional().describe('verify --store: what the chain recorded.'),
 }).describe('What verify proved.');
 
@@ -81,3 +100,4 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 export type LiveVerdict = z.infer<typeof LiveVerdictSchema>;
 export type SignatureVerdict = z.infer<typeof SignatureSchema>;
 export type StoreRecorded = z.infer<typeof StoreRecordedSchema>;
+export type ProvenanceVerdict = z.infer<typeof ProvenanceVerdictSchema>;

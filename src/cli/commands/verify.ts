@@ -9,7 +9,7 @@ import { parseFailOn, parseFormat, useColor } from '../options.js';
 import { opt, type CommandModule, type ParsedArgs } from '../spec.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
-import { recordedLines } from '../../engine/verdict.js';
+import { provenanceLines, recordedLines } from '../../engine/verdict.js';
 type FailOn = ReturnType<typeof parseFailOn>;
 
 const FORMATS = ['table', 'json'] as const;
@@ -49,9 +49,12 @@ export const verifyModule: CommandModule = {
       const verdict = report.verdict!;
       if (contents) {
         const payload = [...contents.members.values()].filter((m) => m.name.startsWith('data/'));
+        const files = `${payload.length} payload file${payload.length === 1 ? '' : 's'}`;
         text +=
-          `Bag ${escapeText(bag)} (${contents.kind}): ${payload.length} payload files, ` +
+          `Bag ${escapeText(bag)} (${contents.kind}): ${files}, ` +
           `${payload.reduce((n, m) => n + m.size, 0)} bytes: ${escapeText(verdict.text)}.\n`;
+        if (verdict.provenance)
+          for (const line of provenanceLines(verdict.provenance, verdict.proven)) text += `${escapeText(line)}\n`;
         if (contents.archiveSha256) text += `archive sha256: ${contents.archiveSha256}\n`;
       }
       if (proofs && against !== undefined && verdict.live) {
