@@ -249,7 +249,8 @@ export async function generateBundleCorpora(outDir: string, cleanDir: string): P
       `afterwards the way the case describes, and an\n\`expected.json\` for \`session-audit verify\` (\`target\` ` +
       `is the bag, \`args\` are relative to the case directory).\nbag-info.txt records the Node, zlib and OS of ` +
       `the machine that made the bag, so regenerating elsewhere changes the\ntag files; the payload and its ` +
-      `manifests do not change.\n\n${index.join('\n')}\n`,
+      `manifests do not change. Every bag is dated 2026-08-19 (its Bagging-Date and its archive entries: pinned,\n` +
+      `where a bag is otherwise dated the day it is made).\n\n${index.join('\n')}\n`,
   );
   return cases.map((c) => `bundles/${c.name}`);
 }

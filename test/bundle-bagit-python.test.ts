@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildBag } from '../src/bundle/build.js';
 import { parseManifest } from '../src/bundle/bagit.js';
-import { writeBag } from '../src/bundle/write.js';
+import { entryDate, writeBag } from '../src/bundle/write.js';
 import type { AuditReport } from '../src/model/report.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
@@ -69,7 +69,7 @@ describe.skipIf(!bagitPythonPresent)('bagit-python validates every bag bundle ma
     for (const form of ['zip', 'tar', 'tgz', 'dir'] as const) {
       const bag = buildBag({ sources: [], sessions: [], baggingDate: '2026-01-01', tagFiles: new Map() });
       const out = join(scratch, `${n++}${form === 'dir' ? '-empty' : `-empty.${form}`}`);
-      await writeBag(bag.entries, out, form);
+      await writeBag(bag.entries, out, form, entryDate('2026-01-01'));
       const dir = unpack(out, join(scratch, `${n++}-unpacked`));
       expect(filesUnder(dir).filter((f) => f.startsWith('data/'))).toEqual([]);
       const v = bagitPython(dir);

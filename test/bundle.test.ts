@@ -402,7 +402,7 @@ describe('signing (DSSE, Ed25519)', () => {
     expect(env.signatures[0]!.sig).toBe(
       '2WAfaHm5jluo0w+0rk8uVkluELJYWjSmU9x7EUzx+AyteDGJ4/nqyJXfmAUVFIAoQafWm7AxBZNw5M9ixNHiCA==',
     );
-    expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1 });
+    expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1, keyIds: [] });
   });
   test('the URL-safe base64 vector verifies', () => {
     const env = {
@@ -410,7 +410,7 @@ describe('signing (DSSE, Ed25519)', () => {
       payloadType,
       signatures: [{ sig: 'P-_KHICeR7tI6S_YyejJTRtrXhcQyQ2LYPaL8h90KjC9qN8HU_svOQ6TuDOT1HIrsGW886DbWNWcCmX5twLrAw==' }],
     };
-    expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1 });
+    expect(verifyEnvelope(env, publicKeyFromRaw(pub))).toEqual({ valid: 1, total: 1, keyIds: [] });
     expect(verifyEnvelope({ ...env, payloadType: 'text/plain' }, publicKeyFromRaw(pub)).valid).toBe(0);
   });
   test('bundle --sign-key, verify --key; a different key or a changed statement fails', async () => {

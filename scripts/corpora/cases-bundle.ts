@@ -89,6 +89,12 @@ const readdirSorted = (dir: string): Dirent[] =>
   readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /**
+ * The Bagging-Date of every corpora bag (the default is the day a bag is made): pinned, so that the bags and their
+ * archive entries stay byte-stable whenever they are regenerated.
+ */
+const BAGGING_DATE = '2026-08-19';
+
+/**
  * Write every bundle case under `<outDir>/bundles/`. `cleanDir` is the clean Grok corpus as the bags should
  * name it (a relative path keeps absolute paths of the generating machine out of the bags).
  */
@@ -114,6 +120,7 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     await runBundle({
       paths,
       out,
+      baggingDate: BAGGING_DATE,
       redact: false,
       redactPatterns: [],
       force: false,
@@ -286,7 +293,14 @@ export async function generateBundles(outDir: string, cleanDir: string): Promise
     const dir = join(root, 'zip-slip');
     const staging = join(dir, '.staging');
     mkdirSync(dir, { recursive: true });
-    await runBundle({ paths: [small], out: staging, redact: false, redactPatterns: [], force: false });
+    await runBundle({
+      paths: [small],
+      out: staging,
+      baggingDate: BAGGING_DATE,
+      redact: false,
+      redactPatterns: [],
+      force: false,
+    });
     const parts = walkFiles(staging).map((rel) => tarMember(rel, readFileSync(join(staging, rel))));
     parts.push(tarMember('data/../../escape.txt', Buffer.from('written outside the extraction directory\n')));
     parts.push(tarMember('/tmp/absolute.txt', Buffer.from('an absolute member\n')));

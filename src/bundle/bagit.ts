@@ -42,17 +42,41 @@ export function parseManifest(text: string): { entries: ManifestLine[]; bad: num
 
 export type BagInfo = Array<[string, string]>;
 
-export function bagInfoText(info: BagInfo): string {
-  return info.map(([k, v]) => `${k}: ${v.replace(/\r?\n/g, '\n  ')}\n`).join('');
+/** RFC 8493 §2.2.2: lines of a tag file SHOULD be at most 79 characters; longer values are continued. */
+export const TAG_LINE = 79;
+
+/**
+ * One tag as `Label: value` lines: a value that does not fit in 79 characters is wrapped at spaces onto lines
+ * indented by two spaces (RFC 8493 §2.2.2); a word longer than a line (a digest) stays whole. A newline in a value
+ * starts a continuation line too.
+ */
+export function tagLines(label: string, value: string): string {
+  const lines: string[] = [];
+  for (const [i, part] of value.split(/\r?\n/).entries()) {
+    let line = i === 0 ? `${label}:` : ' ';
+    for (const word of part.split(' ')) {
+      if (line.length + 1 + word.length > TAG_LINE && line.trim() !== '' && line !== `${label}:`) {
+        lines.push(line);
+        line = ' ';
+      }
+      line += ` ${word}`;
+    }
+    lines.push(line);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
-/** Parse bag-info.txt (labels may repeat; continuation lines start with whitespace). */
+export function bagInfoText(info: BagInfo): string {
+  return info.map(([k, v]) => tagLines(k, v)).join('');
+}
+
+/** Parse bag-info.txt (labels may repeat; continuation lines start with whitespace and continue the value). */
 export function parseBagInfo(text: string): BagInfo {
   const out: BagInfo = [];
   for (const l of text.split(/\r?\n/)) {
     if (l === '') continue;
     if (/^[ \t]/.test(l) && out.length) {
-      out[out.length - 1]![1] += `\n${l.trim()}`;
+      out[out.length - 1]![1] += ` ${l.trim()}`;
       continue;
     }
     const i = l.indexOf(':');

@@ -1,8 +1,8 @@
 /**
  * A BagIt 1.0 bag of session evidence, as a sorted list of entries: bagit.txt, bag-info.txt, the payload under
  * data/, both payload manifests, the tag files (audit report, timelines, inventory, custody statement) and both
- * tag manifests. Deterministic: no wall-clock time, sorted entries; the custody statement's subjects are the
- * payload manifests, optionally signed as a DSSE envelope.
+ * tag manifests. Deterministic: the bagging date is given, entries are sorted; the custody statement's subjects
+ * are every other tag file, optionally signed as a DSSE envelope.
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
@@ -18,6 +18,7 @@ import type { Redactor } from './redact.js';
 import { BagLayout, safePath } from './layout.js';
 import { redactDerived, scrubSecrets, type SecretLedger } from './derived.js';
 import { redactText } from './redact.js';
+import { provenancePredicate, provenanceTags, type StoreProvenance } from './provenance.js';
 
 export interface BundledSession {
   id: string;
@@ -53,6 +54,10 @@ export interface BagOptions {
   keyId?: string;
   /** Extra tag files (audit report, timelines), by bag path. */
   tagFiles: ReadonlyMap<string, Buffer>;
+  /** Bag-Group-Identifier: what the sessions have in common (their working directory); absent, the tag is too. */
+  groupIdentifier?: string;
+  /** Where the sessions came from when they were written out of the evidence store (`bundle --from-store`). */
+  provenance?: StoreProvenance;
 }
 
 export interface Bag {
@@ -134,7 +139,7 @@ export function buildBag(opts: BagOptions): Bag {
     ...opts.sources.map((s): [string, string] => ['Source-Path', s]),
     ['Payload-Oxum', oxum],
     ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
-    ['Bag-Group-Identifier', [...new Set(opts.sessions.map((s) => s.group ?? s.agent))].sort(byteOrder).join(' ')],
+    ...(opts.groupIdentifier !== undefined ? [['Bag-Group-Identifier', opts.groupIdentifier] as [string, string]] : []),
     [
       'Internal-Sender-Description',
       `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ` +
@@ -147,6 +152,7 @@ export function buildBag(opts: BagOptions): Bag {
     ['Bag-Node-Version', process.version],
     ['Bag-Zlib-Version', process.versions.zlib ?? 'unknown'],
     ['Bag-Platform', `${platform()} ${release()} ${arch()}`],
+    ...(opts.provenance ? provenanceTags(opts.provenance) : []),
   ];
 
   // Every tag file but the statement itself and the tag manifests (which hold the statement's digest) is a
@@ -183,6 +189,7 @@ export function buildBag(opts: BagOptions): Bag {
         bagDir: `data/${s.bagDir}`,
       })),
       payloadOxum: oxum,
+      ...(opts.provenance ? { provenance: provenancePredicate(opts.provenance, said) } : {}),
       redacted,
       ...(redacted
         ? {

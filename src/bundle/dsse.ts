@@ -2,7 +2,7 @@
  * DSSE (Dead Simple Signing Envelope) over an in-toto Statement, signed with Ed25519 from node:crypto.
  * PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, lengths in bytes.
  */
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 export const INTOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 
@@ -73,23 +73,37 @@ export function signEnvelope(
 /** Both base64 alphabets are accepted, as DSSE requires. */
 const b64 = (s: string): Buffer => Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 
-/** Ids of the signatures that verify with the key (empty: none does). */
+/** How many signatures verify with the key (0: none does), and the key ids those that do name. */
 export function verifyEnvelope(
   env: Envelope,
   key: KeyObject,
   payloadType = INTOTO_PAYLOAD_TYPE,
-): { valid: number; total: number } {
-  if (env.payloadType !== payloadType) return { valid: 0, total: env.signatures.length };
+): { valid: number; total: number; keyIds: string[] } {
+  if (env.payloadType !== payloadType) return { valid: 0, total: env.signatures.length, keyIds: [] };
   const body = b64(env.payload);
   let valid = 0;
+  const keyIds: string[] = [];
   for (const s of env.signatures) {
     try {
-      if (verify(null, pae(env.payloadType, body), key, b64(s.sig))) valid++;
+      if (verify(null, pae(env.payloadType, body), key, b64(s.sig))) {
+        valid++;
+        if (typeof s.keyid === 'string' && s.keyid !== '' && !keyIds.includes(s.keyid)) keyIds.push(s.keyid);
+      }
     } catch {
       /* a malformed signature is not a valid one */
     }
   }
-  return { valid, total: env.signatures.length };
+  return { valid, total: env.signatures.length, keyIds };
+}
+
+/**
+ * A public key's fingerprint: `sha256:` and the hex sha256 of its DER SubjectPublicKeyInfo, which anyone can
+ * recompute (`openssl pkey -pubin -in key.pub.pem -outform DER | sha256sum`).
+ */
+export function keyFingerprint(key: KeyObject): string {
+  return `sha256:${createHash('sha256')
+    .update(key.export({ format: 'der', type: 'spki' }))
+    .digest('hex')}`;
 }
 
 export const envelopePayload = (env: Envelope): Buffer => b64(env.payload);

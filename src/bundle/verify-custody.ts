@@ -17,8 +17,23 @@ export interface Statement {
   predicate?: Record<string, unknown>;
 }
 
-/** The bag's custody statement (undefined when there is none to read), its signature and subjects checked. */
-export function checkCustody(c: BagContents, emit: Emit, key?: KeyObject): Statement | undefined {
+/** What a bag's signature is: there or not, verified with the key given, the key id a verified one names. */
+export interface BagSignature {
+  present: boolean;
+  verified: boolean;
+  keyId?: string;
+}
+
+/**
+ * The bag's custody statement (undefined when there is none to read), its signature and subjects checked, and
+ * what its signature is.
+ */
+export function checkCustody(
+  c: BagContents,
+  emit: Emit,
+  key?: KeyObject,
+): { statement?: Statement; signature: BagSignature } {
+  const signature: BagSignature = { present: false, verified: false };
   const members = c.members;
   const text = (name: string): string | undefined => members.get(name)?.bytes?.toString('utf8');
   let statement: Statement | undefined;
@@ -34,9 +49,13 @@ export function checkCustody(c: BagContents, emit: Emit, key?: KeyObject): State
       env = undefined;
     }
     if (env) {
+      signature.present = true;
       if (key) {
         const v = verifyEnvelope(env, key);
-        if (!v.valid)
+        if (v.valid) {
+          signature.verified = true;
+          if (v.keyIds[0] !== undefined) signature.keyId = v.keyIds[0];
+        } else
           emit(
             'BUNDLE_SIGNATURE_INVALID',
             { file: 'custody.dsse.json' },
@@ -125,5 +144,5 @@ export function checkCustody(c: BagContents, emit: Emit, key?: KeyObject): State
       }
     }
   }
-  return statement;
+  return { ...(statement !== undefined ? { statement } : {}), signature };
 }

@@ -7,11 +7,12 @@ import type { KeyObject } from 'node:crypto';
 import { parseBagInfo, parseManifest, PAYLOAD_MANIFEST, TAG_MANIFEST, unsafePath } from './bagit.js';
 import { HASHES, type BagContents, type HashName } from './bag-contents.js';
 import { emitter, shortDigest, type VerifyContext } from './bag-findings.js';
-import { checkCustody, type Statement } from './verify-custody.js';
+import { checkCustody, type BagSignature, type Statement } from './verify-custody.js';
 
 export interface VerifyResult {
   statement?: Statement;
   redacted: boolean;
+  signature: BagSignature;
 }
 
 export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): VerifyResult {
@@ -22,7 +23,7 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   for (const d of c.damaged) emit('BUNDLE_INVALID', { file: d.name }, d.why, { key: `damaged:${d.name}` });
   const damaged = new Set(c.damaged.map((d) => d.name));
   // A forged archive layout (a bomb's shape) was reported above and nothing of it was read: nothing else to check.
-  if (c.hostile) return { redacted: false };
+  if (c.hostile) return { redacted: false, signature: { present: false, verified: false } };
 
   // bagit.txt
   const bagit = text('bagit.txt');
@@ -150,10 +151,8 @@ export function verifyBag(c: BagContents, ctx: VerifyContext, key?: KeyObject): 
   const redacted = info.some(([k, v]) => k === 'Payload-Redacted' && v === 'yes');
 
   // Custody statement and signature (verify-custody.ts)
-  const result: VerifyResult = { redacted };
-  const statement = checkCustody(c, emit, key);
-  if (statement !== undefined) result.statement = statement;
-  return result;
+  const { statement, signature } = checkCustody(c, emit, key);
+  return { redacted, signature, ...(statement !== undefined ? { statement } : {}) };
 }
 
 interface Mismatch {

@@ -1,7 +1,8 @@
 /**
- * Writing a bag as a directory, a zip, a tar or a tar.gz. Reproducible: entries in byte order, a fixed date
- * and fixed modes, `append()` only (archiver's `.file()` orders by stat completion and only warns on a missing
- * file). Archives are written to a temporary name and renamed into place only when complete.
+ * Writing a bag as a directory, a zip, a tar or a tar.gz. Reproducible: entries in byte order, every entry dated
+ * the bagging date (midnight UTC) and fixed modes, `append()` only (archiver's `.file()` orders by stat
+ * completion and only warns on a missing file). Archives are written to a temporary name and renamed into place
+ * only when complete.
  */
 import {
   createWriteStream,
@@ -20,8 +21,19 @@ import type { BagEntry } from './build.js';
 
 export type BundleFormat = 'zip' | 'tar' | 'tgz' | 'dir';
 
-/** 1980-01-01T00:00:00Z, the earliest date a zip can hold: every entry carries it. */
-export const FIXED_DATE = new Date(Date.UTC(1980, 0, 1, 0, 0, 0));
+/**
+ * The earliest and the latest day a zip entry is dated: MS-DOS dates start in 1980, and the zip writer (archiver's
+ * compress-commons) dates anything from 2044 on 2043-12-31 23:59:58; tar entries are clamped alike.
+ */
+const ZIP_FIRST = Date.UTC(1980, 0, 1);
+const ZIP_LAST = Date.UTC(2043, 11, 31);
+
+/** The date every entry carries: the bagging date (YYYY-MM-DD) at midnight UTC, clamped to what a zip can hold. */
+export function entryDate(baggingDate: string): Date {
+  const ms = Date.parse(`${baggingDate}T00:00:00Z`);
+  if (Number.isNaN(ms)) throw new Error(`bagging date ${JSON.stringify(baggingDate)}: expected YYYY-MM-DD`);
+  return new Date(Math.min(ZIP_LAST, Math.max(ZIP_FIRST, ms)));
+}
 
 export function formatOf(out: string): BundleFormat {
   if (out.endsWith('.zip')) return 'zip';
@@ -43,11 +55,15 @@ async function* guarded(chunks: AsyncIterable<Buffer>, fail: (e: unknown) => voi
   }
 }
 
-/** Write the bag; `replace`: an existing bag at `out` is replaced, only once the new one is complete. */
+/**
+ * Write the bag, every archive entry dated `date` (entryDate); `replace`: an existing bag at `out` is replaced,
+ * only once the new one is complete.
+ */
 export async function writeBag(
   entries: readonly BagEntry[],
   out: string,
   format: BundleFormat,
+  date: Date,
   replace = false,
 ): Promise<void> {
   if (format === 'dir') return writeDir(entries, out, replace);
@@ -69,11 +85,11 @@ export async function writeBag(
   try {
     for (const e of entries) {
       if (e.dir) {
-        archive.append(Buffer.alloc(0), { name: e.name, date: FIXED_DATE, mode: 0o755 });
+        archive.append(Buffer.alloc(0), { name: e.name, date, mode: 0o755 });
         continue;
       }
       const content = e.bytes ?? Readable.from(guarded(e.chunks!(), fail));
-      archive.append(content, { name: e.name, date: FIXED_DATE, mode: 0o644 });
+      archive.append(content, { name: e.name, date, mode: 0o644 });
     }
     await archive.finalize();
     await done;

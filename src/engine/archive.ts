@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
-import { privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
+import { keyFingerprint, privateKeyFromPem, publicKeyFromPem } from '../bundle/dsse.js';
 import { codeInfo } from '../checks/catalog.js';
 import { standaloneFinding } from '../checks/findings.js';
 import { UsageError } from '../errors.js';
@@ -24,12 +24,14 @@ import { materialize, neighbours, StoredVersionDamaged } from '../store/material
 import { selectCapture } from '../store/select.js';
 import { openStore, readState, StoreError } from '../store/open.js';
 import type { CaptureRecord } from '../store/record.js';
+import type { StoreProvenance } from '../bundle/provenance.js';
 import { verifyStore, type StoreVerification } from '../store/verify.js';
 import { runBundle, type BundleOutcome, type BundleRequest } from './bundle.js';
 import { buildReport } from './report.js';
 import { updateIndex, type IndexOutcome } from './index/update.js';
 import { verifyIndex } from './index/verify-index.js';
 import { readUserFileText } from './user-files.js';
+import { storeVerdict } from './verdict.js';
 
 /** The agents' session homes that exist (the default roots of `archive`). */
 export function defaultRoots(home = homedir()): string[] {
@@ -259,7 +261,51 @@ export function runStoreVerify(dir: string, keyPath: string | undefined): StoreV
     ],
     'verify',
   );
+  // Signatures verified: a key was given and no signature finding says otherwise.
+  const verified =
+    publicKey !== undefined && v.signed > 0 && !findings.some((f) => f.code === 'BUNDLE_SIGNATURE_INVALID');
+  report.verdict = storeVerdict(
+    report.findings,
+    {
+      present: v.signed > 0,
+      verified,
+      ...(verified && v.keyIds[0] !== undefined ? { keyId: v.keyIds[0] } : {}),
+      ...(publicKey ? { fingerprint: keyFingerprint(publicKey) } : {}),
+    },
+    {
+      records: v.records,
+      signed: v.signed,
+      rewrites: v.rewrites,
+      deletions: v.deletions,
+      gaps: v.gaps.map((g) => ({ seq: g.seq, lost: g.lost, by: g.by, reason: g.reason })),
+    },
+  );
   return { report, verification: v };
+}
+
+/** What a bag made from a capture records of it: the capture, its record, the chain's end, the store's findings. */
+function provenanceOf(state: ReturnType<typeof readState>, picked: CaptureRecord, store: string): StoreProvenance {
+  const mine = state.records.filter((r) => r.session.key === picked.session.key);
+  return {
+    store,
+    capture: picked.seq,
+    run: picked.run,
+    status: picked.status,
+    sessionKey: picked.session.key,
+    recordSha256: state.hashes.get(picked.seq)!,
+    recordSigned: state.signed.get(picked.seq) ?? false,
+    chainHead: { seq: state.seq, sha256: state.last! },
+    findings: mine.flatMap((r) =>
+      r.findings.map((f) => ({
+        seq: r.seq,
+        code: f.code,
+        file: f.file,
+        ...(f.line !== undefined ? { line: f.line } : {}),
+        message: f.message,
+      })),
+    ),
+    deletions: mine.filter((r) => r.status === 'deleted').map((r) => r.seq),
+  };
 }
 
 export interface FromStoreRequest extends Omit<BundleRequest, 'paths'> {
@@ -317,7 +363,15 @@ export async function runBundleFromStore(
     }
     mkdirSync(here, { recursive: true, mode: 0o700 });
     process.chdir(here);
-    const r = await runBundle({ ...req, out, paths: [plainText(climb ? normal : rel)] });
+    // The bag records the path the store holds (an absolute one keeps its leading slash) and where it came from.
+    const absolute = isAbsolute(display);
+    const r = await runBundle({
+      ...req,
+      out,
+      paths: [plainText(climb ? normal : rel)],
+      ...(absolute ? { shownAs: (p: string) => (isAbsolute(p) ? p : `/${p}`) } : {}),
+      provenance: provenanceOf(state, picked, req.store),
+    });
     return {
       ...r,
       out: req.out,

@@ -1,7 +1,7 @@
 /**
  * The I/O glue of `bundle`: find the sessions, audit them, build their timelines, plan and write the bag.
- * Everything that goes into the bag is a function of the input bytes and the options: no wall-clock time,
- * no input order, no time zone.
+ * Everything that goes into the bag is a function of the input bytes, the options and the bagging date (the day
+ * the bag is made, UTC, unless --bagging-date or SOURCE_DATE_EPOCH pins it): no input order, no time zone.
  */
 import type { KeyObject } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
@@ -13,7 +13,8 @@ import { redactor, type Redactor } from '../bundle/redact.js';
 import { BagLayout } from '../bundle/layout.js';
 import { disagreement } from '../bundle/consistency.js';
 import { userDetectors } from '../secrets/user-patterns.js';
-import { formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
+import { entryDate, formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
+import type { StoreProvenance } from '../bundle/provenance.js';
 import { formatOf } from '../formats/registry.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import { fsSource } from '../read/source.js';
@@ -26,8 +27,9 @@ import type { TimelineEvent } from '../timeline/model.js';
 import { UsageError } from '../errors.js';
 import { ReadError } from '../read/open-regular.js';
 import { checkOutputPath } from './output.js';
-import { runAudit } from './tree.js';
-import { findSessions } from './tree.js';
+import { auditTree, findSessions } from './tree.js';
+import { buildReport } from './report.js';
+import type { LineageGraph } from '../lineage/graph.js';
 import { readUserFileText } from './user-files.js';
 import { opaque } from '../model/found.js';
 
@@ -42,6 +44,14 @@ export interface BundleRequest {
   force: boolean;
   /** --format-hint: read the paths as sessions of this format only. */
   formatHint?: string;
+  /**
+   * The path the bag records for a path it was made from (Source-Path, the sessions' paths in the custody
+   * statement and the audit report): `bundle --from-store` writes a session out below a temporary directory and
+   * records the path the store holds.
+   */
+  shownAs?: (path: string) => string;
+  /** Where the sessions came from when written out of the evidence store (`bundle --from-store`). */
+  provenance?: StoreProvenance;
   /**
    * Called between the passes (tests change the evidence there): after discovery, after the analysis (audit and
    * timelines), and after the payload pass, before the archive is written.
@@ -91,35 +101,34 @@ function loadSignKey(path: string): KeyObject {
   }
 }
 
+/** The day the bag is made, in UTC (the default Bagging-Date: RFC 8493 §2.2.2, the date the bag was prepared). */
+export const today = (now = new Date()): string => now.toISOString().slice(0, 10);
+
 /**
- * The default Bagging-Date (reproducible, from the evidence): the latest `updated_at` the sessions' identity
- * documents record and the latest event time of their timelines; 1970-01-01 when nothing carries a time.
+ * Bag-Group-Identifier: the working directory every session records for itself (its lineage facts), when they all
+ * record the same one (a reader can tell which project the bag is of); none otherwise.
  */
-function latestUpdate(sources: readonly SessionSource[], latestEventMs: number): string {
-  let best = Number.isFinite(latestEventMs) ? new Date(latestEventMs).toISOString().slice(0, 10) : '';
-  for (const src of sources) {
-    const t = formatOf(src.found).identityOf?.(src)?.updatedAt;
-    const ms = t === undefined ? NaN : Date.parse(t);
-    if (Number.isNaN(ms)) continue;
-    const d = new Date(ms).toISOString().slice(0, 10);
-    if (d > best) best = d;
-  }
-  return best || '1970-01-01';
+function commonCwd(graphs: ReadonlyMap<string, LineageGraph>): string | undefined {
+  const cwds = new Set<string>();
+  for (const g of graphs.values())
+    for (const n of g.nodes) {
+      if (n.cwd === undefined || n.cwd === '') return undefined;
+      cwds.add(n.cwd);
+    }
+  return cwds.size === 1 ? [...cwds][0] : undefined;
 }
 
-/** The session's timeline as JSONL, and the latest time an event of it carries (-Infinity: none). */
-function timelineOf(src: SessionSource): { bytes: Buffer; latestMs: number } | undefined {
+/** The session's timeline as JSONL. */
+function timelineOf(src: SessionSource): Buffer | undefined {
   if (opaque(src.found)) return undefined;
   const format = formatOf(src.found);
   const events: TimelineEvent[] = [];
-  let latestMs = -Infinity;
   // A session without a readable log has no timeline.
   const end = buildTimeline({ source: src, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, (e) => {
     events.push(e);
-    if (e.timeMs !== null && e.timeMs > latestMs) latestMs = e.timeMs;
   });
   if (!end.hasLog) return undefined;
-  return { bytes: Buffer.from(renderTimelineJsonl(events), 'utf8'), latestMs };
+  return Buffer.from(renderTimelineJsonl(events), 'utf8');
 }
 
 const inside = (child: string, parent: string): boolean => {
@@ -147,7 +156,8 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const signKey = req.signKey !== undefined ? loadSignKey(req.signKey) : undefined;
   if (req.keyId !== undefined && !signKey) throw new UsageError('--key-id needs --sign-key');
   const envDate = process.env.SOURCE_DATE_EPOCH;
-  const explicitDate = parseBaggingDate(req.baggingDate, envDate);
+  const baggingDate = parseBaggingDate(req.baggingDate, envDate) ?? today();
+  const shown = req.shownAs ?? ((p: string) => p);
 
   const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
   const layout = new BagLayout();
@@ -156,7 +166,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     const source = fsSource(f);
     return {
       id: f.id,
-      path: f.display,
+      path: shown(f.display),
       bagDir: layout.sessionDir(agent, f.id),
       agent,
       ...(f.groupName !== undefined ? { group: f.groupName } : {}),
@@ -167,30 +177,33 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
 
   req.between?.found?.();
-  const report = runAudit(
+  const audited = auditTree(
     req.paths,
     { command: 'audit' },
     req.formatHint !== undefined ? { formatHint: req.formatHint } : {},
   );
+  const report = buildReport(audited.results, 'audit');
+  if (req.shownAs) {
+    for (const s of report.sessions) {
+      s.path = shown(s.path);
+      if (s.dir !== undefined) s.dir = shown(s.dir);
+    }
+    for (const f of report.findings) f.sessionPath = shown(f.sessionPath);
+  }
   const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
-  let latestEventMs = -Infinity;
   for (const s of sessions) {
     const t = timelineOf(s.source);
-    if (!t) continue;
-    tagFiles.set(`timelines/${s.bagDir}.jsonl`, t.bytes);
-    latestEventMs = Math.max(latestEventMs, t.latestMs);
+    if (t) tagFiles.set(`timelines/${s.bagDir}.jsonl`, t);
   }
   req.between?.analysed?.();
   const r: Redactor | undefined = req.redact ? redactor(custom) : undefined;
+  const group = commonCwd(audited.graphs);
   const bag = buildBag({
-    sources: [...req.paths].sort(byteOrder),
+    sources: req.paths.map(shown).sort(byteOrder),
     sessions,
-    baggingDate:
-      explicitDate ??
-      latestUpdate(
-        sessions.map((s) => s.source),
-        latestEventMs,
-      ),
+    baggingDate,
+    ...(group !== undefined ? { groupIdentifier: group } : {}),
+    ...(req.provenance ? { provenance: req.provenance } : {}),
     ...(r ? { redactor: r, customPatterns: custom } : {}),
     ...(signKey ? { signKey } : {}),
     ...(req.keyId !== undefined ? { keyId: req.keyId } : {}),
@@ -205,7 +218,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     );
   req.between?.planned?.();
   try {
-    await writeBag(bag.entries, out, format, req.force);
+    await writeBag(bag.entries, out, format, entryDate(baggingDate), req.force);
   } catch (e) {
     if (e instanceof ChangedDuringBundling)
       throw new UsageError(`${e.message}; bundle a quiescent copy (the agent may still be running)`);

@@ -9,7 +9,7 @@ import { standaloneFinding } from '../checks/findings.js';
 import { buildReport, type SessionResult } from './report.js';
 import { compareWithLive, type Proof } from '../bundle/against.js';
 import { capturedSessions } from '../bundle/captured-sessions.js';
-import { publicKeyFromPem } from '../bundle/dsse.js';
+import { keyFingerprint, publicKeyFromPem } from '../bundle/dsse.js';
 import type { BagContents } from '../bundle/bag-contents.js';
 import { readBag, readMembers, sniffArchive } from '../bundle/read.js';
 import { verifyBag } from '../bundle/verify.js';
@@ -18,6 +18,8 @@ import type { AuditReport } from '../model/report.js';
 import { UsageError } from '../errors.js';
 import { findSessions } from './tree.js';
 import { readUserFileText } from './user-files.js';
+import { bagVerdict, liveVerdict, provenanceOf } from './verdict.js';
+import type { SignatureVerdict } from '../model/verdict.js';
 
 export interface VerifyRequest {
   bag: string;
@@ -106,8 +108,13 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   const results: SessionResult[] = [];
   let compared: number | undefined;
   let proofs: Proof[] | undefined;
+  let signature: SignatureVerdict = { present: false, verified: false };
+  let predicate: Record<string, unknown> | undefined;
+  const againstFindings: Finding[] = [];
   if (contents) {
     const v = verifyBag(contents, ctx, key);
+    signature = { ...v.signature };
+    predicate = v.statement?.predicate;
     if (live) {
       const sessions = capturedSessions(contents, v.statement);
       if (!sessions)
@@ -115,7 +122,6 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
           `--against: ${req.bag} has no readable custody statement naming its sessions (was it made by ` +
             `session-audit bundle?)`,
         );
-      const againstFindings: Finding[] = [];
       const cmp = await compareWithLive(
         { contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) },
         againstFindings,
@@ -165,7 +171,21 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
     findings,
     toolErrors: [],
   });
-  const out: VerifyOutcome = { report: buildReport(results, 'verify') };
+  if (key) signature.fingerprint = keyFingerprint(key);
+  const report = buildReport(results, 'verify');
+  // The verdict is of the findings the report keeps (its order is the report's, not the order they were found in).
+  const own = report.findings.filter((f) => f.sessionPath === req.bag);
+  const verdict = bagVerdict(own, signature);
+  if (compared !== undefined)
+    verdict.live = liveVerdict(
+      report.findings.filter((f) => f.sessionPath !== req.bag),
+      new Set(report.sessions.filter((s) => s.path !== req.bag).map((s) => s.path)).size,
+      verdict,
+    );
+  const provenance = provenanceOf(predicate);
+  if (provenance) verdict.provenance = provenance;
+  report.verdict = verdict;
+  const out: VerifyOutcome = { report };
   if (contents) out.contents = contents;
   if (compared !== undefined) out.compared = compared;
   if (proofs) out.proofs = proofs;

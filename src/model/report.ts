@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SEVERITIES } from './finding.js';
+import { VerdictSchema } from './verdict.js';
 
 const Severity = z.enum(SEVERITIES);
 
@@ -222,6 +223,7 @@ export const AuditReportSchema = z
       .optional()
       .describe('Present when --baseline was given.'),
     shard: ShardSchema.optional(),
+    verdict: VerdictSchema.optional().describe('verify: what the bag or the store proved (and the live session).'),
   })
   .meta({ id: 'AuditReport', description: 'The JSON report of `session-audit audit|validate --format json`.' });
 

@@ -31,6 +31,8 @@ export interface TableOptions {
   width: number;
   /** Every note as a row of its own (`--notes`); else a session's notes are one line, by code. */
   notes?: boolean;
+  /** false: no count of files and findings at the end (verify --store says its own). */
+  summary?: boolean;
 }
 
 /** The narrowest width tables are laid out for. */
@@ -129,7 +131,9 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
   const tally = `${counts(sm.findings)}${hidden ? ` shown, ${hidden} hidden` : ''}`;
-  if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`);
+  if (options.summary === false) {
+    /* the caller says it */
+  } else if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`);
   else
     out.push(
       `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +

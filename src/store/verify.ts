@@ -37,6 +37,8 @@ export interface StoreVerification {
   signed: number;
   /** The signature of every signed record (and of the head) verified with the given key. */
   keyChecked: boolean;
+  /** The key ids the signatures that verified name. */
+  keyIds: string[];
   /** What the chain recorded: logs rewritten, sessions deleted, gaps acknowledged. */
   rewrites: Array<{ seq: number; session: string; file: string; line?: number }>;
   deletions: Array<{ seq: number; session: string }>;
@@ -54,6 +56,7 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
     sessions: 0,
     signed: 0,
     keyChecked: key !== undefined,
+    keyIds: [],
     rewrites: [],
     deletions: [],
     gaps: [],
@@ -109,12 +112,16 @@ export function verifyStore(store: string, key: KeyObject | undefined): StoreVer
         signed = true;
         out.signed++;
         if (!key) signedNoKey++;
-        else if (verifyEnvelope(d.envelope, key, CAPTURE_PAYLOAD_TYPE).valid === 0)
-          problems.push({
-            code: 'BUNDLE_SIGNATURE_INVALID',
-            place,
-            message: 'its DSSE signature does not verify with the given key',
-          });
+        else {
+          const checked = verifyEnvelope(d.envelope, key, CAPTURE_PAYLOAD_TYPE);
+          if (checked.valid === 0)
+            problems.push({
+              code: 'BUNDLE_SIGNATURE_INVALID',
+              place,
+              message: 'its DSSE signature does not verify with the given key',
+            });
+          for (const id of checked.keyIds) if (!out.keyIds.includes(id)) out.keyIds.push(id);
+        }
       }
     } catch (e) {
       problems.push({ code: 'BUNDLE_INVALID', place, message: `not a valid capture record: ${(e as Error).message}` });

@@ -72,10 +72,13 @@ describe('archive', () => {
     expect([r.code, r.stderr]).toEqual([2, `session-audit: --store ${join(work, 'nothing-here')}: no such store\n`]);
   });
 
-  test('verify --store of a good store: one line, exit 0', async () => {
+  test('verify --store of a good store: its verdict and the rewrite it recorded, exit 0', async () => {
     const r = await cli(['verify', '--store', store]);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^Store .*: 6 capture records \(0 signed\) of 4 sessions, .*: valid\.\n$/);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Store .*: 6 capture records \(0 signed\) of 4 sessions, .*: consistent; unsigned /);
+    const rewrite = /^ {2}rewrite recorded by capture 5: .*c001\.jsonl:1: an append-only log /;
+    expect(lines.slice(1)).toEqual([expect.stringMatching(rewrite), '']);
   });
 
   test('bundle --session without --from-store: one line, exit 2', async () => {

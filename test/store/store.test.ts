@@ -209,17 +209,39 @@ describe('bundle --from-store', () => {
   const store = join(work, 'bundle-store');
   const live = `corpora/grok/clean/sessions/%2Fhome%2Fdev%2Fproj/${A001}`;
 
-  test('gives the very bag bundle gives of the live session (byte for byte)', async () => {
+  test('gives the very bag bundle gives of the live session, plus where it came from', async () => {
     // Paths relative to the repository, as a user in it would type them.
     expect((await cli(['archive', 'corpora/grok/clean', 'corpora/claude/clean', '--store', store])).code).toBe(0);
-    const a = join(work, 'live.zip');
-    const b = join(work, 'stored.zip');
+    const a = join(work, 'live-bag');
+    const b = join(work, 'stored-bag');
     expect((await cli(['bundle', live, '-o', a])).code).toBe(0);
     const key = [...readState(store).heads.values()].find((r) => r.session.display === live)!.session.key;
     const r = await cli(['bundle', '--from-store', store, '--session', key, '-o', b]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('from capture');
-    expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+    // The payload, its manifests, the analysis and the inventory are the live bag's, byte for byte.
+    const files = (d: string): string[] => readdirSync(d, { recursive: true }).map(String).sort();
+    expect(files(b)).toEqual(files(a));
+    const provenanceOnly = new Set([
+      'bag-info.txt',
+      'custody.intoto.json',
+      'tagmanifest-sha256.txt',
+      'tagmanifest-sha512.txt',
+    ]);
+    for (const f of files(a)) {
+      if (provenanceOnly.has(f) || statSync(join(a, f)).isDirectory()) continue;
+      expect(readFileSync(join(b, f)).equals(readFileSync(join(a, f))), f).toBe(true);
+    }
+    // bag-info.txt only gains the X-Store-* tags; the custody statement only its provenance.
+    const lines = (d: string): string[] => readFileSync(join(d, 'bag-info.txt'), 'utf8').split('\n');
+    const tagged = lines(b).filter((l) => !/^(X-Store| {2})/.test(l) || lines(a).includes(l));
+    expect(tagged).toEqual(lines(a));
+    const predicate = (d: string): Record<string, unknown> =>
+      (JSON.parse(readFileSync(join(d, 'custody.intoto.json'), 'utf8')) as { predicate: Record<string, unknown> })
+        .predicate;
+    const { provenance, ...rest } = predicate(b);
+    expect(rest).toEqual(predicate(a));
+    expect(provenance).toMatchObject({ from: 'store', sessionKey: key });
   });
 
   test('--at exports an earlier capture: the log as it was then', async () => {

@@ -79,7 +79,9 @@ export const bundle: CommandSpec = {
       name: 'bagging-date',
       type: 'string',
       value: 'YYYY-MM-DD',
-      describe: 'Bagging-Date (default: SOURCE_DATE_EPOCH, else the latest time the evidence records)',
+      describe:
+        'the Bagging-Date (YYYY-MM-DD), also the date of every archive entry (default: SOURCE_DATE_EPOCH, else ' +
+        'the day the bag is made, UTC)',
     },
     { name: 'force', type: 'boolean', describe: 'replace an existing output bag' },
     STORE_FROM,
@@ -146,8 +148,12 @@ export const verify: CommandSpec = {
     ['session-audit verify --store ~/evidence --key alice.pub.pem', 'the whole store, and every record signature'],
   ],
   exitCodes: [
-    [0, 'the bag is valid (no finding at or above --fail-on; warnings are repeated on stderr)'],
-    [1, 'findings at or above --fail-on: the bag is not valid, or the live logs did not only grow'],
+    [
+      0,
+      'the bag is consistent (no finding at or above --fail-on; warnings are repeated on stderr); the last line ' +
+        'says what that proves: unsigned, only that it is intact since it was made; signed and checked, who signed it',
+    ],
+    [1, 'findings at or above --fail-on: the bag is not consistent, or it and the live session differ'],
     [2, 'unusable arguments, paths or output (one line on stderr)'],
     [3, 'an internal error of session-audit (please report it)'],
   ],

@@ -9,6 +9,7 @@ import { parseFailOn, parseFormat, useColor } from '../options.js';
 import { opt, type CommandModule, type ParsedArgs } from '../spec.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
+import { provenanceLines, recordedLines } from '../../engine/verdict.js';
 type FailOn = ReturnType<typeof parseFailOn>;
 
 const FORMATS = ['table', 'json'] as const;
@@ -43,27 +44,20 @@ export const verifyModule: CommandModule = {
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         width: io.columns,
       });
-      // The bag's own findings decide its verdict; what changed on the live side is said of the live session.
-      const own = report.findings.filter((f) => f.sessionPath === bag);
-      const count = (list: typeof own, sev: string) => list.filter((f) => f.severity === sev).length;
-      const errors = count(own, 'error');
+      // The verdict (engine/verdict.ts) says what was proven: the bag's own findings and its signature decide it,
+      // and what differs on the live side is said of the live session.
+      const verdict = report.verdict!;
       if (contents) {
         const payload = [...contents.members.values()].filter((m) => m.name.startsWith('data/'));
-        const warnings = count(own, 'warning');
-        const verdict = errors
-          ? `INVALID: ${errors} error${errors === 1 ? '' : 's'}`
-          : warnings
-            ? `valid, with ${warnings} warning${warnings === 1 ? '' : 's'} (above)`
-            : 'valid';
+        const files = `${payload.length} payload file${payload.length === 1 ? '' : 's'}`;
         text +=
-          `Bag ${escapeText(bag)} (${contents.kind}): ${payload.length} payload files, ` +
-          `${payload.reduce((n, m) => n + m.size, 0)} bytes: ${verdict}.\n`;
+          `Bag ${escapeText(bag)} (${contents.kind}): ${files}, ` +
+          `${payload.reduce((n, m) => n + m.size, 0)} bytes: ${escapeText(verdict.text)}.\n`;
+        if (verdict.provenance)
+          for (const line of provenanceLines(verdict.provenance, verdict.proven)) text += `${escapeText(line)}\n`;
         if (contents.archiveSha256) text += `archive sha256: ${contents.archiveSha256}\n`;
       }
-      if (proofs && against !== undefined) {
-        const liveFindings = report.findings.filter((f) => f.sessionPath !== bag);
-        const liveErrors = count(liveFindings, 'error');
-        const liveWarnings = count(liveFindings, 'warning');
+      if (proofs && against !== undefined && verdict.live) {
         for (const p of proofs) {
           // A file session is shown by its file: its one file is not repeated after it.
           const where = p.session.endsWith(`/${p.file}`) || p.session === p.file ? p.session : `${p.session}/${p.file}`;
@@ -72,13 +66,7 @@ export const verifyModule: CommandModule = {
         const sessions = new Set(report.sessions.filter((s) => s.path !== bag).map((s) => s.path)).size;
         text +=
           `Live session${sessions === 1 ? '' : 's'} under ${escapeText(against)}: ` +
-          (liveErrors
-            ? `CHANGED since the capture, not only by appends: ${liveErrors} error${liveErrors === 1 ? '' : 's'} ` +
-              '(above)'
-            : liveWarnings
-              ? `consistent with the capture, with ${liveWarnings} warning${liveWarnings === 1 ? '' : 's'} (above)`
-              : 'consistent with the capture (every file unchanged or only appended to, as proved above)') +
-          '.\n';
+          `${escapeText(verdict.live.text)}.\n`;
       }
     }
     finish(report, failOn, text, output, io);
@@ -100,20 +88,20 @@ async function verifyStoreCommand(
   let text: string;
   if (format === 'json') text = renderJson(report);
   else {
-    // A clean store is one line: no empty table of findings before it.
+    // A clean store is its verdict alone: no empty table of findings before it, and no count of bag files.
     text = report.findings.length
-      ? renderTable(report, { color: useColor(opt.bool(args, 'color'), io, output !== undefined), width: io.columns })
+      ? renderTable(report, {
+          color: useColor(opt.bool(args, 'color'), io, output !== undefined),
+          width: io.columns,
+          summary: false,
+        })
       : '';
-    const errors = report.summary.findings.error;
-    const warnings = report.summary.findings.warning;
-    const verdict = errors
-      ? `INVALID: ${errors} error${errors === 1 ? '' : 's'}`
-      : warnings
-        ? `valid, with ${warnings} warning${warnings === 1 ? '' : 's'} (above)`
-        : 'valid';
+    const verdict = report.verdict!;
     text +=
       `Store ${escapeText(store)}: ${v.records} capture records (${v.signed} signed) of ${v.sessions} sessions, ` +
-      `${v.versions} file versions rebuilt, ${v.objects} objects (${v.objectBytes} bytes) re-hashed: ${verdict}.\n`;
+      `${v.versions} file versions rebuilt, ${v.objects} objects (${v.objectBytes} bytes) re-hashed: ` +
+      `${escapeText(verdict.text)}.\n`;
+    for (const line of recordedLines(verdict.store!)) text += `${escapeText(line)}\n`;
   }
   finish(report, failOn, text, output, io);
 }
