@@ -10,6 +10,7 @@ import {
   FORMAT_HINT,
   formatOption,
   GROK_HOME,
+  MAX_DB_BYTES,
   MAX_LINE_BYTES,
   OUTPUT,
   SANDBOX_CONFIG,
@@ -62,6 +63,7 @@ export const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
   SARIF_ROOT,
   COLOR,
   MAX_LINE_BYTES,
+  MAX_DB_BYTES,
   FORMAT_HINT,
   ...(command === 'audit'
     ? [

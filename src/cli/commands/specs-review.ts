@@ -15,6 +15,7 @@ import {
   GATING_EXITS,
   GROK_HOME,
   LIMIT,
+  MAX_DB_BYTES,
   MAX_LINE_BYTES,
   OUTPUT,
   PLAIN_EXITS,
@@ -89,6 +90,7 @@ export const timeline: CommandSpec = {
     },
     COLOR,
     MAX_LINE_BYTES,
+    MAX_DB_BYTES,
     FORMAT_HINT,
   ],
   examples: [

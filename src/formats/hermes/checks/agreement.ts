@@ -77,7 +77,15 @@ export const hermesAgreement = defineCheck({
         } else if (kind === DB_KIND && isDbFacts(value) && value.error === undefined) {
           hasDb = true;
           for (const s of value.sessions) of(s.id).db = { all: [], active: [], rewound: (s.rewindCount ?? 0) > 0 };
-          for (const m of value.messages) {
+          for (const id of value.rowCounts.keys()) of(id).db ??= { all: [], active: [], rewound: false };
+          // Roles are kept for the sessions a transcript or snapshot also holds (the snapshots came before the
+          // database, the transcripts are the session's artifacts); the others have nothing to be compared with.
+          const compared = new Set([...copies].filter(([, c]) => c.snapshot).map(([id]) => id));
+          for (const a of ctx.session.artifacts.values()) {
+            const id = a.kind === 'transcript' ? hermesIdOf(a.path) : undefined;
+            if (id !== undefined) compared.add(id);
+          }
+          for (const m of value.rows(compared)) {
             const c = of(m.sessionId);
             c.db ??= { all: [], active: [], rewound: false };
             c.db.all.push(m.role);
