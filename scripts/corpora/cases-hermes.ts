@@ -255,6 +255,19 @@ export function hermesCases(): Case[] {
       })(),
     },
     {
+      name: 'db-read-partial',
+      description:
+        "the last leaf page of state.db's messages table is damaged (the CLI session's rows are long, so the table " +
+        'spans several pages): the rows before it are read, the read stops there and says so',
+      must: ['HERMES_DB_READ_PARTIAL', 'HERMES_DB_INTEGRITY'],
+      files: (() => {
+        const s = edit((x) => {
+          for (const m of byId(x, HERMES_IDS.cli).messages) m.content = `${m.content ?? ''} ${'lorem ipsum '.repeat(250)}`;
+        });
+        return hermesHome(s, stateDb(s, { corruptLastLeaf: 'messages' }));
+      })(),
+    },
+    {
       name: 'db-too-large',
       description: 'the clean home audited with --max-db-bytes 4096: state.db is larger, so it is not copied or read',
       must: ['HERMES_DB_TOO_LARGE'],

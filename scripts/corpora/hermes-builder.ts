@@ -87,6 +87,8 @@ export interface DbOptions {
   without?: string[];
   /** Bytes replaced inside an index's root page (a row changed behind the index: integrity_check fails). */
   corruptIndex?: { index: string; from: string; to: string };
+  /** A table whose last leaf page (the root's right-most child) gets a page type no b-tree page has. */
+  corruptLastLeaf?: string;
 }
 
 /** A schema-v16 state.db holding `sessions`, as bytes (serialized from memory, in rollback-journal mode). */
@@ -152,6 +154,15 @@ export function stateDb(sessions: readonly HermesSession[], o: DbOptions = {}): 
       const at = page.indexOf(from);
       if (at < 0 || from.length !== to.length) throw new Error(`cannot corrupt ${index}`);
       page.write(to, at, 'latin1');
+    }
+    if (o.corruptLastLeaf) {
+      const root = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(o.corruptLastLeaf) as {
+        rootpage: number;
+      };
+      const size = bytes.readUInt16BE(16);
+      const at = (root.rootpage - 1) * size;
+      if (bytes[at] !== 0x05) throw new Error(`${o.corruptLastLeaf} has a single page: no last leaf to corrupt`);
+      bytes[(bytes.readUInt32BE(at + 8) - 1) * size] = 0x7f;
     }
     return bytes;
   } finally {

@@ -92,6 +92,8 @@ export const hermesAgreement = defineCheck({
             if (m.active !== 0) c.db.active.push(m.role);
             else c.db.rewound = true;
           }
+          // Rows that could not all be read are compared with nothing (HERMES_DB_READ_PARTIAL says so).
+          if (value.partial !== undefined) hasDb = false;
         }
       },
       record({ file, kind, record }) {
@@ -120,8 +122,8 @@ export const hermesAgreement = defineCheck({
               ctx.emit('HERMES_ARTIFACT_NOT_IN_DB', { file: f }, `session ${id} has no row in state.db`, { key: id });
             continue;
           }
-          const db = c.db ? seqOf(c.db.active) : undefined;
-          const dbAll = c.db ? seqOf(c.db.all) : undefined;
+          const db = c.db && hasDb ? seqOf(c.db.active) : undefined;
+          const dbAll = c.db && hasDb ? seqOf(c.db.all) : undefined;
           const t = c.transcript ? seqOf(c.transcript.roles) : undefined;
           const s = c.snapshot ? seqOf(c.snapshot.roles) : undefined;
           const report = (file: string, what: string, sev: Severity) =>

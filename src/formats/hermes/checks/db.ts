@@ -163,7 +163,8 @@ export const hermesDb = defineCheck({
           ctx.emit(
             'HERMES_DB_READ_PARTIAL',
             at('/messages'),
-            `reading the message rows failed part way (${db.partial}): the rows after the failure were not checked`,
+            `reading the message rows failed part way (${db.partial}): the rows after the failure were not checked, ` +
+              'and message_count was not compared',
           );
         if (db.rolledBack)
           ctx.emit(
@@ -204,7 +205,7 @@ export const hermesDb = defineCheck({
         if (db.rowsProblem !== undefined)
           ctx.emit('HERMES_DB_SCHEMA', at(), `the session and message rows cannot be read (${db.rowsProblem})`);
         const rows = db.rowCounts;
-        for (const s of db.sessions) {
+        for (const s of db.counted ? db.sessions : []) {
           const c = rows.get(s.id) ?? { all: 0, active: 0 };
           if (s.messageCount === undefined || s.messageCount === c.all || s.messageCount === c.active) continue;
           ctx.emit(

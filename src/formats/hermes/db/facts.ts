@@ -70,10 +70,15 @@ export interface DbFacts {
   sessionColumns: string[];
   messageColumns: string[];
   sessions: DbSessionRow[];
-  /** Per session id: its message rows, how many are active (not rewound), its first row's id. */
+  /**
+   * Per session id that has message rows: its first row's id, and (once `counted`) its rows and how many are
+   * active (not rewound).
+   */
   rowCounts: Map<string, { all: number; active: number; first: number }>;
-  /** Message rows in all. */
+  /** Message rows in all (once `counted`). */
   messageRows: number;
+  /** A full pass of `rows()` (the loader's, before the doc) counted every row. */
+  counted?: boolean;
   /**
    * The message rows, streamed: of the sessions named (all when undefined), session by session (sessions by their
    * first row, each in insertion order), or with `byId` every row in insertion order (`messages.id`, the order

@@ -257,16 +257,16 @@ function readSessions(facts: DbFacts, db: Database.Database): void {
 const hasRows = (facts: DbFacts): boolean =>
   facts.messageColumns.includes('id') && facts.messageColumns.includes('session_id');
 
-/** The rows of each session counted by SQLite (one row per session in memory, never one per message). */
+/**
+ * The sessions that have message rows, with their first row (one entry per session in memory, never one per
+ * message; Hermes's idx_messages_session answers it without reading the table). The rows are counted by the first
+ * full pass of `rows()`.
+ */
 function countRows(facts: DbFacts, db: Database.Database): void {
   if (!hasRows(facts)) return;
-  const active = facts.messageColumns.includes('active') ? 'sum(active IS NOT 0)' : 'count(*)';
-  const sql = `SELECT session_id, count(*) AS n, ${active} AS a, min(id) AS f FROM messages GROUP BY session_id`;
-  for (const r of db.prepare(sql).iterate() as Iterable<Row>) {
-    const c = { all: n(r.n) ?? 0, active: n(r.a) ?? 0, first: n(r.f) ?? 0 };
-    facts.rowCounts.set(String(r.session_id), c);
-    facts.messageRows += c.all;
-  }
+  const sql = 'SELECT session_id, min(id) AS f FROM messages GROUP BY session_id';
+  for (const r of db.prepare(sql).iterate() as Iterable<Row>)
+    facts.rowCounts.set(String(r.session_id), { all: 0, active: 0, first: n(r.f) ?? 0 });
 }
 
 /** Whether an index of `messages` starts with session_id (Hermes's idx_messages_session): per-session queries. */
@@ -329,15 +329,28 @@ function* streamRows(
         : [...new Set(sessions)]
             .filter((id) => facts.rowCounts.has(id))
             .sort((a, b) => facts.rowCounts.get(a)!.first - facts.rowCounts.get(b)!.first);
+    // The first pass over every session counts the rows.
+    const count = sessions === undefined && !facts.counted;
+    const seen = (m: DbMessageRow): DbMessageRow => {
+      if (!count) return m;
+      const c = facts.rowCounts.get(m.sessionId);
+      if (c) {
+        c.all++;
+        if (m.active !== 0) c.active++;
+      }
+      facts.messageRows++;
+      return m;
+    };
     if (sessions !== undefined || sessionIndexed(db)) {
       const q = db.prepare(`SELECT ${cols} FROM messages WHERE session_id = ? ORDER BY id`);
-      for (const id of wanted) for (const r of q.iterate(id) as Iterable<Row>) yield toRow(r);
-      return;
+      for (const id of wanted) for (const r of q.iterate(id) as Iterable<Row>) yield seen(toRow(r));
+    } else {
+      const sql =
+        `SELECT ${cols} FROM messages m JOIN (SELECT session_id AS sid, min(id) AS first FROM messages ` +
+        'GROUP BY session_id) f ON m.session_id IS f.sid ORDER BY f.first, m.id';
+      for (const r of db.prepare(sql).iterate() as Iterable<Row>) yield seen(toRow(r));
     }
-    const sql =
-      `SELECT ${cols} FROM messages m JOIN (SELECT session_id AS sid, min(id) AS first FROM messages ` +
-      'GROUP BY session_id) f ON m.session_id IS f.sid ORDER BY f.first, m.id';
-    for (const r of db.prepare(sql).iterate() as Iterable<Row>) yield toRow(r);
+    if (count) facts.counted = true;
   } catch (e) {
     facts.partial ??= (e as Error).message;
   }
