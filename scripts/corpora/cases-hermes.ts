@@ -262,7 +262,8 @@ export function hermesCases(): Case[] {
       must: ['HERMES_DB_READ_PARTIAL', 'HERMES_DB_INTEGRITY'],
       files: (() => {
         const s = edit((x) => {
-          for (const m of byId(x, HERMES_IDS.cli).messages) m.content = `${m.content ?? ''} ${'lorem ipsum '.repeat(250)}`;
+          for (const m of byId(x, HERMES_IDS.cli).messages)
+            m.content = `${m.content ?? ''} ${'lorem ipsum '.repeat(250)}`;
         });
         return hermesHome(s, stateDb(s, { corruptLastLeaf: 'messages' }));
       })(),

@@ -35,11 +35,7 @@ export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
  * is open (the message rows stream from it); the copy is closed and removed before this returns, whatever `use`
  * does. Undefined when the home has no state.db.
  */
-export function withDatabase<T>(
-  source: SessionSource,
-  limits: LoadLimits,
-  use: (db: DbFacts) => T,
-): T | undefined {
+export function withDatabase<T>(source: SessionSource, limits: LoadLimits, use: (db: DbFacts) => T): T | undefined {
   const e = source.entry(DB_FILE);
   if (!e) return undefined;
   const blank = blankFacts(DB_FILE);

@@ -26,7 +26,10 @@ const isSpace = (c: number): boolean =>
  * `s.replace(/\s+/g, ' ').trim()` then a cut gives, without collapsing the part that is cut off anyway.
  */
 export const clip = (s: string, n = 120): string => {
-  if (n < 1) return `${s.replace(/\s+/g, ' ').trim().slice(0, n - 1)}…`;
+  if (n < 1) {
+    const one = s.replace(/\s+/g, ' ').trim();
+    return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+  }
   let out = '';
   let space = false;
   for (let i = 0; i < s.length && out.length <= n; i++) {

@@ -8,8 +8,10 @@ import { DB_KIND, type DbFacts } from '../db/facts.js';
 import { KNOWN_SCHEMA_VERSION, expectedAt } from '../db/eras.js';
 
 export const isDbFacts = (v: unknown): v is DbFacts =>
-  typeof v === 'object' && v !== null && Array.isArray((v as DbFacts).sessions) && (v as DbFacts).rowCounts
-    instanceof Map;
+  typeof v === 'object' &&
+  v !== null &&
+  Array.isArray((v as DbFacts).sessions) &&
+  (v as DbFacts).rowCounts instanceof Map;
 
 const GIB = 1024 * 1024 * 1024;
 const size = (b: number): string => (b >= GIB ? `${(b / GIB).toFixed(2)} GiB` : `${b} bytes`);

@@ -110,15 +110,14 @@ export function journalState(path: string): JournalState {
 export function journalForeignReasons(db: DbHeader, j: JournalState): string[] {
   if (j.problem !== undefined || j.records === 0) return [];
   const out: string[] = [];
-  if (j.pageSize !== pageSizeOf(db))
-    out.push(`its page size is ${j.pageSize} bytes, the database's ${pageSizeOf(db)}`);
+  if (j.pageSize !== pageSizeOf(db)) out.push(`its page size is ${j.pageSize} bytes, the database's ${pageSizeOf(db)}`);
   if (j.page1Header) {
     out.push(...headerReasons(db, j.page1Header, 'original of page 1'));
     // The journal holds page 1 as it was before the write; the database holds it before (same counter) or after
     // the write's increment (one more). Any other counter is another database's, or another time's.
     const was = counter(j.page1Header);
     const now = counter(db);
-    if (was !== now && ((was + 1) >>> 0) !== now)
+    if (was !== now && (was + 1) >>> 0 !== now)
       out.push(
         `its original of page 1 has change counter ${was}, the database's ${now}: an interrupted write leaves ` +
           'the same counter or one more',

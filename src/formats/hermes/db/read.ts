@@ -319,8 +319,7 @@ function* streamRows(
     `${mc.includes('content') ? `substr(content, 1, ${HEAD + 6})` : 'NULL'} AS head`;
   try {
     if (byId) {
-      for (const r of db.prepare(`SELECT ${cols} FROM messages ORDER BY id`).iterate() as Iterable<Row>)
-        yield toRow(r);
+      for (const r of db.prepare(`SELECT ${cols} FROM messages ORDER BY id`).iterate() as Iterable<Row>) yield toRow(r);
       return;
     }
     const wanted =

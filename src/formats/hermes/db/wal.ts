@@ -57,8 +57,7 @@ export function fileReader(path: string): { read: ReadAt; size: number; close():
   };
 }
 
-export const walState = (wal: Buffer): WalState =>
-  walStateAt((p, l) => wal.subarray(p, p + l), wal.length);
+export const walState = (wal: Buffer): WalState => walStateAt((p, l) => wal.subarray(p, p + l), wal.length);
 
 /** The state of the WAL at `path`, read frame by frame. */
 export function walStateOfFile(path: string): WalState {
