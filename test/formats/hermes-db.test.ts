@@ -115,6 +115,11 @@ describe.skipIf(!BUILT)('state.db (the built CLI)', () => {
       } else expect(r.stdout).not.toContain('state.db');
       expect(r.left).toEqual([]);
     }
+    const inspect = run(['inspect', home, '--format', 'json', '--max-db-bytes', '4096']);
+    expect(inspect.stdout).toContain('HERMES_DB_TOO_LARGE');
+    // pairs places no call at a row of a database it did not read.
+    expect(run(['pairs', home, '--max-db-bytes', '4096']).stdout).not.toMatch(/state\.db:\d/);
+    expect(run(['pairs', home]).stdout).toMatch(/state\.db:\d/);
     const ok = run(['audit', home, '--format', 'json', '--max-db-bytes', String(1 << 20)]);
     expect(ok.code, ok.stdout).toBe(0);
     expect(run(['audit', home, '--max-db-bytes', 'x']).stderr).toMatch(/--max-db-bytes "x": expected a number/);

@@ -107,7 +107,7 @@ export const pairs: CommandSpec = {
   name: 'pairs',
   summary: 'tool call ↔ result table: where each call was made and answered, and its status',
   positionals: audit.positionals,
-  options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, FORMAT_HINT],
+  options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, MAX_DB_BYTES, FORMAT_HINT],
   examples: [
     ['session-audit pairs <session>', 'one row per tool call; interrupted and unanswered calls stand out'],
     ['session-audit pairs <root> --format json -o pairs.json', 'every call of every session, for tools'],
@@ -151,6 +151,7 @@ export const inspect: CommandSpec = {
       describe: 'the exit code of that `grok -p` run (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 1 error)',
     },
     COLOR,
+    MAX_DB_BYTES,
     FORMAT_HINT,
   ],
   examples: [
