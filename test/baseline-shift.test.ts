@@ -127,6 +127,7 @@ function auditCase(c: CorpusCase, dir: string): AuditReport {
   for (let i = 0; i < args.length; i += 2) {
     const [flag, value] = [args[i], args[i + 1]!];
     if (flag === '--max-line-bytes') options.maxLineBytes = Number(value);
+    else if (flag === '--max-db-bytes') options.maxDbBytes = Number(value);
     else if (flag === '--sandbox-config') tree.sandboxConfig = [join(dir, value)];
     else throw new Error(`${c.format}/${c.name}: ${flag} is not known to this test`);
   }

@@ -4,7 +4,17 @@
  * Synthetic, shaped like the public homes described in formats/pi-hermes.md §2.8 (never copied).
  */
 import { deepenContent, nestedJson, TOO_DEEP, type Case, type Files } from './case-kit.js';
-import { type HermesSession, hotJournal, snapshot, stateDb, transcript, walPair } from './hermes-builder.js';
+import {
+  type HermesSession,
+  hotJournal,
+  inWalMode,
+  snapshot,
+  stateDb,
+  transcript,
+  walHolding,
+  walPair,
+  withCounter,
+} from './hermes-builder.js';
 
 const T0 = Date.UTC(2026, 4, 12, 21, 16, 43) / 1000;
 
@@ -251,6 +261,57 @@ export function hermesCases(): Case[] {
         f.set('state.db-journal', journal);
         return f;
       })(),
+    },
+    {
+      name: 'db-wal-foreign',
+      description:
+        "a clean state.db (checkpointed, written 212 times) with another home's state.db-wal beside it (a younger " +
+        'database of one session, every page in its log): SQLite would read that database in its place and four of ' +
+        'the five sessions would vanish; the log is left out and state.db read as it is',
+      must: ['HERMES_DB_WAL_FOREIGN'],
+      files: (() => {
+        const f = hermesHome(hermesSessions(), withCounter(inWalMode(stateDb(hermesSessions())), 212));
+        f.set('state.db-wal', walHolding(withCounter(inWalMode(stateDb([gateway()])), 9)));
+        return f;
+      })(),
+    },
+    {
+      name: 'db-journal-foreign',
+      description:
+        'a clean state.db (written 212 times) with the hot state.db-journal of another database beside it (its ' +
+        'original of page 1 was written 40 times): rolling it back would lay that database over this one; it is ' +
+        'left out, nothing is rolled back',
+      must: ['HERMES_DB_JOURNAL_FOREIGN'],
+      files: (() => {
+        const one = [gateway()];
+        const more = [gateway()];
+        more[0]!.messages.push({ role: 'user', content: 'And /home?', ts: T0 + 400 });
+        const { journal } = hotJournal(withCounter(stateDb(one), 40), withCounter(stateDb(more), 41));
+        const f = hermesHome(hermesSessions(), withCounter(stateDb(hermesSessions()), 212));
+        f.set('state.db-journal', journal);
+        return f;
+      })(),
+    },
+    {
+      name: 'db-read-partial',
+      description:
+        "the last leaf page of state.db's messages table is damaged (the CLI session's rows are long, so the table " +
+        'spans several pages): the rows before it are read, the read stops there and says so',
+      must: ['HERMES_DB_READ_PARTIAL', 'HERMES_DB_INTEGRITY'],
+      files: (() => {
+        const s = edit((x) => {
+          for (const m of byId(x, HERMES_IDS.cli).messages)
+            m.content = `${m.content ?? ''} ${'lorem ipsum '.repeat(250)}`;
+        });
+        return hermesHome(s, stateDb(s, { corruptLastLeaf: 'messages' }));
+      })(),
+    },
+    {
+      name: 'db-too-large',
+      description: 'the clean home audited with --max-db-bytes 4096: state.db is larger, so it is not copied or read',
+      must: ['HERMES_DB_TOO_LARGE'],
+      args: ['--max-db-bytes', '4096'],
+      files: hermesCleanTree(),
     },
     {
       name: 'db-unreadable',

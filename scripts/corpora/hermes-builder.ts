@@ -37,7 +37,8 @@ const LOCAL_OFFSET_S = 2 * 3600;
 export const localIso = (epochS: number): string =>
   new Date((epochS + LOCAL_OFFSET_S) * 1000).toISOString().slice(0, -1) + '000';
 
-const SCHEMA = `
+/** The schema-v16 tables and indexes of state.db (statements separated by `;\n`). */
+export const SCHEMA = `
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 CREATE TABLE state_meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE sessions (
@@ -67,7 +68,7 @@ CREATE VIRTUAL TABLE messages_fts USING fts5(content);
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');
 `;
 
-const toolCallsJson = (m: HermesMessage): string | null =>
+export const toolCallsJson = (m: HermesMessage): string | null =>
   m.tool_calls
     ? JSON.stringify(
         m.tool_calls.map((c) => ({
@@ -88,6 +89,8 @@ export interface DbOptions {
   corruptIndex?: { index: string; from: string; to: string };
   /** Statements run on the finished database before it is serialized (cells no Hermes writes). */
   edit?: string[];
+  /** A table whose last leaf page (the root's right-most child) gets a page type no b-tree page has. */
+  corruptLastLeaf?: string;
 }
 
 /** A schema-v16 state.db holding `sessions`, as bytes (serialized from memory, in rollback-journal mode). */
@@ -154,6 +157,15 @@ export function stateDb(sessions: readonly HermesSession[], o: DbOptions = {}): 
       const at = page.indexOf(from);
       if (at < 0 || from.length !== to.length) throw new Error(`cannot corrupt ${index}`);
       page.write(to, at, 'latin1');
+    }
+    if (o.corruptLastLeaf) {
+      const root = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(o.corruptLastLeaf) as {
+        rootpage: number;
+      };
+      const size = bytes.readUInt16BE(16);
+      const at = (root.rootpage - 1) * size;
+      if (bytes[at] !== 0x05) throw new Error(`${o.corruptLastLeaf} has a single page: no last leaf to corrupt`);
+      bytes[(bytes.readUInt32BE(at + 8) - 1) * size] = 0x7f;
     }
     return bytes;
   } finally {
@@ -302,4 +314,30 @@ export function hotJournal(before: Buffer, after: Buffer): { db: Buffer; journal
   header.writeUInt32BE(sector, 20);
   header.writeUInt32BE(pageSize, 24);
   return { db: Buffer.from(after), journal: Buffer.concat([header, ...records]) };
+}
+
+/**
+ * `db` with its file change counter (header offset 24, and the version-valid-for number at 92 that SQLite writes
+ * with it) set to `n`: a database file that has been written `n` times, as a long-used home's is.
+ */
+export function withCounter(db: Buffer, n: number): Buffer {
+  const out = Buffer.from(db);
+  out.writeUInt32BE(n, 24);
+  out.writeUInt32BE(n, 92);
+  return out;
+}
+
+/** `db` switched to WAL mode (header bytes 18-19), as a checkpointed Hermes database is. */
+export function inWalMode(db: Buffer): Buffer {
+  const out = Buffer.from(db);
+  out[18] = 2;
+  out[19] = 2;
+  return out;
+}
+
+/** A `-wal` holding every page of `db` as one committed transaction (a database created in WAL mode). */
+export function walHolding(db: Buffer): Buffer {
+  const blank = Buffer.alloc(db.length);
+  db.copy(blank, 0, 0, 100);
+  return walPair(blank, db).wal;
 }

@@ -51,6 +51,15 @@ export const MAX_LINE_BYTES: OptionSpec = {
   describe: 'longest JSONL line parsed; longer lines are reported and skipped (default 67108864, 64 MiB)',
 };
 
+export const MAX_DB_BYTES: OptionSpec = {
+  name: 'max-db-bytes',
+  type: 'number',
+  value: 'N',
+  describe:
+    "largest database copied and read (Hermes's SQLite database with its write-ahead log and journal); a larger " +
+    'one is reported and not read (default 2147483648, 2 GiB)',
+};
+
 export const SANDBOX_CONFIG: OptionSpec = {
   name: 'sandbox-config',
   type: 'string',

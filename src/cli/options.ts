@@ -32,6 +32,16 @@ export function parseMaxLineBytes(v: number | undefined): number | undefined {
   return v;
 }
 
+export function parseMaxDbBytes(v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < 1)
+    throw new UsageError(
+      `--max-db-bytes ${Number.isNaN(v) ? 'is not a number' : String(v)}: expected a positive whole number of ` +
+        `bytes (e.g. 2147483648)`,
+    );
+  return v;
+}
+
 export function parseFailOn(v: string): FailOn {
   if (v === 'never' || (SEVERITIES as readonly string[]).includes(v)) return v as FailOn;
   throw new UsageError(`--fail-on ${JSON.stringify(v)}: expected error, warning, note or never`);

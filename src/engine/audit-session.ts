@@ -37,6 +37,8 @@ export interface AuditOptions {
   only?: readonly string[];
   /** Longest JSONL line parsed (default 64 MiB). */
   maxLineBytes?: number;
+  /** Largest database a format copies and reads (default 2 GiB). */
+  maxDbBytes?: number;
   /** Evidence from outside the session directory (what CI captured around a run). */
   extras?: AuditExtras;
 }
@@ -202,7 +204,11 @@ export function auditSession(
     },
   };
   try {
-    if (!opaque(found)) format.load(source, artifacts, sink, { maxLineBytes });
+    if (!opaque(found))
+      format.load(source, artifacts, sink, {
+        maxLineBytes,
+        ...(options.maxDbBytes !== undefined ? { maxDbBytes: options.maxDbBytes } : {}),
+      });
   } finally {
     for (const o of offloads.values()) o.cancel();
   }

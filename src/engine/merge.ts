@@ -81,6 +81,7 @@ export function mergeShards(files: readonly string[]): Merged {
     ignore: new Set(o.ignore),
     severity: new Map(Object.entries(o.severity) as Array<[string, Severity]>),
     ...(o.maxLineBytes !== undefined ? { maxLineBytes: o.maxLineBytes } : {}),
+    ...(o.maxDbBytes !== undefined ? { maxDbBytes: o.maxDbBytes } : {}),
   };
   const results: SessionResult[] = [];
   for (const { report } of shards) {

@@ -30,7 +30,7 @@ export function observeSession(
 }
 
 /** The tool-call pairing rows of one session (a pass with no checks, only the pairing collector). */
-export function pairRows(found: FoundSession): PairRow[] {
+export function pairRows(found: FoundSession, maxDbBytes?: number): PairRow[] {
   const dialect = formatOf(found).pairing;
   const c = new PairingCollector(dialect, { keepDetail: true });
   const run: CheckRun = {
@@ -40,6 +40,6 @@ export function pairRows(found: FoundSession): PairRow[] {
       if (f.file === dialect.toolLog) c.logEnd(f.dead);
     },
   };
-  observeSession(found, { command: 'audit', checks: [] }, [run]);
+  observeSession(found, { command: 'audit', checks: [], ...(maxDbBytes !== undefined ? { maxDbBytes } : {}) }, [run]);
   return classifyPairs(c, dialect).rows;
 }

@@ -28,6 +28,8 @@ export interface SchemaEntry {
 export interface LoadLimits {
   /** Longest JSONL line parsed; longer lines are JSONL_OVERSIZED_LINE. */
   maxLineBytes: number;
+  /** Largest database a format copies and opens (Hermes's SQLite database with its logs; default 2 GiB). */
+  maxDbBytes?: number;
 }
 
 /** What discovery knows about a directory's candidate files when a file-session format looks at them. */

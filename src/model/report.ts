@@ -128,6 +128,7 @@ export const ShardSchema = z
       ignore: z.array(z.string()),
       severity: z.record(z.string(), z.enum(SEVERITIES)),
       maxLineBytes: z.number().int().positive().optional(),
+      maxDbBytes: z.number().int().positive().optional(),
       sandboxConfig: z.array(z.string()),
       against: z.string().optional(),
       home: z.string().optional().describe('The agent home given with --grok-home (its relocation journals).'),

@@ -15,6 +15,7 @@ import {
   parseHome,
   parseIgnore,
   parseJobs,
+  parseMaxDbBytes,
   parseMaxLineBytes,
   parseSeverity,
   useColor,
@@ -106,7 +107,14 @@ export function auditModule(command: 'audit' | 'validate'): CommandModule {
       const severity = new Map([...severityFrom].map(([k, v]) => [k, v.value]));
       const maxLineBytes = parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? config.maxLineBytes;
       const jobs = parseJobs(opt.num(args, 'jobs') ?? config.jobs);
-      const options = { command, ignore, severity, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}) };
+      const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
+      const options = {
+        command,
+        ignore,
+        severity,
+        ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
+        ...(maxDbBytes !== undefined ? { maxDbBytes } : {}),
+      };
       const baselineFlag = opt.str(args, 'baseline');
       const baselinePath = baselineFlag ?? config.baseline;
       const baseline =
@@ -174,6 +182,7 @@ export function auditModule(command: 'audit' | 'validate'): CommandModule {
               ignore: [...ignore].sort(),
               severity: Object.fromEntries([...severity].sort(([a], [b]) => (a < b ? -1 : 1))),
               ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
+              ...(maxDbBytes !== undefined ? { maxDbBytes } : {}),
               sandboxConfig,
               ...(tree.against !== undefined ? { against: tree.against } : {}),
               ...(tree.home !== undefined ? { home: tree.home } : {}),

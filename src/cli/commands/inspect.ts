@@ -2,7 +2,7 @@
 import { fails } from '../../engine/report.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
-import { parseFailOn, parseFormat, parseFormatHint, useColor } from '../options.js';
+import { parseFailOn, parseFormat, parseFormatHint, parseMaxDbBytes, useColor } from '../options.js';
 import { oneSession } from '../../engine/session.js';
 import { readUserFile } from '../../engine/user-files.js';
 import { opt, type CommandModule } from '../spec.js';
@@ -19,6 +19,7 @@ export const inspectModule: CommandModule = {
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, [session]);
     const log = opt.str(args, 'headless-log');
+    const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
     const extras = {
       ...(log !== undefined ? { headlessLog: { path: log, bytes: readUserFile('--headless-log', log) } } : {}),
       ...(code !== undefined ? { exitCode: code } : {}),
@@ -27,7 +28,7 @@ export const inspectModule: CommandModule = {
       import('../../engine/inspect.js'),
       import('../../report/inspect-text.js'),
     ]);
-    const { view, result } = inspectSession(found, extras);
+    const { view, result } = inspectSession(found, extras, maxDbBytes);
     const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
     const failed = fails(result.findings, failOn);
     io.setExitCode(result.toolErrors.length ? EXIT.internal : failed ? EXIT.findings : EXIT.ok);

@@ -6,7 +6,7 @@ import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '..
 import { paints } from '../../report/table.js';
 import { displayWidth } from '../../report/width.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
-import { parseFormat, parseFormatHint, parseLimit, useColor } from '../options.js';
+import { parseFormat, parseFormatHint, parseLimit, parseMaxDbBytes, useColor } from '../options.js';
 import { findSessions } from '../../engine/tree.js';
 import { notRead, notReadLines, whyNotRead } from '../../model/not-read.js';
 import { pairRows } from '../../engine/session.js';
@@ -88,6 +88,7 @@ export const pairsModule: CommandModule = {
     const paths = opt.posList(args, 'paths');
     const format = parseFormat(opt.str(args, 'format') ?? 'table', ['table', 'json']);
     const limit = parseLimit(opt.num(args, 'limit'));
+    const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
     const found = findSessions(paths, parseFormatHint(opt.str(args, 'format-hint')));
@@ -100,7 +101,12 @@ export const pairsModule: CommandModule = {
       // One session at a time: its rows are written, then dropped.
       found.forEach((f, i) => {
         const why = whyNotRead(f);
-        const s = { id: f.id, path: f.display, ...(why !== undefined ? { notRead: why } : {}), rows: pairRows(f) };
+        const s = {
+          id: f.id,
+          path: f.display,
+          ...(why !== undefined ? { notRead: why } : {}),
+          rows: pairRows(f, maxDbBytes),
+        };
         if (format === 'json') {
           const body = JSON.stringify(s, null, 2).replaceAll('\n', '\n    ');
           out.write(`${i === 0 ? '{\n  "sessions": [\n' : ',\n'}    ${body}`);

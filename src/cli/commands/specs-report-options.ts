@@ -11,6 +11,7 @@ import {
   FORMAT_HINT,
   formatOption,
   GROK_HOME,
+  MAX_DB_BYTES,
   MAX_LINE_BYTES,
   OUTPUT,
   SANDBOX_CONFIG,
@@ -64,6 +65,7 @@ export const reportOptions = (command: 'audit' | 'validate'): OptionSpec[] => [
   SARIF_ROOT,
   COLOR,
   MAX_LINE_BYTES,
+  MAX_DB_BYTES,
   FORMAT_HINT,
   ...(command === 'audit'
     ? [

@@ -16,6 +16,7 @@ import {
   GATING_EXITS,
   GROK_HOME,
   LIMIT,
+  MAX_DB_BYTES,
   MAX_LINE_BYTES,
   OUTPUT,
   PLAIN_EXITS,
@@ -90,6 +91,7 @@ export const timeline: CommandSpec = {
     },
     COLOR,
     MAX_LINE_BYTES,
+    MAX_DB_BYTES,
     FORMAT_HINT,
   ],
   examples: [
@@ -106,7 +108,7 @@ export const pairs: CommandSpec = {
   name: 'pairs',
   summary: 'tool call ↔ result table: where each call was made and answered, and its status',
   positionals: audit.positionals,
-  options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, FORMAT_HINT],
+  options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, MAX_DB_BYTES, FORMAT_HINT],
   examples: [
     ['session-audit pairs <session>', 'one row per tool call; interrupted and unanswered calls stand out'],
     ['session-audit pairs <root> --format json -o pairs.json', 'every call of every session, for tools'],
@@ -150,6 +152,7 @@ export const inspect: CommandSpec = {
       describe: 'the exit code of that `grok -p` run (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 1 error)',
     },
     COLOR,
+    MAX_DB_BYTES,
     FORMAT_HINT,
   ],
   examples: [

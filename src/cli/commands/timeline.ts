@@ -9,7 +9,15 @@ import { sessionTimeline } from '../../engine/timeline.js';
 import { TIMELINE_FORMATS, timelineWriter } from '../../report/timeline.js';
 import { UsageError } from '../../errors.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
-import { parseFormat, parseFormatHint, parseLimit, parseMaxLineBytes, parseTime, useColor } from '../options.js';
+import {
+  parseFormat,
+  parseFormatHint,
+  parseLimit,
+  parseMaxDbBytes,
+  parseMaxLineBytes,
+  parseTime,
+  useColor,
+} from '../options.js';
 import { oneSession } from '../../engine/session.js';
 import { opt, type CommandModule } from '../spec.js';
 
@@ -45,7 +53,11 @@ export const timelineModule: CommandModule = {
     const found = oneSession(session, parseFormatHint(opt.str(args, 'format-hint')));
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, [session]);
-    const limits = { maxLineBytes: parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? DEFAULT_MAX_LINE_BYTES };
+    const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
+    const limits = {
+      maxLineBytes: parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? DEFAULT_MAX_LINE_BYTES,
+      ...(maxDbBytes !== undefined ? { maxDbBytes } : {}),
+    };
     const live = opt.bool(args, 'live') ?? false;
     io.setExitCode(0);
     withOutput(output, io.stdout, (out) => {

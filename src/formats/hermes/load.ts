@@ -14,8 +14,8 @@ import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
-import { copyDatabase } from './db/copy.js';
-import { blankFacts, DB_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
+import { copyDatabase, DB_SUFFIXES } from './db/copy.js';
+import { blankFacts, DB_KIND, DB_ROW_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';
 
@@ -27,17 +27,35 @@ export const looksLikeMessage = (v: unknown): boolean => isObj(v) && typeof v.ro
 const of = (artifacts: ReadonlyMap<string, Artifact>, source: SessionSource, kind: string): Artifact[] =>
   [...artifacts.values()].filter((a) => a.kind === kind && source.entry(a.path)?.type === 'file');
 
-/** Read `state.db` (with its -wal and -shm) from a private copy; the copy is removed before this returns. */
-export function databaseFacts(source: SessionSource): DbFacts | undefined {
+/** The default of --max-db-bytes: state.db with its -wal and -journal above it is not copied or read. */
+export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * Read `state.db` (with its -wal and -journal) from a private copy and hand what was read to `use` while the copy
+ * is open (the message rows stream from it); the copy is closed and removed before this returns, whatever `use`
+ * does. Undefined when the home has no state.db.
+ */
+export function withDatabase<T>(source: SessionSource, limits: LoadLimits, use: (db: DbFacts) => T): T | undefined {
   const e = source.entry(DB_FILE);
   if (!e) return undefined;
   const blank = blankFacts(DB_FILE);
+  const cap = limits.maxDbBytes ?? DEFAULT_MAX_DB_BYTES;
+  const bytes = DB_SUFFIXES.reduce((n, x) => n + (source.entry(`${DB_FILE}${x}`)?.size ?? 0), 0);
+  if (bytes > cap) return use({ ...blank, error: 'larger than the cap', tooLarge: { bytes, cap } });
   const copy = copyDatabase(source, DB_FILE);
-  if (!copy.ok) return { ...blank, error: copy.error };
+  if (!copy.ok) return use({ ...blank, error: copy.error });
   try {
-    return readDatabase(DB_FILE, copy.value.path);
-  } catch (err) {
-    return { ...blank, error: `reading it failed (${(err as Error).message})` };
+    let open: ReturnType<typeof readDatabase>;
+    try {
+      open = readDatabase(DB_FILE, copy.value.path, source.entry(`${DB_FILE}-shm`)?.type === 'file');
+    } catch (err) {
+      return use({ ...blank, error: `reading it failed (${(err as Error).message})` });
+    }
+    try {
+      return use(open.facts);
+    } finally {
+      open.close();
+    }
   } finally {
     copy.value.remove();
   }
@@ -72,14 +90,16 @@ export function loadHermes(
       else sink.doc(parseDoc(a.path, kind, r.value.bytes, size));
     }
   }
-  const db = databaseFacts(source);
-  if (db) sink.doc({ file: DB_FILE, kind: DB_KIND, size: source.entry(DB_FILE)?.size ?? 0, value: db });
   const transcripts = of(artifacts, source, 'transcript');
-  if (db && db.error === undefined) {
-    const covered = new Set(transcripts.map((a) => hermesIdOf(a.path)));
-    // The sessions no transcript holds are the database's alone: their rows are the conversation.
-    dbConversation(db, (id) => !covered.has(id), sink);
-  }
+  withDatabase(source, limits, (db) => {
+    if (db.error === undefined) {
+      const covered = new Set(transcripts.map((a) => hermesIdOf(a.path)));
+      // The sessions no transcript holds are the database's alone: their rows are the conversation. Every row
+      // is a record too (the secret scan reads it). First, so that a read that stops part way is in the doc.
+      dbConversation(db, (id) => !covered.has(id), sink);
+    }
+    sink.doc({ file: DB_FILE, kind: DB_KIND, size: source.entry(DB_FILE)?.size ?? 0, value: db });
+  });
   for (const a of transcripts) {
     sink.fileEnd(
       streamTranscript(source, a, limits, {
@@ -105,28 +125,29 @@ function rowRecord(m: DbMessageRow): JsonlRecord {
 }
 
 /**
- * The rows of the sessions `wanted` selects, session by session (each in insertion order, sessions by their first
- * row), as events and conversation items of `state.db` (`line` is the row's id). No times: rows of sessions that
- * ran at once interleave, and the timeline shows the database's clock.
+ * Every row of state.db as a record of the database (`line` is the row's id), and the rows of the sessions
+ * `wanted` selects, session by session (each in insertion order, sessions by their first row), as events and
+ * conversation items. No times: rows of sessions that ran at once interleave, and the timeline shows the
+ * database's clock. Streamed: one row in memory at a time.
  */
 function dbConversation(db: DbFacts, wanted: (id: string) => boolean, sink: LoadSink): void {
-  const bySession = new Map<string, DbMessageRow[]>();
-  for (const m of db.messages) {
-    if (!wanted(m.sessionId)) continue;
-    let l = bySession.get(m.sessionId);
-    if (!l) bySession.set(m.sessionId, (l = []));
-    l.push(m);
-  }
   const n = new HermesNormalizer(db.file, db.file);
-  for (const [id, rows] of bySession) {
-    n.session();
-    for (const m of rows) {
-      const { event, chats } = n.push(rowRecord(m), 'state.db');
-      event.sessionId = id;
-      event.summary = `[${id}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
-      sink.event(event);
-      for (const c of chats) sink.chat(c);
+  let session: string | undefined;
+  let take = false;
+  for (const m of db.rows()) {
+    const r = rowRecord(m);
+    sink.record({ file: db.file, kind: DB_ROW_KIND, record: r });
+    if (m.sessionId !== session) {
+      session = m.sessionId;
+      take = wanted(session);
+      if (take) n.session();
     }
+    if (!take) continue;
+    const { event, chats } = n.push(r, 'state.db');
+    event.sessionId = m.sessionId;
+    event.summary = `[${m.sessionId}${m.active === 0 ? ', rewound' : ''}] ${event.summary}`;
+    sink.event(event);
+    for (const c of chats) sink.chat(c);
   }
 }
 
@@ -137,7 +158,9 @@ function dbConversation(db: DbFacts, wanted: (id: string) => boolean, sink: Load
 function streamDbRows(db: DbFacts, onEvent: (e: SessionEvent, r: JsonlRecord) => void): number {
   const n = new HermesNormalizer(db.file, db.file);
   let session: string | undefined;
-  for (const m of db.messages) {
+  let rows = 0;
+  for (const m of db.rows(undefined, true)) {
+    rows++;
     if (m.sessionId !== session) {
       session = m.sessionId;
       n.session();
@@ -153,7 +176,7 @@ function streamDbRows(db: DbFacts, onEvent: (e: SessionEvent, r: JsonlRecord) =>
     }
     onEvent(event, r);
   }
-  return db.messages.length;
+  return rows;
 }
 
 /**
@@ -167,15 +190,15 @@ export function streamHermesLog(
   onEvent: (e: SessionEvent, r: JsonlRecord) => void,
 ): FileEndEvent | undefined {
   let end: FileEndEvent | undefined;
-  const db = databaseFacts(source);
-  if (db && db.error === undefined) {
+  withDatabase(source, limits, (db) => {
+    if (db.error !== undefined) return;
     const rows = streamDbRows(db, onEvent);
     end = {
       file: db.file,
       kind: 'state-db',
       stats: { lines: rows, records: rows, bytes: source.entry(db.file)?.size ?? 0, endsWithNewline: true },
     };
-  }
+  });
   for (const a of of(artifacts, source, 'transcript').filter((x) => TRANSCRIPT.test(x.path))) {
     const name = a.path.slice(a.path.lastIndexOf('/') + 1);
     end = streamTranscript(source, a, limits, {

@@ -6,9 +6,45 @@ export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** What `\s` matches in a regular expression (ECMAScript WhiteSpace and LineTerminator). */
+const isSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+
+/**
+ * `s` on one line (runs of white space as one space, trimmed), cut to `n` characters with an ellipsis: what
+ * `s.replace(/\s+/g, ' ').trim()` then a cut gives, without collapsing the part that is cut off anyway.
+ */
 export const clip = (s: string, n = 120): string => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+  if (n < 1) {
+    const one = s.replace(/\s+/g, ' ').trim();
+    return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+  }
+  let out = '';
+  let space = false;
+  for (let i = 0; i < s.length && out.length <= n; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) {
+      space = out.length > 0;
+      continue;
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += s[i];
+  }
+  return out.length > n ? `${out.slice(0, n - 1)}…` : out;
 };
 
 /** Milliseconds of an ISO 8601 time, or undefined. */

@@ -77,13 +77,23 @@ export const hermesAgreement = defineCheck({
         } else if (kind === DB_KIND && isDbFacts(value) && value.error === undefined) {
           hasDb = true;
           for (const s of value.sessions) of(s.id).db = { all: [], active: [], rewound: (s.rewindCount ?? 0) > 0 };
-          for (const m of value.messages) {
+          for (const id of value.rowCounts.keys()) of(id).db ??= { all: [], active: [], rewound: false };
+          // Roles are kept for the sessions a transcript or snapshot also holds (the snapshots came before the
+          // database, the transcripts are the session's artifacts); the others have nothing to be compared with.
+          const compared = new Set([...copies].filter(([, c]) => c.snapshot).map(([id]) => id));
+          for (const a of ctx.session.artifacts.values()) {
+            const id = a.kind === 'transcript' ? hermesIdOf(a.path) : undefined;
+            if (id !== undefined) compared.add(id);
+          }
+          for (const m of value.rows(compared)) {
             const c = of(m.sessionId);
             c.db ??= { all: [], active: [], rewound: false };
             c.db.all.push(m.role);
             if (m.active !== 0) c.db.active.push(m.role);
             else c.db.rewound = true;
           }
+          // Rows that could not all be read are compared with nothing (HERMES_DB_READ_PARTIAL says so).
+          if (value.partial !== undefined) hasDb = false;
         }
       },
       record({ file, kind, record }) {
@@ -112,8 +122,8 @@ export const hermesAgreement = defineCheck({
               ctx.emit('HERMES_ARTIFACT_NOT_IN_DB', { file: f }, `session ${id} has no row in state.db`, { key: id });
             continue;
           }
-          const db = c.db ? seqOf(c.db.active) : undefined;
-          const dbAll = c.db ? seqOf(c.db.all) : undefined;
+          const db = c.db && hasDb ? seqOf(c.db.active) : undefined;
+          const dbAll = c.db && hasDb ? seqOf(c.db.all) : undefined;
           const t = c.transcript ? seqOf(c.transcript.roles) : undefined;
           const s = c.snapshot ? seqOf(c.snapshot.roles) : undefined;
           const report = (file: string, what: string, sev: Severity) =>

@@ -37,21 +37,18 @@ export const hermesDbPairing = defineCheck({
     // Sessions without a transcript reach the generic pairing as the database's conversation (load.ts): their rows
     // are checked there (TOOL_*), once. This check covers the rows of the sessions a transcript also holds.
     const transcribed = new Set(
-      [...ctx.session.artifacts.values()].filter((a) => a.kind === 'transcript').map((a) => hermesIdOf(a.path)),
+      [...ctx.session.artifacts.values()]
+        .filter((a) => a.kind === 'transcript')
+        .map((a) => hermesIdOf(a.path))
+        .filter((id): id is string => id !== undefined),
     );
     return {
       doc({ kind, value }) {
         if (kind !== DB_KIND || !isDbFacts(value) || value.error !== undefined) return;
         const file = value.file;
-        const bySession = new Map<string, DbMessageRow[]>();
-        for (const m of value.messages) {
-          let l = bySession.get(m.sessionId);
-          if (!l) bySession.set(m.sessionId, (l = []));
-          l.push(m);
-        }
         const sessions = new Map<string, DbSessionRow>(value.sessions.map((s) => [s.id, s]));
-        for (const [sid, rows] of bySession) {
-          if (!transcribed.has(sid)) continue;
+        // The rows of the transcribed sessions only, streamed session by session.
+        for (const [sid, rows] of bySession(value.rows(transcribed))) {
           const s = sessions.get(sid);
           const calls = new Map<string, { row: number; name: string; answered: number }>();
           let lastAssistant = -1;
@@ -91,3 +88,18 @@ export const hermesDbPairing = defineCheck({
     };
   },
 });
+
+/** Consecutive rows of one session, as [session id, its rows]: one session's rows in memory at a time. */
+export function* bySession(rows: Iterable<DbMessageRow>): Generator<[string, DbMessageRow[]]> {
+  let id: string | undefined;
+  let list: DbMessageRow[] = [];
+  for (const m of rows) {
+    if (m.sessionId !== id) {
+      if (id !== undefined) yield [id, list];
+      id = m.sessionId;
+      list = [];
+    }
+    list.push(m);
+  }
+  if (id !== undefined) yield [id, list];
+}

@@ -9,7 +9,13 @@ import { DB_KIND, type DbFacts } from '../db/facts.js';
 import { KNOWN_SCHEMA_VERSION, expectedAt } from '../db/eras.js';
 
 export const isDbFacts = (v: unknown): v is DbFacts =>
-  typeof v === 'object' && v !== null && Array.isArray((v as DbFacts).messages);
+  typeof v === 'object' &&
+  v !== null &&
+  Array.isArray((v as DbFacts).sessions) &&
+  (v as DbFacts).rowCounts instanceof Map;
+
+const GIB = 1024 * 1024 * 1024;
+const size = (b: number): string => (b >= GIB ? `${(b / GIB).toFixed(2)} GiB` : `${b} bytes`);
 
 export const hermesDb = defineCheck({
   id: 'hermes-db',
@@ -24,6 +30,48 @@ export const hermesDb = defineCheck({
         'why that failed: not a SQLite database, a file that changed on every one of three copies (Hermes was ' +
         'writing: stop it, or capture the home while it is stopped), or SQLite refusing the file. Nothing in the ' +
         'database was checked, so nothing about it is clean.',
+    },
+    HERMES_DB_TOO_LARGE: {
+      severity: 'error',
+      title: "Hermes's state.db is larger than the database-size cap, and was not read",
+      help:
+        'The audit copies state.db with its -wal and -journal into a private temporary directory before SQLite ' +
+        'opens it; above the cap (2 GiB by default; --max-db-bytes) nothing is copied or read, so nothing in the ' +
+        'database was checked and nothing about it is clean. The message gives the size. Audit it again with a ' +
+        'larger --max-db-bytes where the temporary directory ($TMPDIR) has room for the copy; the rows are read ' +
+        'one at a time, so memory does not grow with the database.',
+    },
+    HERMES_DB_WAL_FOREIGN: {
+      severity: 'error',
+      title: 'The write-ahead log beside state.db is not its own, and was left out',
+      help:
+        'SQLite reads any state.db-wal it finds beside the database, whatever wrote it: the frames of another ' +
+        "database's log replace this one's pages, and sessions vanish without an error. This log does not belong: " +
+        'the message says why (a page size other than the database’s, a database in rollback-journal mode, which ' +
+        'keeps no WAL, a copy of page 1 whose fixed header fields or change counter another database wrote, or ' +
+        'frames that make a damaged database of an intact one). The audit read state.db without it, as it is, and ' +
+        "reports what it holds. Hermes's next open would apply the foreign frames and checkpoint them into " +
+        'state.db: keep the evidence as captured (bundle it) and find where the -wal came from (a copy or restore ' +
+        'of one file without the other).',
+    },
+    HERMES_DB_JOURNAL_FOREIGN: {
+      severity: 'error',
+      title: 'The rollback journal beside state.db is not its own, and was left out',
+      help:
+        'SQLite rolls back any hot state.db-journal on the next open that can write (Hermes starts do): the pages ' +
+        "of another database's journal overwrite this one's, and its recorded size truncates it. This journal does " +
+        'not belong: the message says why (a page size other than the database’s, an original of page 1 whose ' +
+        'fixed header fields another database wrote, or whose change counter is neither the database’s nor one ' +
+        'less, as an interrupted write of this database leaves it). The audit read state.db without rolling it ' +
+        'back. Bundle the home before Hermes starts again.',
+    },
+    HERMES_DB_READ_PARTIAL: {
+      severity: 'error',
+      title: 'Reading the message rows of state.db stopped part way',
+      help:
+        'SQLite failed while the rows were being read, one at a time (a damaged page, usually reported by ' +
+        'integrity_check too): the rows before the failure were checked, the ones after were not. The message ' +
+        "gives SQLite's error.",
     },
     HERMES_DB_INTEGRITY: {
       severity: 'error',
@@ -97,10 +145,40 @@ export const hermesDb = defineCheck({
         if (kind !== DB_KIND || !isDbFacts(value)) return;
         const db = value;
         const at = (pointer?: string) => (pointer === undefined ? { file: db.file } : { file: db.file, pointer });
+        if (db.tooLarge) {
+          ctx.emit(
+            'HERMES_DB_TOO_LARGE',
+            at(),
+            `state.db with its -wal and -journal is ${size(db.tooLarge.bytes)}, over the ${size(db.tooLarge.cap)} ` +
+              'cap (--max-db-bytes): not copied, not read',
+          );
+          return;
+        }
         if (db.error !== undefined) {
           ctx.emit('HERMES_DB_UNREADABLE', at(), db.error);
           return;
         }
+        if (db.walForeign)
+          ctx.emit(
+            'HERMES_DB_WAL_FOREIGN',
+            { file: `${db.file}-wal` },
+            `the -wal is not this database's (${db.walForeign.join('; ')}): state.db was read without it, and ` +
+              `holds ${db.sessions.length} session(s) and ${db.messageRows} message row(s)`,
+          );
+        if (db.journalForeign)
+          ctx.emit(
+            'HERMES_DB_JOURNAL_FOREIGN',
+            { file: `${db.file}-journal` },
+            `the -journal is not this database's (${db.journalForeign.join('; ')}): state.db was read without ` +
+              `rolling it back, and holds ${db.sessions.length} session(s) and ${db.messageRows} message row(s)`,
+          );
+        if (db.partial !== undefined)
+          ctx.emit(
+            'HERMES_DB_READ_PARTIAL',
+            at('/messages'),
+            `reading the message rows failed part way (${db.partial}): the rows after the failure were not checked, ` +
+              'and message_count was not compared',
+          );
         if (db.rolledBack)
           ctx.emit(
             'HERMES_DB_HOT_JOURNAL',
@@ -147,22 +225,22 @@ export const hermesDb = defineCheck({
               `session ${s.id}: model_config is ${s.configProblem}; its lineage markers are not read`,
               { key: `session/${s.id}` },
             );
-        for (const m of db.messages)
-          if (m.callsProblem !== undefined)
-            ctx.emit(
-              'HERMES_DB_JSON_UNPARSEABLE',
-              at(`/messages/${m.id}/tool_calls`),
-              `session ${m.sessionId}, message ${m.id}: tool_calls is ${m.callsProblem}; its calls are not read`,
-              { key: `message/${m.id}` },
-            );
-        const rows = new Map<string, { all: number; active: number }>();
-        for (const m of db.messages) {
-          const c = rows.get(m.sessionId) ?? { all: 0, active: 0 };
-          c.all++;
-          if (m.active !== 0) c.active++;
-          rows.set(m.sessionId, c);
-        }
-        for (const s of db.sessions) {
+        for (const m of db.callProblems)
+          ctx.emit(
+            'HERMES_DB_JSON_UNPARSEABLE',
+            at(`/messages/${m.id}/tool_calls`),
+            `session ${m.sessionId}, message ${m.id}: tool_calls is ${m.problem}; its calls are not read`,
+            { key: `message/${m.id}` },
+          );
+        if (db.callProblemCount > db.callProblems.length)
+          ctx.emit(
+            'HERMES_DB_JSON_UNPARSEABLE',
+            at('/messages'),
+            `and ${db.callProblemCount - db.callProblems.length} more message rows whose tool_calls cannot be read`,
+            { key: 'message/more' },
+          );
+        const rows = db.rowCounts;
+        for (const s of db.counted ? db.sessions : []) {
           const c = rows.get(s.id) ?? { all: 0, active: 0 };
           if (s.messageCount === undefined || s.messageCount === c.all || s.messageCount === c.active) continue;
           ctx.emit(

@@ -1,20 +1,54 @@
 /**
- * A private copy of `state.db` with its `-wal`, `-shm` and `-journal`, the only way this audit opens the database:
- * SQLite writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the
- * evidence itself is never opened. The files are read through the session source (read-only, hashed) into a new
- * directory only this process can enter, and read again: if any of them changed between the two reads the capture
- * is retried, then refused.
+ * A private copy of `state.db` with its `-wal` and `-journal`, the only way this audit opens the database: SQLite
+ * writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the evidence
+ * itself is never opened. The files are read through the session source (read-only, hashed) into a new directory
+ * only this process can enter (read/private-temp.ts: a killed run's copy is removed by the next), and read again: if
+ * any of them changed between the two reads the capture is retried, then refused. The `-shm` is not copied: it is
+ * an index SQLite rebuilds from the WAL, and a stale one would only mislead it. Runs of zeros (a sparse file's
+ * holes, or pages never written) are not written: the copy is as sparse as it can be.
  */
-import { rmSync, writeSync, openSync, closeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadOutcome, SessionSource } from '../../../model/source.js';
 import { privateTempDir } from '../../../read/private-temp.js';
 
-export const DB_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const;
+export const DB_SUFFIXES = ['', '-wal', '-journal'] as const;
+
+/** Blocks of this many bytes that are all zeros are skipped (left as holes) in the copy. */
+const BLOCK = 4096;
+const ZEROS = Buffer.alloc(64 * 1024);
+
+const isZero = (b: Buffer): boolean => {
+  for (let i = 0; i < b.length; i += ZEROS.length) {
+    const part = b.subarray(i, Math.min(b.length, i + ZEROS.length));
+    if (!part.equals(ZEROS.subarray(0, part.length))) return false;
+  }
+  return true;
+};
+
+/** Write `chunk` at `pos`, leaving its zero blocks unwritten (holes once the file is truncated to its size). */
+function writeSparse(fd: number, chunk: Buffer, pos: number): void {
+  let from = 0;
+  while (from < chunk.length) {
+    // Align block boundaries on the file's offsets, not the chunk's.
+    let to = Math.min(chunk.length, from + BLOCK - ((pos + from) % BLOCK));
+    const zero = isZero(chunk.subarray(from, to));
+    while (to < chunk.length) {
+      const next = Math.min(chunk.length, to + BLOCK);
+      if (isZero(chunk.subarray(to, next)) !== zero) break;
+      to = next;
+    }
+    if (!zero) {
+      let off = from;
+      while (off < to) off += writeSync(fd, chunk, off, to - off, pos + off);
+    }
+    from = to;
+  }
+}
 
 export interface DbCopy {
   dir: string;
-  /** The copy of the database (its -wal and -shm beside it, when the evidence has them). */
+  /** The copy of the database (its -wal and -journal beside it, when the evidence has them). */
   path: string;
   /** sha256 and size of each file copied, by suffix ('' = the database). */
   files: Map<string, { sha256: string; size: number }>;
@@ -39,10 +73,13 @@ function copyOnce(
     }
     const fd = openSync(join(dir, `state.db${suffix}`), 'w', 0o600);
     try {
+      let pos = 0;
       const r = source.streamRaw(from, (chunk) => {
-        writeSync(fd, chunk);
+        writeSparse(fd, chunk, pos);
+        pos += chunk.length;
       });
       if (!r.ok) return { ok: false, error: `${from}: ${r.error}` };
+      ftruncateSync(fd, pos);
       files.set(suffix, r.value);
     } finally {
       closeSync(fd);
@@ -60,7 +97,7 @@ function rehash(source: SessionSource, rel: string, files: Map<string, { sha256:
   return changed;
 }
 
-/** Copy the database at `rel` (and its -wal/-shm) into a private directory; the caller removes it. */
+/** Copy the database at `rel` (and its -wal, -journal) into a private directory; the caller removes it. */
 export function copyDatabase(source: SessionSource, rel: string): ReadOutcome<DbCopy> {
   let lastChanged: string[] = [];
   for (let i = 0; i < ATTEMPTS; i++) {

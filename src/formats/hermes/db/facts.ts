@@ -1,7 +1,13 @@
-/** What the audit reads out of a Hermes `state.db` (a doc of kind DB_KIND): the database's state and its rows. */
+/**
+ * What the audit reads out of a Hermes `state.db` (a doc of kind DB_KIND): the database's state, its session rows,
+ * the number of message rows of each session, and the message rows themselves as a stream (`rows`): never all in
+ * memory, read from the open private copy while the doc is being handled.
+ */
 import type { WalState } from './wal.js';
 
 export const DB_KIND = 'hermes-state-db';
+/** The kind of the records the loader gives for the message rows (line = the row's id): the secret scan reads them. */
+export const DB_ROW_KIND = 'state-db-row';
 
 export interface DbSessionRow {
   id: string;
@@ -50,6 +56,14 @@ export interface DbFacts {
    * was rolled back with it, as Hermes's next open does, before it was read.
    */
   rolledBack?: boolean;
+  /** Why the -wal beside the database is not its own: it was left out, the database read without it. */
+  walForeign?: string[];
+  /** Why the hot -journal beside the database is not its own: it was left out, nothing rolled back. */
+  journalForeign?: string[];
+  /** The database (with its -wal and -journal) is larger than the cap: nothing was copied or read. */
+  tooLarge?: { bytes: number; cap: number };
+  /** Reading the message rows stopped part way (a damaged page): the rows before it were read. */
+  partial?: string;
   /** `schema_version` rows (Hermes keeps one). */
   schemaVersions: number[];
   /** Why `schema_version` could not be read. */
@@ -59,10 +73,32 @@ export interface DbFacts {
   sessionColumns: string[];
   messageColumns: string[];
   sessions: DbSessionRow[];
-  messages: DbMessageRow[];
+  /**
+   * Per session id that has message rows: its first row's id, and (once `counted`) its rows and how many are
+   * active (not rewound).
+   */
+  rowCounts: Map<string, { all: number; active: number; first: number }>;
+  /** Message rows in all (once `counted`). */
+  messageRows: number;
+  /** A full pass of `rows()` (the loader's, before the doc) counted every row. */
+  counted?: boolean;
+  /** Rows whose `tool_calls` cannot be read (found by the counting pass; the first CALL_PROBLEMS_KEPT of them). */
+  callProblems: Array<{ id: number; sessionId: string; problem: string }>;
+  /** How many rows in all have such a `tool_calls`. */
+  callProblemCount: number;
+  /**
+   * The message rows, streamed: of the sessions named (all when undefined), session by session (sessions by their
+   * first row, each in insertion order), or with `byId` every row in insertion order (`messages.id`, the order
+   * Hermes replays). Valid only during the doc hook (the copy is closed after it); a damaged page ends the stream
+   * and sets `partial`.
+   */
+  rows(sessions?: Iterable<string>, byId?: boolean): Iterable<DbMessageRow>;
   /** A query of rows failed (tables missing or damaged). */
   rowsProblem?: string;
 }
+
+/** Rows with an unreadable `tool_calls` kept as findings (the rest are counted). */
+export const CALL_PROBLEMS_KEPT = 1000;
 
 /** The facts of a database nothing could be read from yet. */
 export function blankFacts(file: string): DbFacts {
@@ -76,6 +112,10 @@ export function blankFacts(file: string): DbFacts {
     sessionColumns: [],
     messageColumns: [],
     sessions: [],
-    messages: [],
+    rowCounts: new Map(),
+    callProblems: [],
+    callProblemCount: 0,
+    messageRows: 0,
+    rows: () => [],
   };
 }

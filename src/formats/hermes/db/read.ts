@@ -1,13 +1,15 @@
 /**
  * Reading a private copy of `state.db` (db/copy.ts) with SQLite itself, read-only: the WAL state, the schema
- * version, `PRAGMA integrity_check`, the tables and columns, and the session and message rows the checks need.
- * Committed transactions still in the `-wal` are read, as Hermes reads them.
+ * version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows streamed (never
+ * all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless the WAL is not
+ * the database's own (db/own.ts): then the database is read without it, as it is.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tooDeepText, tooDeepDetail } from '../../../read/json-depth.js';
-import { walState } from './wal.js';
-import { blankFacts, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
+import { fileReader, walStateOfFile } from './wal.js';
+import { journalForeignReasons, journalState, walForeignReasons } from './own.js';
+import { blankFacts, CALL_PROBLEMS_KEPT, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
 const INTEGRITY_ROWS = 100;
 const HEAD = 400;
@@ -58,39 +60,101 @@ function head(v: unknown): string {
   return (t.startsWith('\u0000json:') ? t.slice(6) : t).slice(0, HEAD);
 }
 
-export function readDatabase(rel: string, path: string): DbFacts {
-  const facts: DbFacts = { ...blankFacts(rel), hasShm: existsSync(`${path}-shm`) };
-  const header = readFileSync(path).subarray(0, 100);
-  if (header.length < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return facts;
+export interface OpenDatabase {
+  facts: DbFacts;
+  /** Close the database (the caller removes the copy after). */
+  close(): void;
+}
+
+function header(path: string): Buffer {
+  const f = fileReader(path);
+  try {
+    return f.read(0, 100);
+  } finally {
+    f.close();
   }
-  facts.walHeader = header[18] === 2 && header[19] === 2;
-  if (existsSync(`${path}-wal`)) facts.wal = walState(readFileSync(`${path}-wal`));
+}
+
+/** Leave a foreign log out of the copy (and the -shm SQLite built from it). */
+function drop(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(`${path.replace(/-(wal|journal)$/, '')}-shm`, { force: true });
+}
+
+/**
+ * Open the private copy at `path` and read what the checks need but the message rows, which `facts.rows` streams
+ * while the database stays open. `hasShm`: the evidence has a -shm beside the database (it is not copied).
+ */
+export function readDatabase(rel: string, path: string, hasShm: boolean): OpenDatabase {
+  const facts: DbFacts = { ...blankFacts(rel), hasShm };
+  const none: OpenDatabase = { facts, close: () => {} };
+  const head = header(path);
+  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
+    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
+    return none;
+  }
+  facts.walHeader = head[18] === 2 && head[19] === 2;
+  const walPath = `${path}-wal`;
+  if (existsSync(walPath)) {
+    const wal = walStateOfFile(walPath);
+    const foreign = walForeignReasons(head, wal);
+    if (foreign.length) {
+      facts.walForeign = foreign;
+      drop(walPath);
+    } else facts.wal = wal;
+  }
+  const journalPath = `${path}-journal`;
+  if (existsSync(journalPath)) {
+    const foreign = journalForeignReasons(head, journalState(journalPath));
+    if (foreign.length) {
+      facts.journalForeign = foreign;
+      drop(journalPath);
+    }
+  }
   let db: Database.Database;
   try {
     db = open(path, facts);
   } catch (e) {
     facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return facts;
+    return none;
   }
   try {
-    const all = (sql: string): Row[] => db.prepare(sql).all() as Row[];
+    facts.tables = tablesOf(db);
+  } catch (e) {
+    db.close();
+    facts.error = `SQLite cannot read its schema (${(e as Error).message})`;
+    return none;
+  }
+  facts.integrity = integrity(db);
+  // A WAL whose frames make a damaged database of an intact one is not this database's: read it without.
+  if (facts.integrity.length && facts.wal && facts.wal.committedFrames > 0) {
+    db.close();
+    renameSync(walPath, `${walPath}.aside`);
+    rmSync(`${path}-shm`, { force: true });
+    let alone: string[] = ['not opened'];
     try {
-      facts.tables = all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) =>
-        String(r.name),
-      );
-    } catch (e) {
-      facts.error = `SQLite cannot read its schema (${(e as Error).message})`;
-      return facts;
+      db = open(path, facts);
+      alone = integrity(db);
+    } catch {
+      /* read with the WAL again below */
     }
-    try {
-      facts.integrity = all(`PRAGMA integrity_check(${INTEGRITY_ROWS})`)
-        .map((r) => String(Object.values(r)[0]))
-        .filter((t) => t !== 'ok');
-    } catch (e) {
-      facts.integrity = [`integrity_check itself failed: ${(e as Error).message}`];
+    if (alone.length === 0) {
+      facts.walForeign = [
+        `with its frames, integrity_check reports ${facts.integrity.length} problem(s) ` +
+          `(${facts.integrity[0]!}); without them, none: its frames are not pages of this database`,
+      ];
+      delete facts.wal;
+      facts.integrity = [];
+      facts.tables = tablesOf(db);
+    } else {
+      db.close();
+      rmSync(`${path}-shm`, { force: true });
+      renameSync(`${walPath}.aside`, walPath);
+      db = open(path, facts);
     }
+  }
+  const all = (sql: string): Row[] => db.prepare(sql).all() as Row[];
+  try {
     if (facts.tables.includes('schema_version')) {
       try {
         facts.schemaVersions = all('SELECT version FROM schema_version').map((r) => n(r.version) ?? Number.NaN);
@@ -103,14 +167,40 @@ export function readDatabase(rel: string, path: string): DbFacts {
     facts.sessionColumns = cols('sessions');
     facts.messageColumns = cols('messages');
     try {
-      readRows(facts, all);
+      readSessions(facts, db);
+      countRows(facts, db);
+      facts.rows = (sessions, byId) => streamRows(facts, db, sessions, byId);
     } catch (e) {
       facts.rowsProblem = (e as Error).message;
     }
-  } finally {
+  } catch (e) {
     db.close();
+    throw e;
   }
-  return facts;
+  return {
+    facts,
+    close: () => {
+      facts.rows = () => {
+        throw new Error('the rows of state.db are read during the doc hook only');
+      };
+      db.close();
+    },
+  };
+}
+
+const tablesOf = (db: Database.Database): string[] =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Row[]).map((r) =>
+    String(r.name),
+  );
+
+function integrity(db: Database.Database): string[] {
+  try {
+    return (db.prepare(`PRAGMA integrity_check(${INTEGRITY_ROWS})`).all() as Row[])
+      .map((r) => String(Object.values(r)[0]))
+      .filter((t) => t !== 'ok');
+  } catch (e) {
+    return [`integrity_check itself failed: ${(e as Error).message}`];
+  }
 }
 
 /**
@@ -137,67 +227,143 @@ function open(path: string, facts: DbFacts): Database.Database {
   return new Database(path, { readonly: true, fileMustExist: true });
 }
 
-function readRows(facts: DbFacts, all: (sql: string) => Row[]): void {
-  const sc = new Set(facts.sessionColumns);
-  const mc = new Set(facts.messageColumns);
-  const pick = (have: Set<string>, names: string[]) => names.map((c) => (have.has(c) ? c : `NULL AS ${c}`)).join(', ');
-  if (sc.has('id')) {
-    const rows = all(
-      `SELECT ${pick(sc, [
-        'id',
-        'source',
-        'parent_session_id',
-        'started_at',
-        'ended_at',
-        'end_reason',
-        'message_count',
-        'tool_call_count',
-        'rewind_count',
-        'model_config',
-      ])} FROM sessions ORDER BY started_at, id`,
-    );
-    facts.sessions = rows.map((r): DbSessionRow => {
-      const row: DbSessionRow = { id: String(r.id) };
-      const set = <K extends keyof DbSessionRow>(k: K, v: DbSessionRow[K] | undefined) => {
-        if (v !== undefined) row[k] = v;
-      };
-      set('source', s(r.source));
-      set('parentId', s(r.parent_session_id));
-      set('startedAt', n(r.started_at));
-      set('endedAt', n(r.ended_at));
-      set('endReason', s(r.end_reason));
-      set('messageCount', n(r.message_count));
-      set('toolCallCount', n(r.tool_call_count));
-      set('rewindCount', n(r.rewind_count));
-      const mc = modelConfig(r.model_config);
-      set('branchedFrom', s(mc.config?._branched_from));
-      set('delegateFrom', s(mc.config?._delegate_from));
-      set('configProblem', mc.problem);
-      return row;
-    });
+const pick = (have: readonly string[], names: string[]) =>
+  names.map((c) => (have.includes(c) ? c : `NULL AS ${c}`)).join(', ');
+
+function readSessions(facts: DbFacts, db: Database.Database): void {
+  if (!facts.sessionColumns.includes('id')) return;
+  const cols = pick(facts.sessionColumns, [
+    'id',
+    'source',
+    'parent_session_id',
+    'started_at',
+    'ended_at',
+    'end_reason',
+    'message_count',
+    'tool_call_count',
+    'rewind_count',
+    'model_config',
+  ]);
+  for (const r of db.prepare(`SELECT ${cols} FROM sessions ORDER BY started_at, id`).iterate() as Iterable<Row>) {
+    const row: DbSessionRow = { id: String(r.id) };
+    const set = <K extends keyof DbSessionRow>(k: K, v: DbSessionRow[K] | undefined) => {
+      if (v !== undefined) row[k] = v;
+    };
+    set('source', s(r.source));
+    set('parentId', s(r.parent_session_id));
+    set('startedAt', n(r.started_at));
+    set('endedAt', n(r.ended_at));
+    set('endReason', s(r.end_reason));
+    set('messageCount', n(r.message_count));
+    set('toolCallCount', n(r.tool_call_count));
+    set('rewindCount', n(r.rewind_count));
+    const mc = modelConfig(r.model_config);
+    set('branchedFrom', s(mc.config?._branched_from));
+    set('delegateFrom', s(mc.config?._delegate_from));
+    set('configProblem', mc.problem);
+    facts.sessions.push(row);
   }
-  if (mc.has('id') && mc.has('session_id')) {
-    const rows = all(
-      `SELECT ${pick(mc, ['id', 'session_id', 'role', 'tool_call_id', 'tool_calls', 'timestamp', 'active'])}, ` +
-        `${mc.has('content') ? `substr(content, 1, ${HEAD + 6})` : 'NULL'} AS head FROM messages ORDER BY id`,
-    );
-    facts.messages = rows.map((r): DbMessageRow => {
-      const row: DbMessageRow = {
-        id: n(r.id) ?? 0,
-        sessionId: String(r.session_id),
-        role: s(r.role) ?? '',
-        head: head(r.head),
-      };
-      const tc = s(r.tool_call_id);
-      if (tc !== undefined) row.toolCallId = tc;
-      const c = calls(r.tool_calls);
-      if (c.calls) row.calls = c.calls;
-      if (c.problem !== undefined) row.callsProblem = c.problem;
-      const ts = n(r.timestamp);
-      if (ts !== undefined) row.timestamp = ts;
-      const a = n(r.active);
-      if (a !== undefined) row.active = a;
-      return row;
-    });
+}
+
+const hasRows = (facts: DbFacts): boolean =>
+  facts.messageColumns.includes('id') && facts.messageColumns.includes('session_id');
+
+/**
+ * The sessions that have message rows, with their first row (one entry per session in memory, never one per
+ * message; Hermes's idx_messages_session answers it without reading the table). The rows are counted by the first
+ * full pass of `rows()`.
+ */
+function countRows(facts: DbFacts, db: Database.Database): void {
+  if (!hasRows(facts)) return;
+  const sql = 'SELECT session_id, min(id) AS f FROM messages GROUP BY session_id';
+  for (const r of db.prepare(sql).iterate() as Iterable<Row>)
+    facts.rowCounts.set(String(r.session_id), { all: 0, active: 0, first: n(r.f) ?? 0 });
+}
+
+/** Whether an index of `messages` starts with session_id (Hermes's idx_messages_session): per-session queries. */
+function sessionIndexed(db: Database.Database): boolean {
+  try {
+    for (const ix of db.prepare('PRAGMA index_list(messages)').all() as Row[]) {
+      const first = (db.prepare(`PRAGMA index_info(${JSON.stringify(String(ix.name))})`).all() as Row[])[0];
+      if (first && first.name === 'session_id') return true;
+    }
+  } catch {
+    /* no index list: sort */
+  }
+  return false;
+}
+
+function toRow(r: Row): DbMessageRow {
+  const row: DbMessageRow = {
+    id: n(r.id) ?? 0,
+    sessionId: String(r.session_id),
+    role: s(r.role) ?? '',
+    head: head(r.head),
+  };
+  const tc = s(r.tool_call_id);
+  if (tc !== undefined) row.toolCallId = tc;
+  const c = calls(r.tool_calls);
+  if (c.calls) row.calls = c.calls;
+  if (c.problem !== undefined) row.callsProblem = c.problem;
+  const ts = n(r.timestamp);
+  if (ts !== undefined) row.timestamp = ts;
+  const a = n(r.active);
+  if (a !== undefined) row.active = a;
+  return row;
+}
+
+/**
+ * The message rows, one at a time (better-sqlite3 `iterate`: SQLite's cursor, never the whole result): by session
+ * with one query per session when an index leads with session_id, else one query sorted by SQLite (its sorter
+ * spills to temporary files, not to this heap). A read that fails part way ends the stream and says so.
+ */
+function* streamRows(
+  facts: DbFacts,
+  db: Database.Database,
+  sessions: Iterable<string> | undefined,
+  byId: boolean | undefined,
+): Generator<DbMessageRow> {
+  if (!hasRows(facts)) return;
+  const mc = facts.messageColumns;
+  const cols =
+    `${pick(mc, ['id', 'session_id', 'role', 'tool_call_id', 'tool_calls', 'timestamp', 'active'])}, ` +
+    `${mc.includes('content') ? `substr(content, 1, ${HEAD + 6})` : 'NULL'} AS head`;
+  try {
+    if (byId) {
+      for (const r of db.prepare(`SELECT ${cols} FROM messages ORDER BY id`).iterate() as Iterable<Row>) yield toRow(r);
+      return;
+    }
+    const wanted =
+      sessions === undefined
+        ? [...facts.rowCounts].sort((a, b) => a[1].first - b[1].first).map(([id]) => id)
+        : [...new Set(sessions)]
+            .filter((id) => facts.rowCounts.has(id))
+            .sort((a, b) => facts.rowCounts.get(a)!.first - facts.rowCounts.get(b)!.first);
+    // The first pass over every session counts the rows.
+    const count = sessions === undefined && !facts.counted;
+    const seen = (m: DbMessageRow): DbMessageRow => {
+      if (!count) return m;
+      const c = facts.rowCounts.get(m.sessionId);
+      if (c) {
+        c.all++;
+        if (m.active !== 0) c.active++;
+      }
+      facts.messageRows++;
+      if (m.callsProblem !== undefined && facts.callProblemCount++ < CALL_PROBLEMS_KEPT)
+        facts.callProblems.push({ id: m.id, sessionId: m.sessionId, problem: m.callsProblem });
+      return m;
+    };
+    if (sessions !== undefined || sessionIndexed(db)) {
+      const q = db.prepare(`SELECT ${cols} FROM messages WHERE session_id = ? ORDER BY id`);
+      for (const id of wanted) for (const r of q.iterate(id) as Iterable<Row>) yield seen(toRow(r));
+    } else {
+      const sql =
+        `SELECT ${cols} FROM messages m JOIN (SELECT session_id AS sid, min(id) AS first FROM messages ` +
+        'GROUP BY session_id) f ON m.session_id IS f.sid ORDER BY f.first, m.id';
+      for (const r of db.prepare(sql).iterate() as Iterable<Row>) yield seen(toRow(r));
+    }
+    if (count) facts.counted = true;
+  } catch (e) {
+    facts.partial ??= (e as Error).message;
   }
 }

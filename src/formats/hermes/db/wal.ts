@@ -4,6 +4,7 @@
  * transaction, and the frames after the last commit (a transaction that never committed: SQLite ignores them).
  * Frames after a checksum break, or left from an earlier generation, are not part of the database.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export interface WalState {
   bytes: number;
@@ -19,6 +20,12 @@ export interface WalState {
   staleFrames: number;
   /** What is wrong with the header, when it cannot be read. */
   problem?: string;
+  /** The header's salts (every frame of the current generation repeats them). */
+  salts?: [number, number];
+  /** The size of the database in pages after the last commit (its commit frame says). */
+  dbPages?: number;
+  /** The first 100 bytes (the database header) of the last committed frame of page 1, when the WAL holds one. */
+  page1Header?: Buffer;
 }
 
 function checksum(buf: Buffer, start: number, end: number, big: boolean, s: [number, number]): [number, number] {
@@ -32,9 +39,39 @@ function checksum(buf: Buffer, start: number, end: number, big: boolean, s: [num
   return [s0, s1];
 }
 
-export function walState(wal: Buffer): WalState {
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+export type ReadAt = (position: number, length: number) => Buffer;
+
+/** A file read by positional reads (one frame at a time: a WAL of any size costs one frame of memory). */
+export function fileReader(path: string): { read: ReadAt; size: number; close(): void } {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    read: (position, length) => {
+      const b = Buffer.allocUnsafe(length);
+      const n = readSync(fd, b, 0, length, position);
+      return b.subarray(0, n);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+export const walState = (wal: Buffer): WalState => walStateAt((p, l) => wal.subarray(p, p + l), wal.length);
+
+/** The state of the WAL at `path`, read frame by frame. */
+export function walStateOfFile(path: string): WalState {
+  const f = fileReader(path);
+  try {
+    return walStateAt(f.read, f.size);
+  } finally {
+    f.close();
+  }
+}
+
+export function walStateAt(read: ReadAt, size: number): WalState {
   const out: WalState = {
-    bytes: wal.length,
+    bytes: size,
     pageSize: 0,
     frames: 0,
     committedFrames: 0,
@@ -42,32 +79,40 @@ export function walState(wal: Buffer): WalState {
     uncommittedFrames: 0,
     staleFrames: 0,
   };
-  if (wal.length === 0) return out;
-  if (wal.length < 32) return { ...out, problem: `${wal.length} byte(s), shorter than a WAL header` };
-  const magic = wal.readUInt32BE(0);
+  if (size === 0) return out;
+  if (size < 32) return { ...out, problem: `${size} byte(s), shorter than a WAL header` };
+  const head = read(0, 32);
+  const magic = head.readUInt32BE(0);
   if (magic !== 0x377f0682 && magic !== 0x377f0683) return { ...out, problem: 'no WAL magic number' };
   const big = magic === 0x377f0683;
-  const pageSize = wal.readUInt32BE(8);
+  const pageSize = head.readUInt32BE(8);
   out.pageSize = pageSize;
   if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0)
     return { ...out, problem: `page size ${pageSize} is not valid` };
-  let sum = checksum(wal, 0, 24, big, [0, 0]);
-  if (sum[0] !== wal.readUInt32BE(24) || sum[1] !== wal.readUInt32BE(28))
+  let sum = checksum(head, 0, 24, big, [0, 0]);
+  if (sum[0] !== head.readUInt32BE(24) || sum[1] !== head.readUInt32BE(28))
     return { ...out, problem: 'the header checksum does not match (no frame is used)' };
-  const salt1 = wal.readUInt32BE(16);
-  const salt2 = wal.readUInt32BE(20);
+  const salt1 = head.readUInt32BE(16);
+  const salt2 = head.readUInt32BE(20);
+  out.salts = [salt1, salt2];
   const frameSize = 24 + pageSize;
-  const total = Math.floor((wal.length - 32) / frameSize);
+  const total = Math.floor((size - 32) / frameSize);
+  let page1: Buffer | undefined;
   let off = 32;
   for (let i = 0; i < total; i++, off += frameSize) {
-    if (wal.readUInt32BE(off + 8) !== salt1 || wal.readUInt32BE(off + 12) !== salt2) break;
-    sum = checksum(wal, off, off + 8, big, sum);
-    sum = checksum(wal, off + 24, off + frameSize, big, sum);
-    if (sum[0] !== wal.readUInt32BE(off + 16) || sum[1] !== wal.readUInt32BE(off + 20)) break;
+    const frame = read(off, frameSize);
+    if (frame.length < frameSize) break;
+    if (frame.readUInt32BE(8) !== salt1 || frame.readUInt32BE(12) !== salt2) break;
+    sum = checksum(frame, 0, 8, big, sum);
+    sum = checksum(frame, 24, frameSize, big, sum);
+    if (sum[0] !== frame.readUInt32BE(16) || sum[1] !== frame.readUInt32BE(20)) break;
     out.frames++;
-    if (wal.readUInt32BE(off + 4) !== 0) {
+    if (frame.readUInt32BE(0) === 1) page1 = Buffer.from(frame.subarray(24, 24 + 100));
+    if (frame.readUInt32BE(4) !== 0) {
       out.commits++;
       out.committedFrames = out.frames;
+      out.dbPages = frame.readUInt32BE(4);
+      if (page1) out.page1Header = page1;
     }
   }
   out.uncommittedFrames = out.frames - out.committedFrames;
