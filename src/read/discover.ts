@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
 import { ReadError } from './open-regular.js';
-import { readHead } from './spans.js';
+import { readHead, readSpans } from './spans.js';
 import { entryType } from './entry-type.js';
 import { listDir } from './walk.js';
 import { byteOrder } from '../model/order.js';
@@ -67,6 +67,14 @@ export function dirProbe(
     names,
     type,
     head,
+    read(name, offset, length) {
+      if (type(name) !== 'file') return undefined;
+      try {
+        return readSpans(join(abs, name), [{ offset, max: length, line: false }], true)[0];
+      } catch {
+        return undefined;
+      }
+    },
     list: (rel) => listDir(join(abs, rel), true).names,
     unreadable(name) {
       head(name);
