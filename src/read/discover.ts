@@ -18,7 +18,8 @@ import { byteOrder } from '../model/order.js';
 import { UsageError } from '../errors.js';
 
 export const MAX_DISCOVERY_DEPTH = 12;
-const SKIP_DIRS = new Set(['node_modules', '.git']);
+/** Directories discovery never descends into (beside dot entries). */
+export const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Bytes read from a candidate file to recognise its format. */
 export const HEAD_BYTES = 32 * 1024;
 

@@ -1,0 +1,45 @@
+/**
+ * What a directory holds at its top, in words, for the "no session found" message: how many directories, files
+ * and symlinks or special files, the first few names, and the entries discovery never looks into (dot entries, node_modules).
+ */
+import { byteOrder } from '../model/order.js';
+import { dirProbe, SKIP_DIRS } from './discover.js';
+import { listDir } from './walk.js';
+
+/** Names shown at most. */
+const SHOWN = 5;
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+function list(names: readonly string[]): string {
+  return names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ', …' : '');
+}
+
+/** E.g. "it holds 2 directories and 3 files (logs/, a.txt, b.db, …); dot entries passed over: .cache". */
+export function describeTop(abs: string): string {
+  const { names, types, error } = listDir(abs, true);
+  if (error !== undefined) return `it cannot be listed (${error})`;
+  if (names.length === 0) return 'it is empty';
+  const { type } = dirProbe(abs, names, types);
+  const skipped = names.filter((n) => n.startsWith('.') || SKIP_DIRS.has(n));
+  const seen = names.filter((n) => !skipped.includes(n)).sort(byteOrder);
+  const dirs = seen.filter((n) => type(n) === 'dir');
+  const files = seen.filter((n) => type(n) === 'file');
+  const other = seen.length - dirs.length - files.length;
+  const counts = [
+    ...(dirs.length ? [plural(dirs.length, 'directory', 'directories')] : []),
+    ...(files.length ? [plural(files.length, 'file', 'files')] : []),
+    ...(other ? [plural(other, 'symlink or special file', 'symlinks or special files')] : []),
+  ];
+  const holds = seen.length
+    ? `it holds ${counts.length > 1 ? `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}` : counts[0]} ` +
+      `(${list(seen.map((n) => (type(n) === 'dir' ? `${n}/` : n)))})`
+    : 'it holds nothing discovery looks at';
+  const dots = skipped.filter((n) => n.startsWith('.'));
+  const modules = skipped.filter((n) => !n.startsWith('.'));
+  return (
+    holds +
+    (dots.length ? `; dot entries passed over: ${list(dots)}` : '') +
+    (modules.length ? `; not searched: ${modules.join(', ')}` : '')
+  );
+}
