@@ -301,9 +301,10 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
         : nouns.length === 2
           ? `neither ${nouns[0]} nor ${nouns[1]}`
           : `none of ${nouns.join(', ')}`;
+    // Under a --format-hint whose sessions are not single files, no hint would read it as one.
+    const force = kinds.length ? `; --format-hint ${kinds.map((k) => k.name).join('|')} reads it as one` : '';
     throw new UsageError(
-      `${arg}: not a directory, and not a session file (${which} by its name and first lines); ` +
-        `--format-hint ${kinds.map((k) => k.name).join('|')} reads it as one`,
+      `${arg}: not a directory, and not a session file (${which} by its name and first lines)${force}`,
     );
   }
   const display = hit.main === name ? arg : join(dirname(arg), hit.main);
