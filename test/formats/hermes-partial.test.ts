@@ -88,6 +88,14 @@ describe('a part of a Hermes home copied alone is audited as Hermes', () => {
     }
   });
 
+  test('sessions/ holding only the gateway index is Hermes by its routing keys, not by its name', async () => {
+    const index = [...hermesCleanTree()].find(([p]) => p === 'sessions/sessions.json')![1] as string;
+    const dir = tree('index-alone', { 'sessions/sessions.json': index });
+    expect(parts(await audit(join(dir, 'sessions')))).toEqual(['state.db warning']);
+    const other = tree('other-index', { 'sessions/sessions.json': '{"abc": {"user": "x"}}\n' });
+    expect((await cli(['audit', join(other, 'sessions')])).code).toBe(2);
+  });
+
   test('timeline and inspect read the part given', async () => {
     const db = tree('db-timeline', { 'state.db': cleanDb() });
     const t = await cli(['timeline', join(db, 'state.db'), '--format', 'json']);

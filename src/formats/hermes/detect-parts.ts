@@ -6,10 +6,12 @@
  */
 import { basename, dirname } from 'node:path';
 import type { DirProbe, FileSessionHit } from '../../model/found.js';
-import { DB_FILE } from './artifacts.js';
+import { DB_FILE, INDEX_FILE } from './artifacts.js';
 import { isHermesDb } from './db-signature.js';
 
 export const SESSIONS_DIR = 'sessions';
+/** The gateway index inside `sessions/`. */
+const INDEX_NAME = INDEX_FILE.slice(SESSIONS_DIR.length + 1);
 
 /** A Hermes session id (formats/pi-hermes.md §2.1): CLI `YYYYMMDD_HHMMSS_<6 hex>`, gateway 8 hex, cron. */
 const HERMES_ID = String.raw`(?:\d{8}_\d{6}_[0-9A-Za-z]{4,16}|cron_[^/]+_\d{8}_\d{6})`;
@@ -45,19 +47,22 @@ export function detectHermesFiles(probe: DirProbe): FileSessionHit[] {
 }
 
 /**
- * A `sessions/` folder holding Hermes's files, without the home around it (no `state.db` beside it): the home's
- * files copied alone. The session is named after the directory holding the folder, where the home would be.
+ * A `sessions/` folder holding Hermes's files (a transcript, a snapshot, a request dump, or the gateway index),
+ * without the home around it (no `state.db` beside it): the home's files copied alone. The session is named after
+ * the directory holding the folder, where the home would be.
  */
 export function detectHermesOrphan(probe: DirProbe): FileSessionHit | undefined {
   if (basename(probe.abs) !== SESSIONS_DIR) return undefined;
-  const own = probe.names.filter((n) => OWN_FILE.test(n) && probe.type(n) === 'file');
-  // A file of Hermes's names that is JSON: its first byte opens an object (a snapshot, or a transcript's line).
+  const own = probe.names.filter((n) => (OWN_FILE.test(n) || n === INDEX_NAME) && probe.type(n) === 'file');
+  // A file of Hermes's names that is JSON: its first byte opens an object (a snapshot, or a transcript's line);
+  // the gateway index, a name other tools use too, only when it holds Hermes's routing keys.
   const json = own.some((n) => {
     const head = probe
       .head(n)
       ?.toString('utf8')
-      .replace(/^\ufeff/, '');
-    return head?.trimStart().startsWith('{') === true;
+      .replace(/^\ufeff/, '')
+      .trimStart();
+    return head?.startsWith('{') === true && (n !== INDEX_NAME || /"session_key"\s*:/.test(head));
   });
   if (!json) return undefined;
   return { format: 'hermes', id: basename(dirname(probe.abs)), main: '.', members: ['.'] };
