@@ -97,7 +97,8 @@ export function detectorsFor(hint?: string): Detectors {
       return undefined;
     },
     force(name) {
-      // Only a format whose sessions are single files makes one of any file (Hermes recognises its state.db by its bytes).
+      // Only a format whose sessions are single files makes a session of any file (Hermes's database is recognised
+      // by its bytes, never forced).
       if (hint === undefined || !formats[0]?.detectFiles || formats[0].fileNoun === undefined) return undefined;
       return { format: hint, id: idFromFileName(name), main: name, members: [name] };
     },

@@ -1,6 +1,7 @@
 /**
  * What a directory holds at its top, in words, for the "no session found" message: how many directories, files
- * and symlinks or special files, the first few names, and the entries discovery never looks into (dot entries, node_modules).
+ * and symlinks or special files, the first few names, and the entries discovery never looks into (dot entries,
+ * node_modules).
  */
 import { byteOrder } from '../model/order.js';
 import { dirProbe, SKIP_DIRS } from './discover.js';

@@ -77,7 +77,7 @@ describe('a part of a Hermes home copied alone is audited as Hermes', () => {
     expect(r.findings.some((f) => f.location.file.includes('notes.txt'))).toBe(false);
   });
 
-  test('a part of a whole home, given alone, is audited with the rest of the database and files beside it', async () => {
+  test('a part of a whole home given alone is audited with the database and files beside it', async () => {
     const home = join(scratch, 'whole-home');
     cpSync(CLEAN, home, { recursive: true });
     rmSync(join(home, 'expected.json'));
