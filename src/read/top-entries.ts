@@ -12,12 +12,15 @@ const SHOWN = 5;
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
-function list(names: readonly string[]): string {
-  return names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ', …' : '');
+function list(names: readonly string[], shown: (name: string) => string): string {
+  return names.slice(0, SHOWN).map(shown).join(', ') + (names.length > SHOWN ? ', …' : '');
 }
 
-/** E.g. "it holds 2 directories and 3 files (logs/, a.txt, b.db, …); dot entries passed over: .cache". */
-export function describeTop(abs: string): string {
+/**
+ * E.g. "it holds 2 directories and 3 files (logs/, a.txt, b.db, …); dot entries passed over: .cache". `shown` makes
+ * a name safe to print (names are the directory's content: they may hold control characters).
+ */
+export function describeTop(abs: string, shown: (name: string) => string): string {
   const { names, types, error } = listDir(abs, true);
   if (error !== undefined) return `it cannot be listed (${error})`;
   if (names.length === 0) return 'it is empty';
@@ -34,13 +37,16 @@ export function describeTop(abs: string): string {
   ];
   const holds = seen.length
     ? `it holds ${counts.length > 1 ? `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}` : counts[0]} ` +
-      `(${list(seen.map((n) => (type(n) === 'dir' ? `${n}/` : n)))})`
+      `(${list(
+        seen.map((n) => (type(n) === 'dir' ? `${n}/` : n)),
+        shown,
+      )})`
     : 'it holds nothing discovery looks at';
   const dots = skipped.filter((n) => n.startsWith('.'));
   const modules = skipped.filter((n) => !n.startsWith('.'));
   return (
     holds +
-    (dots.length ? `; dot entries passed over: ${list(dots)}` : '') +
+    (dots.length ? `; dot entries passed over: ${list(dots, shown)}` : '') +
     (modules.length ? `; not searched: ${modules.join(', ')}` : '')
   );
 }

@@ -189,6 +189,11 @@ test('"no session found" says what the top of the path holds and what discovery 
     '; it holds 2 directories and 3 files (a.txt, b.db, c.json, data/, logs/); dot entries passed over: .cache; ' +
       'not searched: node_modules',
   );
+  // A name is the directory's content: shown escaped, so it cannot drive the terminal or break the line.
+  const hostile = tree('hostile-name', { 'a\u001b[31mred\nline': '' });
+  const h = await cli(['audit', hostile]);
+  expect(h.stderr.trim().split('\n')).toHaveLength(1);
+  expect(h.stderr).toContain('(a\\e[31mred\\nline)');
   const empty = tree('empty', {});
   expect((await cli(['audit', empty])).stderr).toMatch(/; it is empty$/m);
 });
