@@ -125,6 +125,33 @@ describe('a part of a Hermes home copied alone is audited as Hermes', () => {
     expect(bytes.indexOf('CREATE TABLE sessions')).toBeGreaterThan(32 * 1024);
     expect(parts(await audit(dir))).toEqual(['sessions/ warning']);
   });
+
+  test('a database copied while Hermes writes it, its schema only in state.db-wal, is found in the -wal', async () => {
+    const live = tree('db-live', {});
+    const db = new Database(join(live, 'state.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    const clean = new Database(join(CLEAN, 'state.db'), { readonly: true });
+    const schema = clean
+      .prepare(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'messages_fts_%' AND name NOT LIKE 'sqlite_%'",
+      )
+      .pluck()
+      .all() as string[];
+    clean.close();
+    for (const sql of schema) db.exec(sql);
+    // Copied while the connection is open: closing would checkpoint the -wal into state.db and remove it.
+    const copy = tree('db-live-copy', {});
+    for (const n of ['state.db', 'state.db-wal']) copyFileSync(join(live, n), join(copy, n));
+    db.close();
+    expect(readFileSync(join(copy, 'state.db')).indexOf('CREATE TABLE sessions')).toBe(-1);
+    const r = await audit(copy);
+    expect(r.sessions.map((s) => s.format)).toEqual(['hermes']);
+    expect(parts(r)).toEqual(['sessions/ warning']);
+    // Without its -wal the same state.db is an empty database: not recognisably Hermes's.
+    rmSync(join(copy, 'state.db-wal'));
+    expect((await cli(['audit', copy])).code).toBe(2);
+  });
 });
 
 describe('state.db is recognised by its bytes, never by its name', () => {

@@ -3,7 +3,9 @@
  * header, and in the pages of its schema table (sqlite.org/fileformat2.html §1.3, §1.6) the CREATE TABLE statements
  * of Hermes's `sessions` and `messages` (formats/pi-hermes.md §2.2). Page 1 is the schema table's root; once the
  * schema outgrows one page (Hermes's does: two FTS5 tables and their shadow tables) page 1 is an interior page and
- * the statements are on its children, which are read too. Nothing is opened with SQLite.
+ * the statements are on its children, which are read too. A database still being written in WAL mode may have
+ * its schema only in `state.db-wal` (not checkpointed yet): then the first frames of the -wal are searched.
+ * Nothing is opened with SQLite.
  */
 
 /** The first bytes of every SQLite 3 database file. */
@@ -19,11 +21,18 @@ const TABLES: ReadonlyArray<{ name: string; columns: readonly string[] }> = [
   { name: 'messages', columns: ['session_id', 'role', 'tool_call_id', 'tool_calls', 'tool_name', 'timestamp'] },
 ];
 
-/** What the signature check may read of the file: its head, and bytes at an offset. */
+/** What the signature check may read of the file: its head, bytes at an offset, the start of its -wal. */
 export interface DbBytes {
   head: Buffer;
   read(offset: number, length: number): Buffer | undefined;
+  /** The first `length` bytes of the write-ahead log beside the file, if there is one. */
+  wal?(length: number): Buffer | undefined;
 }
+
+/** The two magic numbers a WAL header starts with (sqlite.org/fileformat2.html §4.1). */
+const WAL_MAGIC = [0x377f0682, 0x377f0683];
+/** How much of a -wal is searched for the schema: its first frames, where a new database writes its tables. */
+const WAL_SCAN_BYTES = 1024 * 1024;
 
 /** The page size a database header records (1 means 65536), or undefined when it is not a valid one. */
 function pageSize(head: Buffer): number | undefined {
@@ -97,5 +106,13 @@ export function isHermesDb(db: DbBytes): boolean {
   const text = schemaPages(db, size)
     .map((p) => p.toString('latin1'))
     .join('\0');
-  return TABLES.every((t) => columnLists(text, t.name).some((sql) => t.columns.every((c) => hasColumn(sql, c))));
+  if (holdsSchema(text)) return true;
+  // A database still being written in WAL mode may hold its schema only in the -wal (never checkpointed yet).
+  const wal = db.wal?.(WAL_SCAN_BYTES);
+  return wal !== undefined && wal.length >= 32 && WAL_MAGIC.includes(wal.readUInt32BE(0)) && holdsSchema(latin1(wal));
 }
+
+const latin1 = (b: Buffer): string => b.toString('latin1');
+
+const holdsSchema = (text: string): boolean =>
+  TABLES.every((t) => columnLists(text, t.name).some((sql) => t.columns.every((c) => hasColumn(sql, c))));

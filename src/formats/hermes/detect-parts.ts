@@ -31,7 +31,15 @@ const beside = (name: string): boolean =>
 export function hermesDbIn(probe: DirProbe): boolean {
   if (!probe.names.includes(DB_FILE) || probe.type(DB_FILE) !== 'file') return false;
   const head = probe.head(DB_FILE);
-  return head !== undefined && isHermesDb({ head, read: (offset, length) => probe.read(DB_FILE, offset, length) });
+  const wal = `${DB_FILE}-wal`;
+  return (
+    head !== undefined &&
+    isHermesDb({
+      head,
+      read: (offset, length) => probe.read(DB_FILE, offset, length),
+      wal: (length) => (probe.names.includes(wal) ? probe.read(wal, 0, length) : undefined),
+    })
+  );
 }
 
 /**
