@@ -54,7 +54,7 @@ function schemaPages(db: DbBytes, size: number): Buffer[] {
   const seen = new Set<number>();
   while (queue.length && pages.length < MAX_PAGES) {
     const n = queue.shift()!;
-    if (seen.has(n)) continue;
+    if (n < 1 || seen.has(n)) continue;
     seen.add(n);
     const p = page(n);
     if (!p) continue;
