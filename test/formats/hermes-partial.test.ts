@@ -134,7 +134,8 @@ describe('a part of a Hermes home copied alone is audited as Hermes', () => {
     const clean = new Database(join(CLEAN, 'state.db'), { readonly: true });
     const schema = clean
       .prepare(
-        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'messages_fts_%' AND name NOT LIKE 'sqlite_%'",
+        'SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ' +
+          "AND name NOT LIKE 'messages_fts_%' AND name NOT LIKE 'sqlite_%'",
       )
       .pluck()
       .all() as string[];
