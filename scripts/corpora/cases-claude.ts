@@ -365,6 +365,22 @@ export function claudeCases(): Case[] {
       files,
     });
   }
+  cases.push({
+    name: 'tool-results-alone',
+    description:
+      "The session's folder copied alone holding only tool-results/ (a large output Claude Code moved out of the " +
+      'transcript): audited as the session, its transcript named missing.',
+    must: ['CLAUDE_TRANSCRIPT_MISSING'],
+    onlyAt: ['CLAUDE_TRANSCRIPT_MISSING'],
+    at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }],
+    maxSeverity: 'warning',
+    files: new Map([
+      [
+        `${PROJECT}/${CLAUDE_IDS.main}/tool-results/toolu_01BashTestsAbcdef0123456.txt`,
+        'test result: ok. 412 passed\n',
+      ],
+    ]),
+  });
   cases.push(
     single(
       'tool-displaced-result',

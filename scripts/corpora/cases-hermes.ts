@@ -199,9 +199,52 @@ function deepTranscript(line: number): Files {
   return files;
 }
 
+/** The clean home's `sessions/` folder alone (the gateway transcript, the snapshots, the gateway index). */
+const sessionsAlone = (): Files => new Map([...hermesCleanTree()].filter(([p]) => p.startsWith('sessions/')));
+
+/** Parts of the clean home copied alone: each audited as Hermes, with the part that is absent named. */
+function partCases(): Case[] {
+  const dbAlone = (): Files => new Map([['state.db', stateDb(hermesSessions())]]);
+  const missing = (file: string) => ({
+    must: ['HERMES_PART_MISSING'],
+    maxSeverity: 'warning' as const,
+    at: [{ code: 'HERMES_PART_MISSING', file }],
+    onlyAt: ['HERMES_PART_MISSING'],
+  });
+  return [
+    {
+      name: 'part-db-alone',
+      description: "a folder holding only the clean home's state.db (recognised by its header and schema)",
+      ...missing('sessions/'),
+      files: dbAlone(),
+    },
+    {
+      name: 'part-db-file',
+      description: "the clean home's state.db given alone as a file argument",
+      ...missing('sessions/'),
+      target: 'state.db',
+      files: dbAlone(),
+    },
+    {
+      name: 'part-sessions-alone',
+      description: "the clean home's sessions/ folder given alone, without state.db",
+      ...missing('state.db'),
+      target: 'sessions',
+      files: sessionsAlone(),
+    },
+    {
+      name: 'part-sessions-in-tree',
+      description: "a tree holding the clean home's sessions/ folder and nothing else of the home",
+      ...missing('state.db'),
+      files: sessionsAlone(),
+    },
+  ];
+}
+
 export function hermesCases(): Case[] {
   const deepCalls = `[${nestedJson('"call_df01"')}]`;
   return [
+    ...partCases(),
     {
       name: 'transcript-too-deep',
       description:

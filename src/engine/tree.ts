@@ -12,6 +12,8 @@ import { opaque, type FoundSession } from '../model/found.js';
 import { notRead, type NotRead } from '../model/not-read.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
+import { describeTop } from '../read/top-entries.js';
+import { escapeText } from '../report/escape.js';
 import { fsSource } from '../read/source.js';
 import { auditSession, rootChecks, runRootChecks, type AuditOptions } from './audit-session.js';
 import { AuditPool } from './parallel/pool.js';
@@ -49,7 +51,7 @@ export function findSessions(
     if (found.length === 0) {
       throw new UsageError(
         `${p}: no session found (expected ${sessionNouns(hint)}, or a tree holding them` +
-          `${hint !== undefined ? `, of format ${hint}` : ''})`,
+          `${hint !== undefined ? `, of format ${hint}` : ''}); ${describeTop(p, escapeText, detectors.homeRoots)}`,
       );
     }
     for (const s of found) {

@@ -98,7 +98,9 @@ export function detectorsFor(hint?: string): Detectors {
       return undefined;
     },
     force(name) {
-      if (hint === undefined || !formats[0]?.detectFiles) return undefined;
+      // Only a format whose sessions are single files makes a session of any file (Hermes's database is recognised
+      // by its bytes, never forced).
+      if (hint === undefined || !formats[0]?.detectFiles || formats[0].fileNoun === undefined) return undefined;
       return { format: hint, id: idFromFileName(name), main: name, members: [name] };
     },
   };

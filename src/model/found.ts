@@ -68,6 +68,8 @@ export interface DirProbe {
   type(name: string): EntryType;
   /** The first bytes of a regular file; undefined when it is not one or cannot be read. */
   head(name: string): Buffer | undefined;
+  /** Bytes of a regular file from `offset` (at most `length`); undefined when it is not one or cannot be read. */
+  read(name: string, offset: number, length: number): Buffer | undefined;
   /** Names inside a subdirectory (relative path); empty when it cannot be listed. */
   list(rel: string): readonly string[];
 }

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
 import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
 import { ReadError } from './open-regular.js';
-import { readHead } from './spans.js';
+import { readHead, readSpans } from './spans.js';
 import { entryType } from './entry-type.js';
 import { listDir } from './walk.js';
 import { escapeName, escapeText, fsPath, hasRawBytes } from './names.js';
@@ -23,7 +23,8 @@ import { byteOrder } from '../model/order.js';
 import { UsageError } from '../errors.js';
 
 export const MAX_DISCOVERY_DEPTH = 12;
-const SKIP_DIRS = new Set(['node_modules', '.git']);
+/** Directories discovery never descends into (beside dot entries). */
+export const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Bytes read from a candidate file to recognise its format. */
 export const HEAD_BYTES = 32 * 1024;
 
@@ -72,6 +73,14 @@ export function dirProbe(
     names,
     type,
     head,
+    read(name, offset, length) {
+      if (type(name) !== 'file') return undefined;
+      try {
+        return readSpans(join(abs, name), [{ offset, max: length, line: false }], true)[0];
+      } catch {
+        return undefined;
+      }
+    },
     list: (rel) => listDir(join(abs, rel), true).names,
     unreadable(name) {
       head(name);
@@ -382,9 +391,10 @@ function fileArgument(arg: string, real: string, detectors: Detectors): FoundSes
         : nouns.length === 2
           ? `neither ${nouns[0]} nor ${nouns[1]}`
           : `none of ${nouns.join(', ')}`;
+    // Under a --format-hint whose sessions are not single files, no hint would read it as one.
+    const force = kinds.length ? `; --format-hint ${kinds.map((k) => k.name).join('|')} reads it as one` : '';
     throw new UsageError(
-      `${arg}: not a directory, and not a session file (${which} by its name and first lines); ` +
-        `--format-hint ${kinds.map((k) => k.name).join('|')} reads it as one`,
+      `${arg}: not a directory, and not a session file (${which} by its name and first lines)${force}`,
     );
   }
   const display = hit.main === name ? escapeText(arg) : join(escapeText(dirname(arg)), hit.main);

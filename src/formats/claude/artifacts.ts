@@ -96,12 +96,16 @@ export function detectClaudeFiles(probe: DirProbe, ctx: FileDetection): FileSess
 }
 
 /**
- * `<session>/` holding `subagents/*.jsonl` with no `<session>.jsonl` next to it (discovery only visits unclaimed
- * folders).
+ * `<session>/` holding `subagents/*.jsonl`, or (named by its session's UUID) `tool-results/` with the large tool
+ * outputs Claude Code moved out of the transcript, with no `<session>.jsonl` next to it (discovery only visits
+ * unclaimed folders).
  */
 export function detectClaudeOrphan(probe: DirProbe): FileSessionHit | undefined {
-  if (!probe.names.includes('subagents') || probe.type('subagents') !== 'dir') return undefined;
-  if (!probe.list('subagents').some((n) => n.endsWith('.jsonl'))) return undefined;
+  const has = (dir: string, wanted: (n: string) => boolean): boolean =>
+    probe.names.includes(dir) && probe.type(dir) === 'dir' && probe.list(dir).some(wanted);
+  const subagents = has('subagents', (n) => n.endsWith('.jsonl'));
+  const outputs = UUID.test(basename(probe.abs)) && has('tool-results', (n) => !n.startsWith('.'));
+  if (!subagents && !outputs) return undefined;
   return { format: 'claude', id: basename(probe.abs), main: '.', members: ['.'] };
 }
 

@@ -10,6 +10,8 @@ import { hermesAgreement } from './checks/agreement.js';
 import { hermesDbPairing } from './checks/db-pairing.js';
 import { hermesDb } from './checks/db.js';
 import { hermesLineage } from './checks/lineage.js';
+import { hermesPart } from './checks/part.js';
+import { detectHermesFiles, detectHermesOrphan } from './detect-parts.js';
 import { loadHermes, looksLikeMessage, streamHermesLog } from './load.js';
 import { hermesEventText } from './normalize.js';
 import { HERMES_SCHEMAS } from './schemas.js';
@@ -56,8 +58,10 @@ export const hermes = {
   displayName: 'Hermes Agent',
   shortName: 'Hermes',
   homeRoots: ['.hermes'],
-  sessionNoun: 'a Hermes home (state.db with sessions/)',
+  sessionNoun: 'a Hermes home (state.db with sessions/, or either alone)',
   detect: detectHermes,
+  detectFiles: detectHermesFiles,
+  detectOrphan: detectHermesOrphan,
   classify: classifyHermes,
   load: loadHermes,
   validate: validateHermes,
@@ -80,7 +84,7 @@ export const hermes = {
     unclaimedSubagent: 'state.db links it to no parent',
     duplicateId: 'Hermes keys sessions by id in state.db: only one copy is the one it resumes',
   },
-  checks: [hermesDb, hermesDbPairing, hermesLineage, hermesAgreement],
+  checks: [hermesPart, hermesDb, hermesDbPairing, hermesLineage, hermesAgreement],
   schemas: HERMES_SCHEMAS,
   inspect: INSPECT,
   changePolicy: (rel) => (/(^|\/)request_dump_[^/]*\.json$/.test(rel) ? 'immutable' : 'rewritable'),

@@ -58,7 +58,9 @@ export const claudeTranscript = defineCheck({
         "session's own transcript, is not next to it: deleted (cleanup, a partial copy), or never captured. The " +
         "sub-agents' records are audited; their links into the session (parentUuid of copied context, the Task " +
         'calls that spawned them) cannot be resolved. A sub-agent transcript audited alone resolves its links in ' +
-        '`../../<session>.jsonl`; when that is not there, this one finding replaces a CLAUDE_PARENT_MISSING per link.',
+        '`../../<session>.jsonl`; when that is not there, this one finding replaces a CLAUDE_PARENT_MISSING per ' +
+        'link. A session folder holding only `tool-results/` (the large tool outputs moved out of the transcript) ' +
+        'without `<session>.jsonl` is the same loss: the outputs are here, the calls they answer are not.',
     },
   },
   create(ctx) {
@@ -152,6 +154,16 @@ export const claudeTranscript = defineCheck({
           );
         }
         const subagents = [...session.artifacts.values()].filter((a) => a.kind === 'subagent');
+        const outputs = [...session.artifacts.values()].filter((a) => a.kind === 'tool-result');
+        if (!hasTranscript && !subagents.length && outputs.length) {
+          const id = session.found.id;
+          ctx.emit(
+            'CLAUDE_TRANSCRIPT_MISSING',
+            { file: `${id}.jsonl` },
+            `${outputs.length} tool output(s) under ${id}/tool-results/ but no ${id}.jsonl next to the folder: the ` +
+              "session's own transcript, which holds the calls they answer, is missing",
+          );
+        }
         if (!hasTranscript && subagents.length) {
           const id = session.found.id;
           ctx.emit(
