@@ -1,0 +1,180 @@
+/**
+ * `sessions`: the list a reviewer starts from. One audit pass per session (the tree's, root checks included, so its
+ * findings are the audit's) with one more observer beside the checks: what the session records about itself (its
+ * identity document: project, creation and update times), the prompt turns its agent counts, and its tool calls
+ * paired as `pairs` pairs them. Nothing here knows an agent: every fact comes through the normalized model.
+ */
+import { SEVERITY_RANK, type Severity } from '../model/finding.js';
+import type { SessionRow } from '../model/session-row.js';
+import type { FoundSession } from '../model/found.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
+import type { NotRead } from '../model/not-read.js';
+import { byteOrder } from '../model/order.js';
+import type { SessionObserver } from '../model/session.js';
+import { formatOf } from '../formats/registry.js';
+import { classifyPairs } from '../pairing/classify.js';
+import { PairingCollector } from '../pairing/collect.js';
+import type { PairStatus } from '../pairing/pairing-result.js';
+import { compareFindings } from '../checks/findings.js';
+import { auditTree } from './tree.js';
+
+export type { SessionRow } from '../model/session-row.js';
+
+export interface SessionFilters {
+  /** Epoch ms, inclusive, on the start time (a session without one is left out when a bound is given). */
+  since?: number;
+  until?: number;
+  /** Format names; empty: every agent. */
+  agents?: readonly string[];
+  /**
+   * An absolute path: the project is that directory or inside it; anything else: a substring of the project.
+   */
+  project?: string;
+}
+
+/** Pair statuses that mean a call did not run to a real result. */
+const NOT_ANSWERED: ReadonlySet<PairStatus> = new Set<PairStatus>(['synthetic', 'unanswered', 'interrupted']);
+
+interface Tally {
+  identity?: SessionIdentity;
+  first?: number;
+  last?: number;
+  prompts: number;
+  failed: Set<string>;
+  pairing: PairingCollector;
+}
+
+/** The observer of one session's audit: identity, times, prompt turns, pairing, failed statuses. */
+function tallyObserver(found: FoundSession): { run: SessionObserver; tally: Tally } {
+  const dialect = formatOf(found).pairing;
+  const tally: Tally = { prompts: 0, failed: new Set(), pairing: new PairingCollector(dialect) };
+  const run: SessionObserver = {
+    doc({ kind, value }) {
+      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
+        tally.identity = value as SessionIdentity;
+    },
+    event(e) {
+      tally.pairing.event(e);
+      if (e.opensTurn && e.recovered !== true) tally.prompts++;
+      if (e.toolStatus === 'failed' && e.toolCallId !== undefined) tally.failed.add(e.toolCallId);
+      if (e.timeMs !== undefined && Number.isFinite(e.timeMs)) {
+        if (tally.first === undefined || e.timeMs < tally.first) tally.first = e.timeMs;
+        if (tally.last === undefined || e.timeMs > tally.last) tally.last = e.timeMs;
+      }
+    },
+    chat: (c) => tally.pairing.chat(c),
+    fileEnd(f) {
+      if (f.file === dialect.toolLog) tally.pairing.logEnd(f.dead);
+    },
+  };
+  return { run, tally };
+}
+
+const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** A recorded time as ISO 8601 UTC, or undefined when it does not parse. */
+function recorded(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const ms = Date.parse(s);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function rowOf(found: FoundSession, tally: Tally | undefined, findings: SessionRowFindings): SessionRow {
+  const created = recorded(tally?.identity?.createdAt);
+  const updated = recorded(tally?.identity?.updatedAt);
+  const ends = [updated, tally?.last].filter((t): t is number => t !== undefined);
+  let toolCalls = 0;
+  let failedCalls = 0;
+  if (tally) {
+    const dialect = formatOf(found).pairing;
+    for (const r of classifyPairs(tally.pairing, dialect).rows) {
+      if (r.status === 'orphan result') continue;
+      toolCalls++;
+      if (NOT_ANSWERED.has(r.status) || r.logTerminal?.status === 'failed' || tally.failed.has(r.id)) failedCalls++;
+    }
+  }
+  const cwd = tally?.identity?.cwd;
+  return {
+    id: found.id,
+    agent: found.format ?? '',
+    path: found.display,
+    project: cwd !== undefined && cwd !== '' ? cwd : null,
+    started: iso(created ?? tally?.first),
+    ended: iso(ends.length ? Math.max(...ends) : undefined),
+    prompts: tally?.prompts ?? 0,
+    toolCalls,
+    failedCalls,
+    worst: findings.worst,
+    findings: findings.counts,
+  };
+}
+
+interface SessionRowFindings {
+  worst: SessionRow['worst'];
+  counts: Record<Severity, number>;
+}
+
+/** Whether a row passes the filters. */
+export function keepRow(r: SessionRow, f: SessionFilters): boolean {
+  if (f.agents?.length && !f.agents.includes(r.agent)) return false;
+  if (f.since !== undefined || f.until !== undefined) {
+    if (r.started === null) return false;
+    const t = Date.parse(r.started);
+    if (f.since !== undefined && t < f.since) return false;
+    if (f.until !== undefined && t > f.until) return false;
+  }
+  if (f.project !== undefined) {
+    if (r.project === null) return false;
+    if (f.project.startsWith('/')) {
+      const base = f.project.length > 1 ? f.project.replace(/\/+$/, '') : f.project;
+      if (r.project !== base && !r.project.startsWith(base === '/' ? '/' : `${base}/`)) return false;
+    } else if (!r.project.includes(f.project)) return false;
+  }
+  return true;
+}
+
+/** By start time (sessions without one last), then path. */
+export function compareRows(a: SessionRow, b: SessionRow): number {
+  if (a.started !== b.started) {
+    if (a.started === null) return 1;
+    if (b.started === null) return -1;
+    return a.started < b.started ? -1 : 1;
+  }
+  return byteOrder(a.path, b.path);
+}
+
+/** Every session under the paths, audited once, as rows sorted by start time, filtered. */
+export function listSessions(
+  paths: readonly string[],
+  filters: SessionFilters = {},
+): { rows: SessionRow[]; total: number; notRead: NotRead[]; homes: Map<string, number> } {
+  const tallies = new Map<string, Tally>();
+  const founds = new Map<string, FoundSession>();
+  const { results, notRead } = auditTree(paths, { command: 'audit' }, {}, (found) => {
+    const { run, tally } = tallyObserver(found);
+    tallies.set(found.display, tally);
+    founds.set(found.display, found);
+    return [run];
+  });
+  const homes = new Map<string, number>();
+  const rows = results.map((r) => {
+    const found = founds.get(r.session.path);
+    if (r.session.home !== undefined) homes.set(r.session.home, (homes.get(r.session.home) ?? 0) + 1);
+    const counts: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+    let worst: SessionRow['worst'] = null;
+    let worstFinding: (typeof r.findings)[number] | undefined;
+    for (const f of r.findings) {
+      counts[f.severity]++;
+      const better =
+        !worstFinding ||
+        SEVERITY_RANK[f.severity] < SEVERITY_RANK[worstFinding.severity] ||
+        (f.severity === worstFinding.severity && compareFindings(f, worstFinding) < 0);
+      if (better) worstFinding = f;
+    }
+    if (worstFinding) worst = { severity: worstFinding.severity, code: worstFinding.code };
+    const fallback: FoundSession = { abs: '', display: r.session.path, id: r.session.id, format: r.session.format };
+    return rowOf(found ?? fallback, found ? tallies.get(r.session.path) : undefined, { worst, counts });
+  });
+  const kept = rows.filter((r) => keepRow(r, filters)).sort(compareRows);
+  return { rows: kept, total: rows.length, notRead, homes };
+}
