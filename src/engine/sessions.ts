@@ -40,31 +40,44 @@ interface Tally {
   first?: number;
   last?: number;
   prompts: number;
-  failed: Set<string>;
-  pairing: PairingCollector;
+  toolCalls: number;
+  failedCalls: number;
 }
 
-/** The observer of one session's audit: identity, times, prompt turns, pairing, failed statuses. */
+/**
+ * The observer of one session's audit: identity, times, prompt turns, and the calls paired at its end (the pairing's
+ * tables are dropped then: a tree of many sessions holds one small tally each).
+ */
 function tallyObserver(found: FoundSession): { run: SessionObserver; tally: Tally } {
   const dialect = formatOf(found).pairing;
-  const tally: Tally = { prompts: 0, failed: new Set(), pairing: new PairingCollector(dialect) };
+  const tally: Tally = { prompts: 0, toolCalls: 0, failedCalls: 0 };
+  const pairing = new PairingCollector(dialect);
+  /** Calls whose result or log line says they failed. */
+  const failed = new Set<string>();
   const run: SessionObserver = {
     doc({ kind, value }) {
       if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
         tally.identity = value as SessionIdentity;
     },
     event(e) {
-      tally.pairing.event(e);
+      pairing.event(e);
       if (e.opensTurn && e.recovered !== true) tally.prompts++;
-      if (e.toolStatus === 'failed' && e.toolCallId !== undefined) tally.failed.add(e.toolCallId);
+      if (e.toolStatus === 'failed' && e.toolCallId !== undefined) failed.add(e.toolCallId);
       if (e.timeMs !== undefined && Number.isFinite(e.timeMs)) {
         if (tally.first === undefined || e.timeMs < tally.first) tally.first = e.timeMs;
         if (tally.last === undefined || e.timeMs > tally.last) tally.last = e.timeMs;
       }
     },
-    chat: (c) => tally.pairing.chat(c),
+    chat: (c) => pairing.chat(c),
     fileEnd(f) {
-      if (f.file === dialect.toolLog) tally.pairing.logEnd(f.dead);
+      if (f.file === dialect.toolLog) pairing.logEnd(f.dead);
+    },
+    end() {
+      for (const r of classifyPairs(pairing, dialect).rows) {
+        if (r.status === 'orphan result') continue;
+        tally.toolCalls++;
+        if (NOT_ANSWERED.has(r.status) || r.logTerminal?.status === 'failed' || failed.has(r.id)) tally.failedCalls++;
+      }
     },
   };
   return { run, tally };
@@ -79,31 +92,25 @@ function recorded(s: string | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-function rowOf(found: FoundSession, tally: Tally | undefined, findings: SessionRowFindings): SessionRow {
+function rowOf(
+  session: { id: string; format: string; path: string },
+  tally: Tally | undefined,
+  findings: SessionRowFindings,
+): SessionRow {
   const created = recorded(tally?.identity?.createdAt);
   const updated = recorded(tally?.identity?.updatedAt);
   const ends = [updated, tally?.last].filter((t): t is number => t !== undefined);
-  let toolCalls = 0;
-  let failedCalls = 0;
-  if (tally) {
-    const dialect = formatOf(found).pairing;
-    for (const r of classifyPairs(tally.pairing, dialect).rows) {
-      if (r.status === 'orphan result') continue;
-      toolCalls++;
-      if (NOT_ANSWERED.has(r.status) || r.logTerminal?.status === 'failed' || tally.failed.has(r.id)) failedCalls++;
-    }
-  }
   const cwd = tally?.identity?.cwd;
   return {
-    id: found.id,
-    agent: found.format ?? '',
-    path: found.display,
+    id: session.id,
+    agent: session.format,
+    path: session.path,
     project: cwd !== undefined && cwd !== '' ? cwd : null,
     started: iso(created ?? tally?.first),
     ended: iso(ends.length ? Math.max(...ends) : undefined),
     prompts: tally?.prompts ?? 0,
-    toolCalls,
-    failedCalls,
+    toolCalls: tally?.toolCalls ?? 0,
+    failedCalls: tally?.failedCalls ?? 0,
     worst: findings.worst,
     findings: findings.counts,
   };
@@ -147,18 +154,22 @@ export function compareRows(a: SessionRow, b: SessionRow): number {
 export function listSessions(
   paths: readonly string[],
   filters: SessionFilters = {},
+  progress?: (done: number, total: number) => void,
 ): { rows: SessionRow[]; total: number; notRead: NotRead[]; homes: Map<string, number> } {
   const tallies = new Map<string, Tally>();
-  const founds = new Map<string, FoundSession>();
-  const { results, notRead } = auditTree(paths, { command: 'audit' }, {}, (found) => {
+  const observe = (found: FoundSession): SessionObserver[] => {
     const { run, tally } = tallyObserver(found);
     tallies.set(found.display, tally);
-    founds.set(found.display, found);
     return [run];
-  });
+  };
+  const { results, notRead } = auditTree(
+    paths,
+    { command: 'audit' },
+    {},
+    { observe, ...(progress ? { progress } : {}) },
+  );
   const homes = new Map<string, number>();
   const rows = results.map((r) => {
-    const found = founds.get(r.session.path);
     if (r.session.home !== undefined) homes.set(r.session.home, (homes.get(r.session.home) ?? 0) + 1);
     const counts: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
     let worst: SessionRow['worst'] = null;
@@ -172,8 +183,7 @@ export function listSessions(
       if (better) worstFinding = f;
     }
     if (worstFinding) worst = { severity: worstFinding.severity, code: worstFinding.code };
-    const fallback: FoundSession = { abs: '', display: r.session.path, id: r.session.id, format: r.session.format };
-    return rowOf(found ?? fallback, found ? tallies.get(r.session.path) : undefined, { worst, counts });
+    return rowOf(r.session, tallies.get(r.session.path), { worst, counts });
   });
   const kept = rows.filter((r) => keepRow(r, filters)).sort(compareRows);
   return { rows: kept, total: rows.length, notRead, homes };

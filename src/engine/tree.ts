@@ -241,14 +241,11 @@ export function auditTree(
   paths: readonly string[],
   options: AuditOptions,
   tree: TreeOptions = {},
-  observe?: RunOptions['observe'],
+  run: Pick<RunOptions, 'observe' | 'progress'> = {},
 ): { results: SessionResult[]; graphs: Map<string, LineageGraph>; notRead: NotRead[] } {
   const prepared = prepareTree(tree);
   return finishTree(
-    auditPaths(paths, options, {
-      ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
-      ...(observe ? { observe } : {}),
-    }),
+    auditPaths(paths, options, { ...run, ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}) }),
     options,
     tree,
     prepared,

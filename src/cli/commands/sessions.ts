@@ -8,6 +8,7 @@ import { notReadLines } from '../../model/not-read.js';
 import { sessionsCsv, sessionsJson } from '../../report/sessions-csv.js';
 import { sessionsTable } from '../../report/sessions-table.js';
 import { parseFormat, parseTime, useColor } from '../options.js';
+import { progressBar } from '../progress.js';
 import { opt, type CommandModule } from '../spec.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +54,14 @@ export const sessionsModule: CommandModule = {
       ...(until !== undefined ? { until } : {}),
       ...(project !== undefined ? { project } : {}),
     };
-    const { rows, total, notRead, homes } = listSessions(paths, filters);
+    const bar = progressBar(io, 'listing');
+    let listed: ReturnType<typeof listSessions>;
+    try {
+      listed = listSessions(paths, filters, bar.tick);
+    } finally {
+      bar.end();
+    }
+    const { rows, total, notRead, homes } = listed;
     const text =
       format === 'json'
         ? sessionsJson(rows)
