@@ -9,6 +9,7 @@ import type { SessionRow } from '../model/session-row.js';
 import type { FoundSession } from '../model/found.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
 import type { NotRead } from '../model/not-read.js';
+import type { ToolError } from '../model/report.js';
 import { byteOrder } from '../model/order.js';
 import type { SessionObserver } from '../model/session.js';
 import { formatOf } from '../formats/registry.js';
@@ -155,7 +156,13 @@ export function listSessions(
   paths: readonly string[],
   filters: SessionFilters = {},
   progress?: (done: number, total: number) => void,
-): { rows: SessionRow[]; total: number; notRead: NotRead[]; homes: Map<string, number> } {
+): {
+  rows: SessionRow[];
+  total: number;
+  notRead: NotRead[];
+  homes: Map<string, number>;
+  toolErrors: ToolError[];
+} {
   const tallies = new Map<string, Tally>();
   const observe = (found: FoundSession): SessionObserver[] => {
     const { run, tally } = tallyObserver(found);
@@ -186,5 +193,5 @@ export function listSessions(
     return rowOf(r.session, tallies.get(r.session.path), { worst, counts });
   });
   const kept = rows.filter((r) => keepRow(r, filters)).sort(compareRows);
-  return { rows: kept, total: rows.length, notRead, homes };
+  return { rows: kept, total: rows.length, notRead, homes, toolErrors: results.flatMap((r) => r.toolErrors) };
 }

@@ -2,7 +2,7 @@
 import { defaultRoots } from '../../engine/archive.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { listSessions, type SessionFilters } from '../../engine/sessions.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../../formats/registry.js';
 import { notReadLines } from '../../model/not-read.js';
 import { sessionsCsv, sessionsJson } from '../../report/sessions-csv.js';
@@ -73,7 +73,13 @@ export const sessionsModule: CommandModule = {
               total,
               homes,
             });
-    io.setExitCode(0);
+    // A check that failed leaves its session's findings short: said on stderr, and exit 3, as `audit` does.
+    for (const e of listed.toolErrors)
+      io.stderr(
+        `session-audit: internal error in check ${e.check} on ${e.session}:\n${e.message}\nThis is a bug in ` +
+          'session-audit; please report it.\n',
+      );
+    io.setExitCode(listed.toolErrors.length ? EXIT.internal : EXIT.ok);
     io.stderr(notReadLines(notRead, 'the list'));
     writeOutput(text, output, io.stdout);
   },

@@ -210,7 +210,7 @@ export const sessions: CommandSpec = {
       type: 'string',
       multiple: true,
       value: 'FORMAT',
-      describe: (f) => `only sessions of these agents (repeated or comma-separated): ${f.formatNames.join(' | ')}`,
+      describe: (f) => `only sessions of these agents (a comma-separated list works too): ${f.formatNames.join(' | ')}`,
     },
     {
       name: 'project',
