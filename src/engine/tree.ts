@@ -11,6 +11,7 @@ import { FLAG_CODES } from '../lineage/view.js';
 import { opaque, type FoundSession } from '../model/found.js';
 import { notRead, type NotRead } from '../model/not-read.js';
 import type { AuditReport } from '../model/report.js';
+import type { SessionObserver } from '../model/session.js';
 import { discoverSessions } from '../read/discover.js';
 import { describeTop } from '../read/top-entries.js';
 import { escapeText } from '../report/escape.js';
@@ -82,10 +83,14 @@ export interface TreeResult {
 }
 
 /** Audit one session and gather its lineage facts (undefined for a session that is recorded, never opened). */
-export function auditOne(found: FoundSession, options: AuditOptions): { result: SessionResult; facts?: LineageFacts } {
+export function auditOne(
+  found: FoundSession,
+  options: AuditOptions,
+  observers: readonly SessionObserver[] = [],
+): { result: SessionResult; facts?: LineageFacts } {
   const observer = lineageObserver(found);
   const source = fsSource(found);
-  const result = auditSession(source, formatOf(found), options, [observer.run]);
+  const result = auditSession(source, formatOf(found), options, [observer.run, ...observers]);
   observer.facts.resumes = result.findings
     .filter((f) => f.code === 'TIME_RESUME_BOUNDARY')
     .map((f) => f.location.line ?? 0);
@@ -101,12 +106,14 @@ export interface RunOptions {
   formatHint?: string;
   /** Called after each session (done, total). */
   progress?: (done: number, total: number) => void;
+  /** More observers of each session's audit, made for it (in this thread only: `jobs` must be 1). */
+  observe?: (found: FoundSession) => readonly SessionObserver[];
 }
 
 /** Audit every session found under the paths, collecting lineage facts; results in discovery order. */
 export function auditPaths(paths: readonly string[], options: AuditOptions, run: RunOptions = {}): TreeResult {
   const found = inShard(findSessions(paths, run.formatHint), run.shard);
-  return auditFound(found, (f) => auditOne(f, options), run.progress);
+  return auditFound(found, (f) => auditOne(f, options, run.observe?.(f)), run.progress);
 }
 
 function auditFound(
@@ -236,10 +243,11 @@ export function auditTree(
   paths: readonly string[],
   options: AuditOptions,
   tree: TreeOptions = {},
+  run: Pick<RunOptions, 'observe' | 'progress'> = {},
 ): { results: SessionResult[]; graphs: Map<string, LineageGraph>; notRead: NotRead[] } {
   const prepared = prepareTree(tree);
   return finishTree(
-    auditPaths(paths, options, tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
+    auditPaths(paths, options, { ...run, ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}) }),
     options,
     tree,
     prepared,

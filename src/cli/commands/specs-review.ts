@@ -1,6 +1,7 @@
 /**
  * The commands that read sessions and report on them, as data: audit, validate, timeline, pairs, inspect, lineage,
- * merge (audit's shards combined), checks (the finding codes). Each `load` imports its module only when it runs.
+ * merge (audit's shards combined), sessions (the list to start from), checks (the finding codes). Each `load`
+ * imports its module only when it runs.
  */
 import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
 import { REPORT_FORMATS } from '../../report/report-formats.js';
@@ -174,6 +175,67 @@ export const merge: CommandSpec = {
   ],
   exitCodes: GATING_EXITS,
   load: async () => (await import('./merge.js')).mergeModule,
+};
+
+export const sessions: CommandSpec = {
+  name: 'sessions',
+  summary: 'the list to start from: each session with its agent, project, times, prompts, calls, worst finding',
+  description:
+    'Each session is audited once, as `audit` audits it, and listed by start time: when it says it was created, else ' +
+    'its first timed event. Prompts are the user prompts its agent counts as opening a turn; failed calls are those ' +
+    'whose result or log says they failed, that were rejected or cancelled, or that were never answered.',
+  positionals: [
+    {
+      name: 'paths',
+      required: false,
+      variadic: true,
+      describe: (f) =>
+        `${f.sessionNouns}, or trees holding them (agent homes such as ~/.codex are entered wherever they are; ` +
+        "default: the agents' session homes that exist)",
+    },
+  ],
+  options: [
+    formatOption(['table', 'json', 'csv'], 'table'),
+    OUTPUT,
+    {
+      name: 'since',
+      type: 'string',
+      value: 'TIME',
+      describe: 'only sessions that started at or after TIME (an ISO 8601 date or date and time; epoch ms)',
+    },
+    {
+      name: 'until',
+      type: 'string',
+      value: 'TIME',
+      describe: 'only sessions that started at or before TIME (a date alone takes the whole day)',
+    },
+    {
+      name: 'agent',
+      type: 'string',
+      multiple: true,
+      value: 'FORMAT',
+      describe: (f) => `only sessions of these agents (a comma-separated list works too): ${f.formatNames.join(' | ')}`,
+    },
+    {
+      name: 'project',
+      type: 'string',
+      value: 'DIR',
+      describe:
+        'only sessions whose working directory is DIR or inside it (an absolute path), or contains DIR (anything else)',
+    },
+    COLOR,
+  ],
+  examples: [
+    ['session-audit sessions', "every session in the agents' homes that exist, oldest first"],
+    ['session-audit sessions /mnt/image/home/alice --since 2026-03-01', 'a mounted home, sessions started in March on'],
+    ['session-audit sessions --agent codex --project /work/app --format csv -o s.csv', 'for a spreadsheet'],
+  ],
+  exitCodes: [
+    [0, 'listed (findings do not change the exit code; use audit to gate)'],
+    [2, 'unusable arguments or output, or no session found (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+  ],
+  load: async () => (await import('./sessions.js')).sessionsModule,
 };
 
 export const checks: CommandSpec = {

@@ -8,7 +8,7 @@ import type { JsonlRecord } from '../../model/records.js';
 import type { SessionEvent } from '../../model/events.js';
 import type { Artifact, FileEndEvent, LoadSink } from '../../model/session.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../../model/identity.js';
-import { validTimeMs } from '../../model/safe-values.js';
+import { isoTime, validTimeMs } from '../../model/safe-values.js';
 import type { LoadLimits } from '../types.js';
 import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
@@ -91,7 +91,10 @@ export function loadHermes(
     }
   }
   const transcripts = of(artifacts, source, 'transcript');
+  // The session rows outlive the open copy (they are in memory; the message rows are not): the identity reads them.
+  let facts: DbFacts | undefined;
   withDatabase(source, limits, (db) => {
+    facts = db;
     if (db.error === undefined) {
       const covered = new Set(transcripts.map((a) => hermesIdOf(a.path)));
       // The sessions no transcript holds are the database's alone: their rows are the conversation. Every row
@@ -110,9 +113,28 @@ export function loadHermes(
       }),
     );
   }
-  const identity: SessionIdentity = { subagents: [] };
-  sink.doc({ file: DB_FILE, kind: IDENTITY_KIND, size: 0, value: identity });
+  sink.doc({ file: DB_FILE, kind: IDENTITY_KIND, size: 0, value: homeIdentity(facts) });
   source.hashUnread();
+}
+
+/**
+ * What the home records about itself: when its first session started and its last one ended (the database's
+ * `started_at` / `ended_at`, seconds since the epoch).
+ */
+function homeIdentity(db: DbFacts | undefined): SessionIdentity {
+  const identity: SessionIdentity = { subagents: [] };
+  if (!db || db.error !== undefined) return identity;
+  let first: number | undefined;
+  let last: number | undefined;
+  for (const s of db.sessions) {
+    if (s.startedAt !== undefined && (first === undefined || s.startedAt < first)) first = s.startedAt;
+    for (const t of [s.startedAt, s.endedAt]) if (t !== undefined && (last === undefined || t > last)) last = t;
+  }
+  const created = isoTime(first === undefined ? undefined : first * 1000);
+  const updated = isoTime(last === undefined ? undefined : last * 1000);
+  if (created !== undefined) identity.createdAt = created;
+  if (updated !== undefined) identity.updatedAt = updated;
+  return identity;
 }
 
 /** A row as the message dict a transcript line would hold (content cut to its first characters). */
