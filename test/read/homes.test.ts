@@ -83,7 +83,7 @@ describe('a home and a disk image of two homes', () => {
     expect(text.stdout).toContain(`${join(bob, '.hermes')} (1 session)`);
   });
 
-  test('archive, lineage and bundle find the same sessions; nothing is written into the homes', async () => {
+  test('archive, sessions, lineage and bundle find the same sessions; nothing is written into the homes', async () => {
     const sessions = (await audit(image)).summary.sessions;
     const store = join(work, 'store');
     const a = await cli(['archive', image, '--store', store]);
@@ -92,6 +92,13 @@ describe('a home and a disk image of two homes', () => {
     const listed = (JSON.parse(cap.stdout) as { sessions: Array<{ id: string; agent: string }> }).sessions;
     // The store also keeps each group's own files (prompt histories) as sessions of their own, of no agent.
     expect(listed.filter((s) => s.agent !== '').length).toBe(sessions);
+    const listed2 = await cli(['sessions', image, '--format', 'json']);
+    expect(listed2.code, listed2.stderr).toBe(0);
+    const rows = (JSON.parse(listed2.stdout) as { sessions: Array<{ agent: string; path: string }> }).sessions;
+    expect(rows.length).toBe(sessions);
+    for (const who of [alice, bob])
+      for (const agent of LAYOUT.map((x) => x.agent))
+        expect(rows.some((r) => r.agent === agent && r.path.startsWith(who)), `${who} ${agent}`).toBe(true);
     const l = await cli(['lineage', image, '--format', 'json']);
     expect(l.code, l.stderr).toBe(0);
     const roots = (JSON.parse(l.stdout) as { roots: Array<{ root: string }> }).roots.map((r) => r.root);
