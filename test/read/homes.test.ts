@@ -98,7 +98,10 @@ describe('a home and a disk image of two homes', () => {
     expect(rows.length).toBe(sessions);
     for (const who of [alice, bob])
       for (const agent of LAYOUT.map((x) => x.agent))
-        expect(rows.some((r) => r.agent === agent && r.path.startsWith(who)), `${who} ${agent}`).toBe(true);
+        expect(
+          rows.some((r) => r.agent === agent && r.path.startsWith(who)),
+          `${who} ${agent}`,
+        ).toBe(true);
     const l = await cli(['lineage', image, '--format', 'json']);
     expect(l.code, l.stderr).toBe(0);
     const roots = (JSON.parse(l.stdout) as { roots: Array<{ root: string }> }).roots.map((r) => r.root);
