@@ -1,0 +1,272 @@
+/**
+ * `activity`: what the agent did to the world, per session. One audit pass per session (the tree's, as `sessions`
+ * does it) with one more observer: every tool call the conversation declares, read through the format's `toolView`
+ * (a shell command, a file read or written, a patch and its files, the web or an MCP server reached), its time and
+ * working directory, and how it ended, as the pairing classifies it and the results say. A shell command is listed
+ * as a command, never guessed into files. Nothing here knows an agent.
+ */
+import type { FoundSession } from '../model/found.js';
+import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
+import type { NotRead } from '../model/not-read.js';
+import type { ToolError } from '../model/report.js';
+import type { SessionObserver } from '../model/session.js';
+import type {
+  ActivityCommand,
+  ActivityFailed,
+  ActivityFile,
+  ActivityKind,
+  ActivityTool,
+  CallOutcome,
+  SessionActivity,
+} from '../model/activity.js';
+import { byteOrder } from '../model/order.js';
+import { formatOf } from '../formats/registry.js';
+import type { ToolView } from '../formats/tool-view.js';
+import { classifyPairs } from '../pairing/classify.js';
+import { PairingCollector } from '../pairing/collect.js';
+import type { PairRow } from '../pairing/pairing-result.js';
+import { auditTree } from './tree.js';
+
+export type * from '../model/activity.js';
+
+export interface ActivityFilters {
+  /** Epoch ms, inclusive, on each entry's time (an entry without one is left out when a bound is given). */
+  since?: number;
+  until?: number;
+  /** Format names; empty: every agent. */
+  agents?: readonly string[];
+  /** The parts to list; empty: all. */
+  kinds?: readonly ActivityKind[];
+}
+
+/** One call as the conversation declared it, with what its arguments say. */
+interface Call {
+  name: string;
+  view: ToolView;
+  file: string;
+  line: number;
+  time?: number;
+  cwd?: string;
+}
+
+interface Result {
+  text: string;
+  isError?: boolean;
+  synthetic?: boolean;
+}
+
+/** The first characters of an error text, on one line. */
+const ERROR_CHARS = 200;
+const oneLine = (s: string): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > ERROR_CHARS ? `${t.slice(0, ERROR_CHARS - 1)}…` : t;
+};
+
+const iso = (ms: number | undefined): string | null =>
+  ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
+
+/** The observer of one session: calls, results, failures and times; the activity is built at its end. */
+function activityObserver(found: FoundSession): {
+  run: SessionObserver;
+  done: () => Omit<SessionActivity, 'id' | 'path' | 'agent'>;
+} {
+  const format = formatOf(found);
+  const dialect = format.pairing;
+  const results = format.toolResults;
+  const pairing = new PairingCollector(dialect);
+  const calls = new Map<string, Call>();
+  const firstResult = new Map<string, Result>();
+  /** Calls a log line says failed, and the exit codes tool end lines record. */
+  const failedByEvent = new Set<string>();
+  const exitCodes = new Map<string, number>();
+  /** Times by file and line (the event of a line comes before its chat items), and of the log's tool calls by id. */
+  let lineTime: { file: string; line: number; time: number } | undefined;
+  const callTimes = new Map<string, number>();
+  const cwdOfFile = new Map<string, string>();
+  let identity: SessionIdentity | undefined;
+  let rows: PairRow[] = [];
+  const run: SessionObserver = {
+    doc({ kind, value }) {
+      if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null) identity = value as SessionIdentity;
+    },
+    record({ file, kind, record }) {
+      const cwd = results.recordCwd?.(kind, record.value);
+      if (cwd !== undefined) cwdOfFile.set(file, cwd);
+    },
+    event(e) {
+      pairing.event(e);
+      const time = e.timeMs !== undefined && Number.isFinite(e.timeMs) ? e.timeMs : undefined;
+      lineTime = time !== undefined ? { file: e.file, line: e.line, time } : undefined;
+      if (e.toolCallId !== undefined) {
+        if (e.kind === 'tool_call' && time !== undefined && !callTimes.has(e.toolCallId))
+          callTimes.set(e.toolCallId, time);
+        if (e.toolStatus === 'failed') failedByEvent.add(e.toolCallId);
+        if (e.toolExitCode !== undefined) exitCodes.set(e.toolCallId, e.toolExitCode);
+      }
+    },
+    chat(c) {
+      pairing.chat(c);
+      const time = lineTime && lineTime.file === c.file && lineTime.line === c.line ? lineTime.time : undefined;
+      for (const tc of c.toolCalls ?? []) {
+        if (tc.id === '' || calls.has(tc.id)) continue;
+        const call: Call = {
+          name: tc.name,
+          view: format.toolView(tc.name, tc.input ?? tc.args),
+          file: c.file,
+          line: c.line,
+        };
+        if (time !== undefined) call.time = time;
+        const cwd = cwdOfFile.get(c.file);
+        if (cwd !== undefined) call.cwd = cwd;
+        calls.set(tc.id, call);
+      }
+      if (c.type === 'tool_result' && c.toolCallId !== undefined && !firstResult.has(c.toolCallId)) {
+        const r: Result = { text: c.text ?? '' };
+        if (c.isError !== undefined) r.isError = c.isError;
+        if (c.synthetic === true) r.synthetic = true;
+        firstResult.set(c.toolCallId, r);
+      }
+    },
+    fileEnd(f) {
+      if (f.file === dialect.toolLog) pairing.logEnd(f.dead);
+    },
+    end() {
+      rows = classifyPairs(pairing, dialect).rows;
+    },
+  };
+
+  const outcome = (r: PairRow): CallOutcome => {
+    const res = firstResult.get(r.id);
+    switch (r.status) {
+      case 'synthetic':
+        return results.rejected?.(res?.text ?? '') ? 'rejected' : 'cancelled';
+      case 'unanswered':
+      case 'interrupted':
+      case 'abandoned':
+      case 'rewound':
+        return r.status;
+      default: {
+        // The result's own mark wins over a log line's, which may speak for several results of one line.
+        const failed =
+          res?.isError !== undefined ? res.isError : failedByEvent.has(r.id) || r.logTerminal?.status === 'failed';
+        if (res?.isError === true && results.rejected?.(res.text)) return 'rejected';
+        return failed || r.logTerminal?.status === 'failed' ? 'failed' : 'completed';
+      }
+    }
+  };
+
+  const done = (): Omit<SessionActivity, 'id' | 'path' | 'agent'> => {
+    const commands: ActivityCommand[] = [];
+    const files: ActivityFile[] = [];
+    const failed: ActivityFailed[] = [];
+    const tools = new Map<string, ActivityTool>();
+    for (const r of rows) {
+      if (r.status === 'orphan result') continue;
+      const call = calls.get(r.id);
+      const name = call?.name ?? r.name;
+      const view = call?.view ?? formatOf(found).toolView(name, r.args);
+      const where = call ? { file: call.file, line: call.line } : (r.call ?? r.logCall);
+      const location = where ? `${where.file}:${where.line}` : '';
+      const time = iso(call?.time ?? callTimes.get(r.id));
+      const status = outcome(r);
+      const res = firstResult.get(r.id);
+      if (view.kind === 'shell') {
+        const exit = exitCodes.get(r.id) ?? (res ? results.exitCode?.(res.text) : undefined);
+        const cwd = view.cwd ?? call?.cwd ?? identity?.cwd;
+        commands.push({
+          command: view.command ?? null,
+          cwd: cwd !== undefined && cwd !== '' ? cwd : null,
+          status,
+          exitCode: exit ?? null,
+          time,
+          tool: name,
+          callId: r.id,
+          location,
+        });
+      }
+      for (const f of view.files ?? [])
+        files.push({ path: f.path, action: f.action, status, time, tool: name, callId: r.id, location });
+      if (view.reach !== undefined) {
+        const key = `${view.reach}\0${view.server ?? ''}\0${name}`;
+        const t = tools.get(key) ?? { tool: name, reach: view.reach, server: view.server ?? null, calls: 0, failed: 0 };
+        t.calls++;
+        if (status !== 'completed' && status !== 'rewound') t.failed++;
+        tools.set(key, t);
+      }
+      if (status !== 'completed' && status !== 'rewound')
+        failed.push({
+          tool: name,
+          status,
+          error: res ? oneLine(res.text) || null : null,
+          time,
+          callId: r.id,
+          location,
+        });
+    }
+    const toolList = [...tools.values()].sort(
+      (a, b) => byteOrder(a.reach, b.reach) || byteOrder(a.server ?? '', b.server ?? '') || byteOrder(a.tool, b.tool),
+    );
+    return { commands, files, tools: toolList, failed };
+  };
+  return { run, done };
+}
+
+/** Whether an entry's time is inside the bounds (an entry without a time is outside any bound). */
+function inside(time: string | null, f: ActivityFilters): boolean {
+  if (f.since === undefined && f.until === undefined) return true;
+  if (time === null) return false;
+  const t = Date.parse(time);
+  return !(f.since !== undefined && t < f.since) && !(f.until !== undefined && t > f.until);
+}
+
+/** A session's activity with the filters applied: the kinds not asked for emptied, entries outside the times dropped. */
+export function filterActivity(s: SessionActivity, f: ActivityFilters): SessionActivity {
+  const want = (k: ActivityKind): boolean => !f.kinds?.length || f.kinds.includes(k);
+  const timed = f.since !== undefined || f.until !== undefined;
+  const failed = want('failed') ? s.failed.filter((e) => inside(e.time, f)) : [];
+  let tools = want('tools') ? s.tools : [];
+  if (timed && tools.length) {
+    // The counts of a time window are not kept per call: a window keeps the tools only with no bound on them.
+    tools = [];
+  }
+  return {
+    ...s,
+    commands: want('commands') ? s.commands.filter((e) => inside(e.time, f)) : [],
+    files: want('files') ? s.files.filter((e) => inside(e.time, f)) : [],
+    tools,
+    failed,
+  };
+}
+
+/** Every session under the paths, audited once, with what it did; sessions in path order, filtered. */
+export function sessionActivity(
+  paths: readonly string[],
+  filters: ActivityFilters = {},
+  progress?: (done: number, total: number) => void,
+): { sessions: SessionActivity[]; total: number; notRead: NotRead[]; toolErrors: ToolError[] } {
+  const observers = new Map<string, () => Omit<SessionActivity, 'id' | 'path' | 'agent'>>();
+  const observe = (found: FoundSession): SessionObserver[] => {
+    if (filters.agents?.length && !filters.agents.includes(formatOf(found).name)) return [];
+    const { run, done } = activityObserver(found);
+    observers.set(found.display, done);
+    return [run];
+  };
+  const { results, notRead } = auditTree(
+    paths,
+    { command: 'audit' },
+    {},
+    { observe, ...(progress ? { progress } : {}) },
+  );
+  const sessions: SessionActivity[] = [];
+  for (const r of results) {
+    const done = observers.get(r.session.path);
+    if (!done) continue;
+    const s: SessionActivity = { id: r.session.id, agent: r.session.format, path: r.session.path, ...done() };
+    const kept = filterActivity(s, filters);
+    const timed = filters.since !== undefined || filters.until !== undefined;
+    if (timed && !kept.commands.length && !kept.files.length && !kept.failed.length) continue;
+    sessions.push(kept);
+  }
+  sessions.sort((a, b) => byteOrder(a.path, b.path));
+  return { sessions, total: results.length, notRead, toolErrors: results.flatMap((r) => r.toolErrors) };
+}
