@@ -39,6 +39,38 @@ export interface ActivityFilters {
   kinds?: readonly ActivityKind[];
 }
 
+/** A call that reaches outside, counted per tool once the times are filtered. */
+interface ReachCall {
+  tool: string;
+  reach: ActivityTool['reach'];
+  server: string | null;
+  time: string | null;
+  failed: boolean;
+}
+
+/** What the observer gathered of one session. */
+interface Gathered {
+  commands: ActivityCommand[];
+  files: ActivityFile[];
+  reaching: ReachCall[];
+  failed: ActivityFailed[];
+}
+
+/** The tools that reach outside, with their calls and failed calls counted, by reach, server and name. */
+function countTools(calls: readonly ReachCall[]): ActivityTool[] {
+  const tools = new Map<string, ActivityTool>();
+  for (const c of calls) {
+    const key = `${c.reach}\0${c.server ?? ''}\0${c.tool}`;
+    const t = tools.get(key) ?? { tool: c.tool, reach: c.reach, server: c.server, calls: 0, failed: 0 };
+    t.calls++;
+    if (c.failed) t.failed++;
+    tools.set(key, t);
+  }
+  return [...tools.values()].sort(
+    (a, b) => byteOrder(a.reach, b.reach) || byteOrder(a.server ?? '', b.server ?? '') || byteOrder(a.tool, b.tool),
+  );
+}
+
 /** One call as the conversation declared it, with what its arguments say. */
 interface Call {
   name: string;
@@ -68,7 +100,7 @@ const iso = (ms: number | undefined): string | null =>
 /** The observer of one session: calls, results, failures and times; the activity is built at its end. */
 function activityObserver(found: FoundSession): {
   run: SessionObserver;
-  done: () => Omit<SessionActivity, 'id' | 'path' | 'agent'>;
+  done: () => Gathered;
 } {
   const format = formatOf(found);
   const dialect = format.pairing;
@@ -155,11 +187,11 @@ function activityObserver(found: FoundSession): {
     }
   };
 
-  const done = (): Omit<SessionActivity, 'id' | 'path' | 'agent'> => {
+  const done = (): Gathered => {
     const commands: ActivityCommand[] = [];
     const files: ActivityFile[] = [];
     const failed: ActivityFailed[] = [];
-    const tools = new Map<string, ActivityTool>();
+    const reaching: ReachCall[] = [];
     for (const r of rows) {
       if (r.status === 'orphan result') continue;
       const call = calls.get(r.id);
@@ -186,13 +218,14 @@ function activityObserver(found: FoundSession): {
       }
       for (const f of view.files ?? [])
         files.push({ path: f.path, action: f.action, status, time, tool: name, callId: r.id, location });
-      if (view.reach !== undefined) {
-        const key = `${view.reach}\0${view.server ?? ''}\0${name}`;
-        const t = tools.get(key) ?? { tool: name, reach: view.reach, server: view.server ?? null, calls: 0, failed: 0 };
-        t.calls++;
-        if (status !== 'completed' && status !== 'rewound') t.failed++;
-        tools.set(key, t);
-      }
+      if (view.reach !== undefined)
+        reaching.push({
+          tool: name,
+          reach: view.reach,
+          server: view.server ?? null,
+          time,
+          failed: status !== 'completed' && status !== 'rewound',
+        });
       if (status !== 'completed' && status !== 'rewound')
         failed.push({
           tool: name,
@@ -203,10 +236,7 @@ function activityObserver(found: FoundSession): {
           location,
         });
     }
-    const toolList = [...tools.values()].sort(
-      (a, b) => byteOrder(a.reach, b.reach) || byteOrder(a.server ?? '', b.server ?? '') || byteOrder(a.tool, b.tool),
-    );
-    return { commands, files, tools: toolList, failed };
+    return { commands, files, reaching, failed };
   };
   return { run, done };
 }
@@ -219,22 +249,15 @@ function inside(time: string | null, f: ActivityFilters): boolean {
   return !(f.since !== undefined && t < f.since) && !(f.until !== undefined && t > f.until);
 }
 
-/** A session's activity with the filters applied: the kinds not asked for emptied, entries outside the times dropped. */
-export function filterActivity(s: SessionActivity, f: ActivityFilters): SessionActivity {
+/** A session's activity with the filters applied: the kinds not asked for left empty, entries outside the times out. */
+function filterActivity(head: Pick<SessionActivity, 'id' | 'agent' | 'path'>, g: Gathered, f: ActivityFilters) {
   const want = (k: ActivityKind): boolean => !f.kinds?.length || f.kinds.includes(k);
-  const timed = f.since !== undefined || f.until !== undefined;
-  const failed = want('failed') ? s.failed.filter((e) => inside(e.time, f)) : [];
-  let tools = want('tools') ? s.tools : [];
-  if (timed && tools.length) {
-    // The counts of a time window are not kept per call: a window keeps the tools only with no bound on them.
-    tools = [];
-  }
   return {
-    ...s,
-    commands: want('commands') ? s.commands.filter((e) => inside(e.time, f)) : [],
-    files: want('files') ? s.files.filter((e) => inside(e.time, f)) : [],
-    tools,
-    failed,
+    ...head,
+    commands: want('commands') ? g.commands.filter((e) => inside(e.time, f)) : [],
+    files: want('files') ? g.files.filter((e) => inside(e.time, f)) : [],
+    tools: want('tools') ? countTools(g.reaching.filter((e) => inside(e.time, f))) : [],
+    failed: want('failed') ? g.failed.filter((e) => inside(e.time, f)) : [],
   };
 }
 
@@ -244,7 +267,7 @@ export function sessionActivity(
   filters: ActivityFilters = {},
   progress?: (done: number, total: number) => void,
 ): { sessions: SessionActivity[]; total: number; notRead: NotRead[]; toolErrors: ToolError[] } {
-  const observers = new Map<string, () => Omit<SessionActivity, 'id' | 'path' | 'agent'>>();
+  const observers = new Map<string, () => Gathered>();
   const observe = (found: FoundSession): SessionObserver[] => {
     if (filters.agents?.length && !filters.agents.includes(formatOf(found).name)) return [];
     const { run, done } = activityObserver(found);
@@ -261,10 +284,10 @@ export function sessionActivity(
   for (const r of results) {
     const done = observers.get(r.session.path);
     if (!done) continue;
-    const s: SessionActivity = { id: r.session.id, agent: r.session.format, path: r.session.path, ...done() };
-    const kept = filterActivity(s, filters);
+    const head = { id: r.session.id, agent: r.session.format, path: r.session.path };
+    const kept: SessionActivity = filterActivity(head, done(), filters);
     const timed = filters.since !== undefined || filters.until !== undefined;
-    if (timed && !kept.commands.length && !kept.files.length && !kept.failed.length) continue;
+    if (timed && !kept.commands.length && !kept.files.length && !kept.tools.length && !kept.failed.length) continue;
     sessions.push(kept);
   }
   sessions.sort((a, b) => byteOrder(a.path, b.path));
