@@ -5,6 +5,7 @@
  * working directory, and how it ended, as the pairing classifies it and the results say. A shell command is listed
  * as a command, never guessed into files. Nothing here knows an agent.
  */
+import { keep } from '../model/events.js';
 import type { FoundSession } from '../model/found.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
 import type { NotRead } from '../model/not-read.js';
@@ -97,6 +98,17 @@ const oneLine = (s: string): string => {
 const iso = (ms: number | undefined): string | null =>
   ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
 
+/** A view whose strings are flat copies: a slice of a parsed line would keep the whole line alive. */
+function kept(v: ToolView): ToolView {
+  const out: ToolView = { ...v };
+  if (v.command !== undefined) out.command = keep(v.command);
+  if (v.cwd !== undefined) out.cwd = keep(v.cwd);
+  if (v.path !== undefined) out.path = keep(v.path);
+  if (v.url !== undefined) out.url = keep(v.url);
+  if (v.files) out.files = v.files.map((f) => ({ path: keep(f.path), action: f.action }));
+  return out;
+}
+
 /** The observer of one session: calls, results, failures and times; the activity is built at its end. */
 function activityObserver(found: FoundSession): {
   run: SessionObserver;
@@ -123,7 +135,7 @@ function activityObserver(found: FoundSession): {
     },
     record({ file, kind, record }) {
       const cwd = results.recordCwd?.(kind, record.value);
-      if (cwd !== undefined) cwdOfFile.set(file, cwd);
+      if (cwd !== undefined && cwd !== cwdOfFile.get(file)) cwdOfFile.set(file, keep(cwd));
     },
     event(e) {
       pairing.event(e);
@@ -143,7 +155,7 @@ function activityObserver(found: FoundSession): {
         if (tc.id === '' || calls.has(tc.id)) continue;
         const call: Call = {
           name: tc.name,
-          view: format.toolView(tc.name, tc.input ?? tc.args),
+          view: kept(format.toolView(tc.name, tc.input ?? tc.args)),
           file: c.file,
           line: c.line,
         };
@@ -153,7 +165,7 @@ function activityObserver(found: FoundSession): {
         calls.set(tc.id, call);
       }
       if (c.type === 'tool_result' && c.toolCallId !== undefined && !firstResult.has(c.toolCallId)) {
-        const r: Result = { text: c.text ?? '' };
+        const r: Result = { text: keep(c.text ?? '') };
         if (c.isError !== undefined) r.isError = c.isError;
         if (c.synthetic === true) r.synthetic = true;
         firstResult.set(c.toolCallId, r);

@@ -12,7 +12,7 @@ import {
   type ToolView,
 } from '../tool-view.js';
 
-const READ_ONLY = new Set(['search_files', 'session_search', 'todo', 'memory', 'skills_list', 'skill_view', 'clarify']);
+const READ_ONLY = new Set(['search_files', 'session_search', 'todo', 'skills_list', 'skill_view', 'clarify']);
 
 export function hermesToolView(name: string, input: unknown): ToolView {
   const a = argsObject(input);
