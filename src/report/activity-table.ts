@@ -99,7 +99,9 @@ function sessionText(s: SessionActivity, width: number, c: Colors): string {
   const cwd = most(s.commands.map((e) => e.cwd));
   let text = labelled(c.bold, escapeText(s.agent), escapeText(s.id), width);
   text += `${wrapText(escapeText(s.path), width)}\n`;
-  if (mainFile !== undefined) text += labelled(c.dim, 'lines of', escapeText(mainFile), width);
+  // The file the line numbers are in, unless the session is that file.
+  if (mainFile !== undefined && !s.path.endsWith(`/${mainFile}`) && s.path !== mainFile)
+    text += labelled(c.dim, 'lines of', escapeText(mainFile), width);
   if (cwd !== undefined) text += labelled(c.dim, 'commands run in', escapeText(cwd), width);
   text += '\n';
   const cmd = (e: ActivityCommand): Cell[] => [
@@ -141,7 +143,10 @@ function sessionText(s: SessionActivity, width: number, c: Colors): string {
       rows: s.files.map(file),
     },
     {
-      title: `Reaching outside (${s.tools.reduce((n, t) => n + t.calls, 0)} calls)`,
+      title: `Reaching outside (${plural(
+        s.tools.reduce((n, t) => n + t.calls, 0),
+        'call',
+      )})`,
       columns: [
         { head: 'reach', kind: 'token' },
         { head: 'tool', kind: 'text' },
