@@ -4,7 +4,17 @@
  * with a few lines of JSON walking; a fake home of every agent's clean case lists each session with what it did;
  * the filters; CSV quoting and its formula guard; the table at 80 columns; what each agent's toolView says.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -255,6 +265,31 @@ describe.skipIf(!EXTERNAL)('the table of real files', () => {
     expect(r.code).toBe(0);
     for (const line of r.stdout.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/^Failed, refused or never answered \(\d+\)$/m);
+  });
+});
+
+describe('a command that exited non-zero', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sa-activity-exit-'));
+    const from = join(CORPORA, 'codex', 'clean', 'sessions', '2026', '03', '02');
+    const name = readdirSync(from).find((n) => n.includes('c001'))!;
+    // The first command's output says it exited with code 2: a failed command, though no line marks it failed.
+    const text = readFileSync(join(from, name), 'utf8').replace(
+      'Process exited with code 0',
+      'Process exited with code 2',
+    );
+    writeFileSync(join(dir, name), text);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('is failed, with its exit code, and listed with the failed calls', async () => {
+    const [s] = await activity([dir]);
+    expect(s!.commands[0]).toMatchObject({ command: 'sed -n 1,80p src/lib.rs', status: 'failed', exitCode: 2 });
+    expect(s!.failed).toEqual([
+      expect.objectContaining({ tool: 'exec_command', status: 'failed', callId: 'call_read_lib' }),
+    ]);
+    expect(s!.failed[0]!.error).toMatch(/exited with code 2/);
   });
 });
 

@@ -212,10 +212,13 @@ function activityObserver(found: FoundSession): {
       const where = call ? { file: call.file, line: call.line } : (r.call ?? r.logCall);
       const location = where ? `${where.file}:${where.line}` : '';
       const time = iso(call?.time ?? callTimes.get(r.id));
-      const status = outcome(r);
       const res = firstResult.get(r.id);
+      const exit =
+        view.kind === 'shell' ? (exitCodes.get(r.id) ?? (res ? results.exitCode?.(res.text) : undefined)) : undefined;
+      // A command that exited non-zero failed, whether or not the agent marked its result so.
+      let status = outcome(r);
+      if (status === 'completed' && exit !== undefined && exit !== 0) status = 'failed';
       if (view.kind === 'shell') {
-        const exit = exitCodes.get(r.id) ?? (res ? results.exitCode?.(res.text) : undefined);
         const cwd = view.cwd ?? call?.cwd ?? identity?.cwd;
         commands.push({
           command: view.command ?? null,
