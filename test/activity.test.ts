@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SessionActivity } from '../src/model/activity.js';
 import { FORMATS } from '../src/formats/registry.js';
 import { activityCsv } from '../src/report/activity-csv.js';
+import { activityTable } from '../src/report/activity-table.js';
 import { displayWidth } from '../src/report/width.js';
 import { cli } from './helpers/cli.js';
 import { CORPORA } from './helpers/corpora.js';
@@ -290,6 +291,41 @@ describe('a command that exited non-zero', () => {
       expect.objectContaining({ tool: 'exec_command', status: 'failed', callId: 'call_read_lib' }),
     ]);
     expect(s!.failed[0]!.error).toMatch(/exited with code 2/);
+  });
+});
+
+describe('the table', () => {
+  test('session text escaped; a command of several lines on one; a cwd of its own said', () => {
+    const cmd = (command: string, cwd: string, line: number) => ({
+      command,
+      cwd,
+      status: 'completed' as const,
+      exitCode: 0,
+      time: '2026-03-02T09:00:00.000Z',
+      tool: 'bash',
+      callId: `c${line}`,
+      location: `s.jsonl:${line}`,
+    });
+    const text = activityTable(
+      [
+        {
+          id: 's',
+          agent: 'pi',
+          path: '/x/s.jsonl',
+          commands: [cmd('echo \u001b[31mred', '/w', 1), cmd('cat <<EOF\na\nEOF', '/w', 2), cmd('ls', '/elsewhere', 3)],
+          files: [],
+          tools: [],
+          failed: [],
+        },
+      ],
+      { width: 80, color: false, total: 1 },
+    );
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('echo \\e[31mred');
+    expect(text).toContain('cat <<EOF (+2 lines)');
+    expect(text).toContain('commands run in /w');
+    expect(text).toContain('in /elsewhere');
+    expect(text).not.toContain('lines of');
   });
 });
 
