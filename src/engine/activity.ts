@@ -82,10 +82,15 @@ interface Call {
   cwd?: string;
 }
 
+/**
+ * What the first result of a call says. Its text is kept (its first characters, on one line) only when the result
+ * may be an error, so a session of many calls that went well holds no text of theirs.
+ */
 interface Result {
-  text: string;
+  error?: string;
   isError?: boolean;
   synthetic?: boolean;
+  exitCode?: number;
 }
 
 /** The first characters of an error text, on one line. */
@@ -165,9 +170,16 @@ function activityObserver(found: FoundSession): {
         calls.set(tc.id, call);
       }
       if (c.type === 'tool_result' && c.toolCallId !== undefined && !firstResult.has(c.toolCallId)) {
-        const r: Result = { text: keep(c.text ?? '') };
+        const r: Result = {};
+        const text = c.text ?? '';
         if (c.isError !== undefined) r.isError = c.isError;
         if (c.synthetic === true) r.synthetic = true;
+        if (calls.get(c.toolCallId)?.view.kind === 'shell') {
+          const exit = results.exitCode?.(text);
+          if (exit !== undefined) r.exitCode = exit;
+        }
+        if (c.isError !== false || c.synthetic === true || (r.exitCode !== undefined && r.exitCode !== 0))
+          r.error = keep(oneLine(text));
         firstResult.set(c.toolCallId, r);
       }
     },
@@ -183,7 +195,7 @@ function activityObserver(found: FoundSession): {
     const res = firstResult.get(r.id);
     switch (r.status) {
       case 'synthetic':
-        return results.rejected?.(res?.text ?? '') ? 'rejected' : 'cancelled';
+        return results.rejected?.(res?.error ?? '') ? 'rejected' : 'cancelled';
       case 'unanswered':
       case 'interrupted':
       case 'abandoned':
@@ -193,7 +205,7 @@ function activityObserver(found: FoundSession): {
         // The result's own mark wins over a log line's, which may speak for several results of one line.
         const failed =
           res?.isError !== undefined ? res.isError : failedByEvent.has(r.id) || r.logTerminal?.status === 'failed';
-        if (res?.isError === true && results.rejected?.(res.text)) return 'rejected';
+        if (res?.isError === true && results.rejected?.(res.error ?? '')) return 'rejected';
         return failed || r.logTerminal?.status === 'failed' ? 'failed' : 'completed';
       }
     }
@@ -214,7 +226,7 @@ function activityObserver(found: FoundSession): {
       const time = iso(call?.time ?? callTimes.get(r.id));
       const res = firstResult.get(r.id);
       const exit =
-        view.kind === 'shell' ? (exitCodes.get(r.id) ?? (res ? results.exitCode?.(res.text) : undefined)) : undefined;
+        view.kind === 'shell' ? (exitCodes.get(r.id) ?? res?.exitCode) : undefined;
       // A command that exited non-zero failed, whether or not the agent marked its result so.
       let status = outcome(r);
       if (status === 'completed' && exit !== undefined && exit !== 0) status = 'failed';
@@ -245,7 +257,7 @@ function activityObserver(found: FoundSession): {
         failed.push({
           tool: name,
           status,
-          error: res ? oneLine(res.text) || null : null,
+          error: res?.error || null,
           time,
           callId: r.id,
           location,
