@@ -225,8 +225,7 @@ function activityObserver(found: FoundSession): {
       const location = where ? `${where.file}:${where.line}` : '';
       const time = iso(call?.time ?? callTimes.get(r.id));
       const res = firstResult.get(r.id);
-      const exit =
-        view.kind === 'shell' ? (exitCodes.get(r.id) ?? res?.exitCode) : undefined;
+      const exit = view.kind === 'shell' ? (exitCodes.get(r.id) ?? res?.exitCode) : undefined;
       // A command that exited non-zero failed, whether or not the agent marked its result so.
       let status = outcome(r);
       if (status === 'completed' && exit !== undefined && exit !== 0) status = 'failed';
