@@ -236,7 +236,7 @@ describe('a fake home of every agent', () => {
     const day = await activity([home, '--since', '2026-03-02', '--until', '2026-03-02']);
     const times = day.flatMap((s) => [...s.commands, ...s.files]).map((e) => e.time);
     expect(times.length).toBeGreaterThan(0);
-    expect(times.every((t) => t !== null && t.startsWith('2026-03-02'))).toBe(true);
+    expect(times.every((t) => t?.startsWith('2026-03-02'))).toBe(true);
     for (const bad of [
       ['--kind', 'prompts'],
       ['--agent', 'gemini'],
