@@ -284,6 +284,23 @@ describe('a command that exited non-zero', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  test('a web search the provider ran counts as reaching the web', async () => {
+    const name = readdirSync(dir)[0]!;
+    const search = {
+      timestamp: '2026-03-02T09:03:00.000Z',
+      type: 'response_item',
+      payload: { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'u32 parse' } },
+    };
+    const copy = mkdtempSync(join(tmpdir(), 'sa-activity-web-'));
+    try {
+      writeFileSync(join(copy, name), `${readFileSync(join(dir, name), 'utf8')}${JSON.stringify(search)}\n`);
+      const [s] = await activity([copy]);
+      expect(s!.tools).toEqual([{ tool: 'web_search', reach: 'web', server: null, calls: 1, failed: 0 }]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   test('is failed, with its exit code, and listed with the failed calls', async () => {
     const [s] = await activity([dir]);
     expect(s!.commands[0]).toMatchObject({ command: 'sed -n 1,80p src/lib.rs', status: 'failed', exitCode: 2 });

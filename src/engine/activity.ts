@@ -125,6 +125,8 @@ function activityObserver(found: FoundSession): {
   const pairing = new PairingCollector(dialect);
   const calls = new Map<string, Call>();
   const firstResult = new Map<string, Result>();
+  /** Calls the provider ran (no id): the ones that reach outside. */
+  const backend: ReachCall[] = [];
   /** Calls a log line says failed, and the exit codes tool end lines record. */
   const failedByEvent = new Set<string>();
   const exitCodes = new Map<string, number>();
@@ -151,6 +153,17 @@ function activityObserver(found: FoundSession): {
           callTimes.set(e.toolCallId, time);
         if (e.toolStatus === 'failed') failedByEvent.add(e.toolCallId);
         if (e.toolExitCode !== undefined) exitCodes.set(e.toolCallId, e.toolExitCode);
+      } else if (e.kind === 'tool_call' && e.toolTitle !== undefined && e.recovered !== true) {
+        // A tool the model's provider ran (a web search of the API): no call id, no result to pair; counted.
+        const view = format.toolView(e.toolTitle, undefined);
+        if (view.reach !== undefined)
+          backend.push({
+            tool: keep(e.toolTitle),
+            reach: view.reach,
+            server: view.server ?? null,
+            time: iso(time),
+            failed: e.toolStatus === 'failed',
+          });
       }
     },
     chat(c) {
@@ -215,7 +228,7 @@ function activityObserver(found: FoundSession): {
     const commands: ActivityCommand[] = [];
     const files: ActivityFile[] = [];
     const failed: ActivityFailed[] = [];
-    const reaching: ReachCall[] = [];
+    const reaching: ReachCall[] = [...backend];
     for (const r of rows) {
       if (r.status === 'orphan result') continue;
       const call = calls.get(r.id);

@@ -35,8 +35,11 @@ export function claudeToolView(name: string, input: unknown): ToolView {
       const url = strArg(a, 'url');
       return { kind: 'fetch', ...(url !== undefined ? { url } : {}), reach: 'web', mutating: false };
     }
-    case 'WebSearch': {
-      const url = strArg(a, 'query');
+    case 'WebSearch':
+    // Server tools the API runs (server_tool_use).
+    case 'web_search':
+    case 'web_fetch': {
+      const url = strArg(a, 'query', 'url');
       return { kind: 'fetch', ...(url !== undefined ? { url } : {}), reach: 'web', mutating: false };
     }
     case 'Task':
