@@ -311,6 +311,25 @@ describe('a command that exited non-zero', () => {
   });
 });
 
+describe('a Grok web search the provider ran, in the conversation only', () => {
+  test('counts as reaching the web', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'sa-activity-grok-'));
+    try {
+      cpSync(join(CORPORA, 'grok', 'clean', 'sessions'), join(copy, 'sessions'), { recursive: true });
+      const session = join(copy, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f6b-8e40-7b11-8000-00000000a002');
+      const chat = join(session, 'chat_history.jsonl');
+      const item = { type: 'backend_tool_call', kind: { tool_type: 'web_search', id: 'ws_1' } };
+      writeFileSync(chat, `${readFileSync(chat, 'utf8')}${JSON.stringify(item)}\n`);
+      const sessions = await activity([session]);
+      expect(sessions.map((s) => s.tools)).toEqual([
+        [{ tool: 'web_search', reach: 'web', server: null, calls: 1, failed: 0 }],
+      ]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the table', () => {
   test('session text escaped; a command of several lines on one; a cwd of its own said', () => {
     const cmd = (command: string, cwd: string, line: number) => ({

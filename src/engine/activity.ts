@@ -127,6 +127,8 @@ function activityObserver(found: FoundSession): {
   const firstResult = new Map<string, Result>();
   /** Calls the provider ran (no id): the ones that reach outside. */
   const backend: ReachCall[] = [];
+  /** The line of the last provider-run call an event gave, so its conversation item is not counted twice. */
+  let backendLine: { file: string; line: number } | undefined;
   /** Calls a log line says failed, and the exit codes tool end lines record. */
   const failedByEvent = new Set<string>();
   const exitCodes = new Map<string, number>();
@@ -156,6 +158,7 @@ function activityObserver(found: FoundSession): {
       } else if (e.kind === 'tool_call' && e.toolTitle !== undefined && e.recovered !== true) {
         // A tool the model's provider ran (a web search of the API): no call id, no result to pair; counted.
         const view = format.toolView(e.toolTitle, undefined);
+        backendLine = { file: e.file, line: e.line };
         if (view.reach !== undefined)
           backend.push({
             tool: keep(e.toolTitle),
@@ -169,6 +172,19 @@ function activityObserver(found: FoundSession): {
     chat(c) {
       pairing.chat(c);
       const time = lineTime && lineTime.file === c.file && lineTime.line === c.line ? lineTime.time : undefined;
+      if (c.type === 'backend_tool_call' && !(backendLine?.file === c.file && backendLine.line === c.line)) {
+        // A provider-run call only the conversation records (its text starts with the tool's name).
+        const name = (c.text ?? '').split(' ')[0] ?? '';
+        const view = name ? format.toolView(name, undefined) : undefined;
+        if (view?.reach !== undefined)
+          backend.push({
+            tool: keep(name),
+            reach: view.reach,
+            server: view.server ?? null,
+            time: iso(time),
+            failed: false,
+          });
+      }
       for (const tc of c.toolCalls ?? []) {
         if (tc.id === '' || calls.has(tc.id)) continue;
         const call: Call = {
