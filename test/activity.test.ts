@@ -330,6 +330,35 @@ describe('a Grok web search the provider ran, in the conversation only', () => {
   });
 });
 
+describe('a Claude Write whose result says it created the file', () => {
+  test('is a create', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'sa-activity-create-'));
+    try {
+      const name = '5e3c1a70-2b4d-4e8f-9a1c-3d5e7f9b1c01.jsonl';
+      const lines = readFileSync(join(CORPORA, 'claude', 'clean', 'projects', '-home-dev-app', name), 'utf8')
+        .split('\n')
+        .map((line) => {
+          if (!line.includes('toolu_01EditParserAbcdef012345')) return line;
+          const v = JSON.parse(line) as Obj;
+          const m = v.message as { content: Obj[] };
+          for (const b of m.content)
+            if (b.type === 'tool_use') {
+              b.name = 'Write';
+              b.input = { file_path: '/home/dev/app/src/new.rs', content: 'fn main() {}\n' };
+            }
+          if (v.type === 'user') v.toolUseResult = { type: 'create', filePath: '/home/dev/app/src/new.rs' };
+          return JSON.stringify(v);
+        });
+      writeFileSync(join(copy, name), lines.join('\n'));
+      const [s] = await activity([join(copy, name)]);
+      const write = s!.files.find((f) => f.tool === 'Write');
+      expect(write).toMatchObject({ path: '/home/dev/app/src/new.rs', action: 'create', status: 'completed' });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the table', () => {
   test('session text escaped; a command of several lines on one; a cwd of its own said', () => {
     const cmd = (command: string, cwd: string, line: number) => ({

@@ -22,7 +22,7 @@ import type {
 } from '../model/activity.js';
 import { byteOrder } from '../model/order.js';
 import { formatOf } from '../formats/registry.js';
-import type { ToolView } from '../formats/tool-view.js';
+import type { FileAction, ToolView } from '../formats/tool-view.js';
 import { classifyPairs } from '../pairing/classify.js';
 import { PairingCollector } from '../pairing/collect.js';
 import type { PairRow } from '../pairing/pairing-result.js';
@@ -127,6 +127,8 @@ function activityObserver(found: FoundSession): {
   const firstResult = new Map<string, Result>();
   /** Calls the provider ran (no id): the ones that reach outside. */
   const backend: ReachCall[] = [];
+  /** What results say a file tool did, by call id (a write that created its file). */
+  const resultActions = new Map<string, FileAction>();
   /** The line of the last provider-run call an event gave, so its conversation item is not counted twice. */
   let backendLine: { file: string; line: number } | undefined;
   /** Calls a log line says failed, and the exit codes tool end lines record. */
@@ -145,6 +147,7 @@ function activityObserver(found: FoundSession): {
     record({ file, kind, record }) {
       const cwd = results.recordCwd?.(kind, record.value);
       if (cwd !== undefined && cwd !== cwdOfFile.get(file)) cwdOfFile.set(file, keep(cwd));
+      for (const a of results.resultActions?.(kind, record.value) ?? []) resultActions.set(keep(a.id), a.action);
     },
     event(e) {
       pairing.event(e);
@@ -271,8 +274,11 @@ function activityObserver(found: FoundSession): {
           location,
         });
       }
-      for (const f of view.files ?? [])
-        files.push({ path: f.path, action: f.action, status, time, tool: name, callId: r.id, location });
+      const said = resultActions.get(r.id);
+      for (const f of view.files ?? []) {
+        const action = said !== undefined && f.action === 'write' && view.files?.length === 1 ? said : f.action;
+        files.push({ path: f.path, action, status, time, tool: name, callId: r.id, location });
+      }
       if (view.reach !== undefined)
         reaching.push({
           tool: name,

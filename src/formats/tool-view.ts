@@ -44,6 +44,11 @@ export interface ToolResultView {
   rejected?(text: string): boolean;
   /** The working directory a record of the log sets from its line on (e.g. a cwd field on every line). */
   recordCwd?(kind: string, value: unknown): string | undefined;
+  /**
+   * What a record's results say a file tool did, by call id, when the result says more than the call (a write that
+   * created its file).
+   */
+  resultActions?(kind: string, value: unknown): Array<{ id: string; action: FileAction }>;
 }
 
 type Obj = Record<string, unknown>;

@@ -61,6 +61,20 @@ export const CLAUDE_RESULT_VIEW: ToolResultView = {
     return m ? Number(m[1]) : undefined;
   },
   rejected: (text) => /doesn't want to proceed|user rejected|permission.*denied|was rejected/i.test(text),
+  resultActions(_kind, value) {
+    // A Write's result records whether it created the file or replaced it (toolUseResult.type "create" / "update").
+    if (typeof value !== 'object' || value === null) return [];
+    const v = value as Record<string, unknown>;
+    const tur = v.toolUseResult as Record<string, unknown> | undefined;
+    if (v.type !== 'user' || typeof tur !== 'object' || tur === null || tur.type !== 'create') return [];
+    const message = v.message as Record<string, unknown> | undefined;
+    const content = Array.isArray(message?.content) ? (message.content as unknown[]) : [];
+    const ids = content
+      .map((b) => (typeof b === 'object' && b !== null ? (b as Record<string, unknown>) : {}))
+      .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
+      .map((b) => b.tool_use_id as string);
+    return ids.length === 1 ? [{ id: ids[0]!, action: 'create' }] : [];
+  },
   recordCwd(_kind, value) {
     if (typeof value !== 'object' || value === null) return undefined;
     const cwd = (value as Record<string, unknown>).cwd;
