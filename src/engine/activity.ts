@@ -191,7 +191,7 @@ function activityObserver(found: FoundSession): {
       for (const tc of c.toolCalls ?? []) {
         if (tc.id === '' || calls.has(tc.id)) continue;
         const call: Call = {
-          name: tc.name,
+          name: keep(tc.name),
           view: kept(format.toolView(tc.name, tc.input ?? tc.args)),
           file: c.file,
           line: c.line,
