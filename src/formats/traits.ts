@@ -8,6 +8,7 @@ import type { SchemaCode } from '../model/finding.js';
 import type { DamageCode } from '../model/records.js';
 import type { PairingDialect } from '../pairing/dialect.js';
 import type { TimelineRules } from '../timeline/rules.js';
+import type { ToolResultView, ToolViewFn } from './tool-view.js';
 
 export type { SchemaCode };
 
@@ -51,6 +52,10 @@ export interface AgentTraits {
   /** Schema-check one JSONL record or one JSON document of the given artifact kind (unknown kinds: no issue). */
   validate(kind: string, value: unknown): SchemaIssue[];
   pairing: PairingDialect;
+  /** What each of its tools does (a command, a file written, the web reached), from a call's name and arguments. */
+  toolView: ToolViewFn;
+  /** What its tool results say about their calls: exit codes, refusals, the working directory of a line. */
+  toolResults: ToolResultView;
   timeline: TimelineRules;
   /** What the agent's own reader does with a damaged line, appended to the reader's description of the damage. */
   damageNotes: Partial<Record<DamageCode, string>>;

@@ -87,6 +87,8 @@ export interface SessionEvent {
   toolStatus?: string;
   toolTitle?: string;
   toolKind?: string;
+  /** The exit code a tool's end line records (a shell command's). */
+  toolExitCode?: number;
   subagentId?: string;
   childSessionId?: string;
   stopReason?: string;
@@ -144,9 +146,20 @@ export interface ChatItem {
   syntheticReason?: string;
   priorTurnInterrupt?: string;
   /** Tool calls declared by an assistant item. */
-  toolCalls?: Array<{ id: string; name: string; args?: string }>;
+  toolCalls?: Array<{
+    id: string;
+    name: string;
+    args?: string;
+    /**
+     * The arguments whole, as recorded (an object, or the JSON string the agent wrote), for an observer that reads
+     * what a call did (`activity`, through the format's `toolView`); a collector never keeps it.
+     */
+    input?: unknown;
+  }>;
   /** The call a tool_result answers. */
   toolCallId?: string;
+  /** A tool_result the agent marked as an error (absent: the agent marks none on this item, or it is not one). */
+  isError?: boolean;
   hasModelId?: boolean;
   /** First characters of the text content. */
   text?: string;

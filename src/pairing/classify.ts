@@ -77,7 +77,7 @@ export function classifyPairs(
       name: call.name,
       status: 'answered',
       call: { file: call.file, line: call.line, byteOffset: call.byteOffset },
-      mutating: isMutating(call.name, log?.kind),
+      mutating: d.mutating && log?.kind === undefined ? d.mutating(call.name) : isMutating(call.name, log?.kind),
     };
     if (log?.kind !== undefined) row.kind = log.kind;
     if (call.args !== undefined) row.args = call.args;

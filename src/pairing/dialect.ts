@@ -26,6 +26,11 @@ export interface PairingDialect {
   rebuiltNames?: RegExp;
   /** A user item that opens the conversation without being a prompt (sent once, before the first turn). */
   preamble?: RegExp;
+  /**
+   * Whether a tool (by name) can change files or run commands, by the agent's own knowledge of its tools (a web
+   * fetch or a read-only search does not); absent: guessed from the tool kind and name.
+   */
+  mutating?: (name: string) => boolean;
   /** Consequences, appended to the messages. */
   orphan: string;
   duplicate: string;

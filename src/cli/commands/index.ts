@@ -5,10 +5,22 @@
  */
 import type { CommandSpec } from '../spec.js';
 import { archive, bundle, captures, search, verify } from './specs-evidence.js';
-import { audit, checks, inspect, lineage, merge, pairs, sessions, timeline, validate } from './specs-review.js';
+import {
+  activity,
+  audit,
+  checks,
+  inspect,
+  lineage,
+  merge,
+  pairs,
+  sessions,
+  timeline,
+  validate,
+} from './specs-review.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
   sessions,
+  activity,
   audit,
   validate,
   timeline,

@@ -1,7 +1,7 @@
 /**
  * The commands that read sessions and report on them, as data: audit, validate, timeline, pairs, inspect, lineage,
- * merge (audit's shards combined), sessions (the list to start from), checks (the finding codes). Each `load`
- * imports its module only when it runs.
+ * merge (audit's shards combined), sessions (the list to start from), activity (what the agent did), checks (the
+ * finding codes). Each `load` imports its module only when it runs.
  */
 import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
 import { REPORT_FORMATS } from '../../report/report-formats.js';
@@ -236,6 +236,70 @@ export const sessions: CommandSpec = {
     [3, 'an internal error of session-audit (please report it)'],
   ],
   load: async () => (await import('./sessions.js')).sessionsModule,
+};
+
+export const activity: CommandSpec = {
+  name: 'activity',
+  summary: 'what the agent did: commands run, files touched, tools that reach outside, calls that failed',
+  description:
+    'Each session is audited once, as `audit` audits it, and its tool calls are read through what its agent knows ' +
+    'of its tools: a shell command is listed as a command (its command line, working directory, status and exit ' +
+    'code when recorded), a file tool or a patch as the files it read, wrote, edited, created or deleted (a shell ' +
+    'command is never guessed into files), a web fetch, an MCP server or a subagent as a tool that reaches outside, ' +
+    'with counts. Failed calls are those whose result or log says they failed, that were rejected or cancelled, or ' +
+    'that were never answered. Every entry says where it is, as file:line.',
+  positionals: [
+    {
+      name: 'paths',
+      required: false,
+      variadic: true,
+      describe: (f) =>
+        `${f.sessionNouns}, or trees holding them (agent homes such as ~/.codex are entered wherever they are; ` +
+        "default: the agents' session homes that exist)",
+    },
+  ],
+  options: [
+    formatOption(['table', 'json', 'csv'], 'table'),
+    OUTPUT,
+    {
+      name: 'since',
+      type: 'string',
+      value: 'TIME',
+      describe: 'only entries at or after TIME (an ISO 8601 date or date and time; epoch ms)',
+    },
+    {
+      name: 'until',
+      type: 'string',
+      value: 'TIME',
+      describe: 'only entries at or before TIME (a date alone takes the whole day)',
+    },
+    {
+      name: 'agent',
+      type: 'string',
+      multiple: true,
+      value: 'FORMAT',
+      describe: (f) => `only sessions of these agents (a comma-separated list works too): ${f.formatNames.join(' | ')}`,
+    },
+    {
+      name: 'kind',
+      type: 'string',
+      multiple: true,
+      value: 'KIND',
+      describe: 'only these parts (a comma-separated list works too): commands | files | tools | failed',
+    },
+    COLOR,
+  ],
+  examples: [
+    ['session-audit activity ~/.codex/sessions', 'every command, file and failed call of every Codex session'],
+    ['session-audit activity session.jsonl --kind commands,failed', 'the commands run and the calls that failed'],
+    ['session-audit activity ~/.claude --since 2026-03-01 --format csv -o activity.csv', 'for a spreadsheet'],
+  ],
+  exitCodes: [
+    [0, 'listed (findings do not change the exit code; use audit to gate)'],
+    [2, 'unusable arguments or output, or no session found (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+  ],
+  load: async () => (await import('./activity.js')).activityModule,
 };
 
 export const checks: CommandSpec = {

@@ -9,8 +9,10 @@ import { loadClaude, looksLikeTranscriptRecord, streamClaudeLog } from './load.j
 import { claudeEventText } from './normalize.js';
 import { CLAUDE_SCHEMAS } from './schemas.js';
 import { validateClaude } from './validate.js';
+import { claudeToolView, CLAUDE_RESULT_VIEW } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
+  mutating: (name) => claudeToolView(name, undefined).mutating,
   placement: 'run',
   conversation: 'the transcript',
   orphan:
@@ -40,6 +42,8 @@ export const claude = {
   jsonlShape: (kind) => (kind === 'transcript' || kind === 'subagent' ? looksLikeTranscriptRecord : undefined),
   eventText: claudeEventText,
   pairing: PAIRING,
+  toolView: claudeToolView,
+  toolResults: CLAUDE_RESULT_VIEW,
   timeline: IN_ORDER,
   duplicateKeys: {
     rejectsRecord: false,

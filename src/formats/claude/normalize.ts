@@ -247,6 +247,7 @@ export class ClaudeNormalizer {
         type: 'tool_result',
         toolCallId: str(b.tool_use_id) ?? '',
         text: clip(t, 300),
+        isError: b.is_error === true,
         ...(SYNTHETIC.some((re) => re.test(t.trim())) ? { synthetic: true } : {}),
       });
     }
@@ -326,6 +327,7 @@ export class ClaudeNormalizer {
           id: str(b.id) ?? '',
           name: str(b.name) ?? '',
           args: clip(JSON.stringify(b.input ?? {}), 200),
+          input: b.input,
         })),
         text: clip(text, 300),
         ...(same ? { sameResponse: true } : {}),

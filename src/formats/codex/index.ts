@@ -9,8 +9,10 @@ import { loadCodex, looksLikeRolloutLine, streamCodexLog } from './load.js';
 import { codexEventText } from './normalize.js';
 import { CODEX_SCHEMAS } from './schemas.js';
 import { validateCodex } from './validate.js';
+import { codexToolView, CODEX_RESULT_VIEW } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
+  mutating: (name) => codexToolView(name, undefined).mutating,
   placement: 'anywhere',
   conversation: 'the rollout',
   orphan:
@@ -42,6 +44,8 @@ export const codex = {
   jsonlShape: (kind) => (kind === 'rollout' ? looksLikeRolloutLine : undefined),
   eventText: codexEventText,
   pairing: PAIRING,
+  toolView: codexToolView,
+  toolResults: CODEX_RESULT_VIEW,
   timeline: IN_ORDER,
   duplicateKeys: {
     rejectsRecord: true,

@@ -70,6 +70,14 @@ function callArgs(p: Obj): string {
   return showJson(p);
 }
 
+/** A call's arguments whole: the recorded JSON string or patch text, or a local shell call's action. */
+function callInput(p: Obj): unknown {
+  if (p.type === 'function_call') return p.arguments;
+  if (p.type === 'custom_tool_call') return p.input;
+  if (p.type === 'local_shell_call') return p.action;
+  return undefined;
+}
+
 export interface CodexStep {
   event: SessionEvent;
   chats: ChatItem[];
@@ -216,7 +224,10 @@ export class CodexNormalizer {
       e.toolStatus = str(p.status) ?? 'pending';
       e.summary = clip(`${e.toolTitle} ${callArgs(p)}`);
       if (id !== undefined)
-        chat({ type: 'assistant', toolCalls: [{ id, name: e.toolTitle, args: clip(callArgs(p), 200) }] });
+        chat({
+          type: 'assistant',
+          toolCalls: [{ id, name: e.toolTitle, args: clip(callArgs(p), 200), input: callInput(p) }],
+        });
       return;
     }
     if (OUTPUTS.has(ptype)) {
@@ -232,6 +243,7 @@ export class CodexNormalizer {
         type: 'tool_result',
         toolCallId: e.toolCallId ?? '',
         text: clip(text, 300),
+        ...(failed ? { isError: true } : {}),
         ...(text.trim() === ABORTED ? { synthetic: true } : {}),
       });
       return;
@@ -258,6 +270,7 @@ export class CodexNormalizer {
       e.kind = 'tool_update';
       e.toolCallId = str(p.call_id);
       const code = num(p.exit_code);
+      if (code !== undefined) e.toolExitCode = code;
       e.toolStatus =
         str(p.status) ??
         (code !== undefined ? (code === 0 ? 'completed' : 'failed') : p.success === false ? 'failed' : 'completed');

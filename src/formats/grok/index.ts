@@ -24,6 +24,7 @@ import { grokRelocations } from './relocations.js';
 import { GROK_SCHEMAS } from './schemas.js';
 import { GROK_TIMELINE } from './timeline.js';
 import { validateGrok } from './validate.js';
+import { grokToolView, GROK_RESULT_VIEW } from './tool-view.js';
 
 export const grok = {
   name: 'grok',
@@ -53,6 +54,8 @@ export const grok = {
   identityOf: grokIdentityOf,
   childSession: grokChildSession,
   pairing: GROK_PAIRING,
+  toolView: grokToolView,
+  toolResults: GROK_RESULT_VIEW,
   timeline: GROK_TIMELINE,
   duplicateKeys: {
     rejectsRecord: true,

@@ -342,9 +342,12 @@ function chatItem(file: string, r: JsonlRecord): ChatItem {
     if (item.type === 'assistant') {
       item.hasModelId = typeof v.model_id === 'string';
       if (Array.isArray(v.tool_calls)) {
-        item.toolCalls = v.tool_calls
-          .filter(isObj)
-          .map((c) => ({ id: str(c.id) ?? '', name: str(c.name) ?? '', args: clip(str(c.arguments) ?? '', 200) }));
+        item.toolCalls = v.tool_calls.filter(isObj).map((c) => ({
+          id: str(c.id) ?? '',
+          name: str(c.name) ?? '',
+          args: clip(str(c.arguments) ?? '', 200),
+          input: c.arguments,
+        }));
       }
     }
     if (item.type === 'tool_result') item.toolCallId = str(v.tool_call_id);
@@ -368,7 +371,12 @@ function chatItem(file: string, r: JsonlRecord): ChatItem {
       if (Array.isArray(v.tool_calls)) {
         item.toolCalls = v.tool_calls.filter(isObj).map((c) => {
           const fn = isObj(c.function) ? c.function : {};
-          return { id: str(c.id) ?? '', name: str(fn.name) ?? '', args: clip(str(fn.arguments) ?? '', 200) };
+          return {
+            id: str(c.id) ?? '',
+            name: str(fn.name) ?? '',
+            args: clip(str(fn.arguments) ?? '', 200),
+            input: fn.arguments,
+          };
         });
       }
     }

@@ -4,6 +4,7 @@
  * completions), and Grok's repair rewrites what providers would reject.
  */
 import type { PairingDialect } from '../../pairing/dialect.js';
+import { grokToolView } from './tool-view.js';
 
 /** Synthetic user items (by synthetic_reason) that open a new turn of the conversation. */
 const TURN_START_REASONS = new Set([
@@ -18,6 +19,7 @@ const TURN_START_REASONS = new Set([
 ]);
 
 export const GROK_PAIRING: PairingDialect = {
+  mutating: (name) => grokToolView(name, undefined).mutating,
   placement: 'run',
   conversation: 'chat_history.jsonl',
   toolLog: 'updates.jsonl',

@@ -16,8 +16,10 @@ import { loadHermes, looksLikeMessage, streamHermesLog } from './load.js';
 import { hermesEventText } from './normalize.js';
 import { HERMES_SCHEMAS } from './schemas.js';
 import { validateHermes } from './validate.js';
+import { hermesToolView, HERMES_RESULT_VIEW } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
+  mutating: (name) => hermesToolView(name, undefined).mutating,
   placement: 'run',
   conversation: 'the conversation (the rows of state.db, or the gateway transcript sessions/<id>.jsonl)',
   orphan:
@@ -69,6 +71,8 @@ export const hermes = {
   jsonlShape: (kind) => (kind === 'transcript' ? looksLikeMessage : undefined),
   eventText: hermesEventText,
   pairing: PAIRING,
+  toolView: hermesToolView,
+  toolResults: HERMES_RESULT_VIEW,
   timeline: IN_ORDER,
   duplicateKeys: {
     rejectsRecord: false,

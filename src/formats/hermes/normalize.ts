@@ -135,7 +135,7 @@ export class HermesNormalizer {
           type: 'assistant',
           text: clip(text, 300),
           ...(calls.length
-            ? { toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: clip(c.args, 200) })) }
+            ? { toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: clip(c.args, 200), input: c.args })) }
             : {}),
         });
         break;
@@ -146,11 +146,14 @@ export class HermesNormalizer {
         const gate = approvalMarker(text);
         e.toolStatus = gate === 'blocked' || /"status":\s*"error"/.test(text) ? 'failed' : 'completed';
         const synthetic = isSynthetic(text);
+        const exit = /"exit_code":\s*(-?\d+)\s*[,}]/.exec(text);
+        if (exit) e.toolExitCode = Number(exit[1]);
         e.summary = clip(`${e.toolCallId ?? '?'}${gate ? ` (${APPROVAL_WORDS[gate]})` : ''} — ${text}`);
         chat({
           type: 'tool_result',
           toolCallId: e.toolCallId ?? '',
           text: clip(text, 300),
+          isError: e.toolStatus === 'failed',
           ...(synthetic ? { synthetic: true } : {}),
         });
         break;

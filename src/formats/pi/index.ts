@@ -14,8 +14,10 @@ import { loadPi, looksLikePiRecord, streamPiLog } from './load.js';
 import { piEventText } from './normalize.js';
 import { PI_SCHEMAS } from './schemas.js';
 import { validatePi } from './validate.js';
+import { piToolView, PI_RESULT_VIEW } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
+  mutating: (name) => piToolView(name, undefined).mutating,
   placement: 'run',
   conversation: 'the session file',
   orphan:
@@ -48,6 +50,8 @@ export const pi = {
   jsonlShape: (kind) => (kind === 'session' ? looksLikePiRecord : undefined),
   eventText: piEventText,
   pairing: PAIRING,
+  toolView: piToolView,
+  toolResults: PI_RESULT_VIEW,
   timeline: IN_ORDER,
   duplicateKeys: {
     rejectsRecord: false,

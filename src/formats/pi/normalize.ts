@@ -192,6 +192,7 @@ export class PiNormalizer {
               id: str(b.id) ?? '',
               name: str(b.name) ?? '',
               args: clip(JSON.stringify(b.arguments ?? {}), 200),
+              input: b.arguments,
             })),
             text: clip(text, 300),
             ...(abandoned !== undefined ? { abandoned } : {}),
@@ -213,11 +214,15 @@ export class PiNormalizer {
         e.toolCallId = str(m.toolCallId);
         e.toolTitle = str(m.toolName);
         e.toolStatus = m.isError === true ? 'failed' : 'completed';
+        // A bash result ends with the exit code when it is not zero.
+        const exit = /(?:^|\n)Command exited with code (\d+)\s*$/.exec(text.slice(-80));
+        if (exit) e.toolExitCode = Number(exit[1]);
         e.summary = clip(`${e.toolCallId ?? '?'} — ${text}`);
         chat({
           type: 'tool_result',
           toolCallId: str(m.toolCallId) ?? '',
           text: clip(text, 300),
+          isError: m.isError === true,
           ...(m.isError === true && SYNTHETIC.some((re) => re.test(text.trim())) ? { synthetic: true } : {}),
         });
         return;
