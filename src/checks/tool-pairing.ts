@@ -1,6 +1,7 @@
 /** TOOL_* and XREF_CHAT_VS_UPDATES: every tool call answered exactly once, in place, in both logs. */
 import { PairingCollector } from '../pairing/collect.js';
 import { classifyPairs } from '../pairing/classify.js';
+import type { PairFinding } from '../pairing/pairing-result.js';
 import { defineCheck } from './define.js';
 
 export const toolPairing = defineCheck({
@@ -91,7 +92,12 @@ export const toolPairing = defineCheck({
   },
   create(ctx) {
     const dialect = ctx.agent.pairing;
-    const c = new PairingCollector(dialect);
+    const emit = (findings: PairFinding[]): void => {
+      for (const f of findings)
+        ctx.emit(f.code, f.at, f.message, { key: f.key, ...(f.severity ? { severity: f.severity } : {}) });
+    };
+    // Findings of a conversation that ended are emitted then, and its calls let go (collect.ts).
+    const c = new PairingCollector(dialect, { rows: false, onFindings: emit });
     let rebuilt = false;
     return {
       event: (e) => c.event(e),
@@ -107,9 +113,7 @@ export const toolPairing = defineCheck({
           c.hasChat &&
           c.chatCalls.size > 0 &&
           [...c.chatCalls.values()].every((x) => names.test(x.name));
-        for (const f of classifyPairs(c, dialect, { rebuilt, rows: false }).findings) {
-          ctx.emit(f.code, f.at, f.message, { key: f.key, ...(f.severity ? { severity: f.severity } : {}) });
-        }
+        emit(classifyPairs(c, dialect, { rebuilt, rows: false }).findings);
       },
     };
   },

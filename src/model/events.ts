@@ -180,6 +180,11 @@ export interface ChatItem {
    * skips that line, so the model never sees the item.
    */
   recovered?: 'merged' | 'nul' | 'bom';
+  /**
+   * The first item of a conversation of its own (a Hermes session): no call or result before it belongs to the
+   * conversation it opens, so tool pairing settles the calls before it and lets them go.
+   */
+  conversationStart?: boolean;
 }
 
 /**

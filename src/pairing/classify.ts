@@ -5,7 +5,7 @@
  */
 import { isDead } from '../model/events.js';
 import { loc, type ChatResult, type LogCall } from './call-records.js';
-import type { PairingCollector } from './collect.js';
+import type { PairingState } from './pairing-state.js';
 import type { PairingDialect } from './dialect.js';
 import { emittedAfter } from './emission-order.js';
 import { isMutating } from './mutating.js';
@@ -14,10 +14,33 @@ import { classifyUnanswered, interruptedText, type TurnOutcome } from './unanswe
 
 /**
  * `rows: false` (the audit): only the findings are wanted, so no row is kept and memory stays at the size of the
- * collector's compact tables, not of one object per call.
+ * collector's compact tables, not of one object per call. With what the collector settled before (the conversations
+ * that ended, collect.ts), first.
  */
 export function classifyPairs(
-  c: PairingCollector,
+  c: PairingState,
+  d: PairingDialect,
+  opts: { rebuilt?: boolean; rows?: boolean } = {},
+): PairingResult {
+  const r = classifyConversation(c, d, opts);
+  if (c.settledFindings.length) r.findings = [...c.settledFindings, ...r.findings];
+  if (opts.rows !== false && c.settledRows.length) {
+    r.rows = [...c.settledRows, ...r.rows];
+    sortRows(r.rows);
+  }
+  return r;
+}
+
+// Rows in the order the calls happened: by their line in the authoritative log, else in the conversation.
+const order = (r: PairRow): number => r.logCall?.line ?? Number.MAX_SAFE_INTEGER;
+const sortRows = (rows: PairRow[]): void =>
+  void rows.sort(
+    (a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0),
+  );
+
+/** The calls and results the collector holds now (its current conversation, or all of them), classified. */
+export function classifyConversation(
+  c: PairingState,
   d: PairingDialect,
   opts: { rebuilt?: boolean; rows?: boolean } = {},
 ): PairingResult {
@@ -254,10 +277,6 @@ export function classifyPairs(
     }
     rows.push(row);
   }
-  // Rows in the order the calls happened: by their line in the authoritative log, else in the conversation.
-  const order = (r: PairRow): number => r.logCall?.line ?? Number.MAX_SAFE_INTEGER;
-  kept.sort(
-    (a, b) => order(a) - order(b) || (a.call?.line ?? a.result?.line ?? 0) - (b.call?.line ?? b.result?.line ?? 0),
-  );
+  sortRows(kept);
   return { rows: kept, findings };
 }

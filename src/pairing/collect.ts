@@ -5,33 +5,40 @@
  *
  * Memory: one row per call id in column arrays (LogCallTable; about 100 bytes a call), titles only while a call is
  * unfinished, and full objects only for the rare results that need a finding. A session with a million tool calls
- * stays within the reader's memory bar.
+ * stays within the reader's memory bar. A format whose conversations are apart (ChatItem.conversationStart, with no
+ * authoritative log) has each conversation's calls settled when the next one starts: their findings (and rows, when
+ * asked for) are made then and the calls let go, so memory is that of the largest conversation.
  */
 import { keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
 import type { ChatCall, ChatResult, TurnEnd, Where } from './call-records.js';
+import { classifyConversation } from './classify.js';
 import type { PairingDialect } from './dialect.js';
 import type { Emission } from './emission-order.js';
 import { Interner } from './interner.js';
 import { clipTitle, LogCallTable } from './log-call-table.js';
+import type { PairFinding, PairRow } from './pairing-result.js';
+import type { FirstResult, PairingState } from './pairing-state.js';
 
-/**
- * The first result of each call, kept compactly; every other result (and anything odd about the first) as an object.
- */
-interface FirstResult {
-  file: string;
-  line: number;
-  byteOffset: number;
-  count: number;
+export interface PairingOptions {
+  /** Keep every title and argument string (for commands that show them; costs memory). */
+  keepDetail?: boolean;
+  /** Keep the rows of settled conversations for classifyPairs (default true; the audit wants findings only). */
+  rows?: boolean;
+  /** Where the findings of each settled conversation go as it is settled; absent: kept for classifyPairs. */
+  onFindings?: (findings: PairFinding[]) => void;
 }
 
-export class PairingCollector {
+export class PairingCollector implements PairingState {
   private readonly interner = new Interner();
   readonly logCalls: LogCallTable;
   /** Calls declared by assistant items, by id. */
-  readonly chatCalls = new Map<string, ChatCall>();
+  chatCalls = new Map<string, ChatCall>();
   /** First result of each id (compact), plus every result that needs a finding or that answers no declared call. */
-  readonly firstResults = new Map<string, FirstResult>();
-  readonly oddResults: ChatResult[] = [];
+  firstResults = new Map<string, FirstResult>();
+  oddResults: ChatResult[] = [];
+  /** What the conversations settled so far yielded (the rows only when asked for; findings without onFindings). */
+  readonly settledRows: PairRow[] = [];
+  readonly settledFindings: PairFinding[] = [];
   readonly chatTurnStarts: number[] = [];
   /** Per conversation file, the index of the last chat turn that started in it. */
   private readonly lastTurnIn = new Map<string, number>();
@@ -54,16 +61,19 @@ export class PairingCollector {
   private chatFile: string | undefined;
 
   private readonly keepDetail: boolean;
+  private readonly keepRows: boolean;
+  private readonly onFindings: ((findings: PairFinding[]) => void) | undefined;
+  private readonly dialect: PairingDialect;
   private readonly toolLog: string | undefined;
   private readonly turnStartReasons: ReadonlySet<string>;
   private readonly preamble: RegExp | undefined;
 
-  /**
-   * `dialect`: the agent's pairing rules (which log records tool calls, how turns start). `keepDetail`: keep every
-   * title and argument string (for commands that show them; costs memory).
-   */
-  constructor(dialect: PairingDialect, options: { keepDetail?: boolean } = {}) {
+  /** `dialect`: the agent's pairing rules (which log records tool calls, how turns start). */
+  constructor(dialect: PairingDialect, options: PairingOptions = {}) {
     this.keepDetail = options.keepDetail ?? false;
+    this.keepRows = options.rows ?? true;
+    this.onFindings = options.onFindings;
+    this.dialect = dialect;
     this.toolLog = dialect.toolLog;
     this.turnStartReasons = dialect.turnStartReasons ?? new Set();
     this.preamble = dialect.preamble;
@@ -115,8 +125,9 @@ export class PairingCollector {
    * sub-agents') sends each file's items in one run.
    */
   chat(c: ChatItem): void {
-    if (c.file !== this.chatFile) {
-      // Each file is its own conversation: a run of results never continues into another file.
+    if (c.conversationStart === true && this.toolLog === undefined) this.settle();
+    if (c.file !== this.chatFile || c.conversationStart === true) {
+      // Each file, and each conversation the format marks, is its own: a run of results never continues into another.
       this.chatFile = c.file;
       this.open = undefined;
       this.lastCallIdsThisTurn = [];
@@ -191,6 +202,21 @@ export class PairingCollector {
       default:
         this.open = undefined;
     }
+  }
+
+  /**
+   * The conversation so far is over: classify its calls and results, hand on the findings (keep the rows when
+   * asked), and let them go. Only without an authoritative log, whose calls span every conversation.
+   */
+  private settle(): void {
+    if (this.chatCalls.size === 0 && this.firstResults.size === 0) return;
+    const r = classifyConversation(this, this.dialect, { rows: this.keepRows });
+    if (this.keepRows) for (const row of r.rows) this.settledRows.push(row);
+    if (this.onFindings) this.onFindings(r.findings);
+    else for (const f of r.findings) this.settledFindings.push(f);
+    this.chatCalls = new Map();
+    this.firstResults = new Map();
+    this.oddResults = [];
   }
 
   private declare(c: ChatItem, call: { id: string; name: string; args?: string }): void {

@@ -3,7 +3,7 @@
  * went on, or interrupted (cancelled, crashed, or in flight when the session stopped); and the words for each.
  */
 import { loc, type ChatCall, type LogCall, type Where } from './call-records.js';
-import type { PairingCollector } from './collect.js';
+import type { PairingState } from './pairing-state.js';
 import type { PairingDialect } from './dialect.js';
 import type { PairFinding, PairRow } from './pairing-result.js';
 
@@ -39,7 +39,7 @@ export function classifyUnanswered(
   row: PairRow,
   findings: PairFinding[],
   out: TurnOutcome,
-  c: PairingCollector,
+  c: PairingState,
   d: PairingDialect,
   logName: string,
 ): void {

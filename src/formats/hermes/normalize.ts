@@ -65,6 +65,8 @@ const localTime = (v: Obj): string => (str(v.timestamp) !== undefined ? ` [local
 export class HermesNormalizer {
   private seq = 0;
   private turns = -1;
+  /** No conversation item of the current Hermes session was handed on yet. */
+  private fresh = true;
   readonly identity: SessionIdentity = { subagents: [] };
   constructor(
     private readonly file: string,
@@ -80,6 +82,7 @@ export class HermesNormalizer {
   /** The next records belong to another Hermes session (its turns count from 0). */
   session(): void {
     this.turns = -1;
+    this.fresh = true;
   }
 
   push(r: JsonlRecord, rail = 'hermes'): { event: SessionEvent; chats: ChatItem[] } {
@@ -91,7 +94,11 @@ export class HermesNormalizer {
       return { event: e, chats };
     }
     const chat = (c: Omit<ChatItem, 'file' | 'line' | 'byteOffset'>): void => {
-      chats.push({ file: this.file, line: r.line, byteOffset: r.byteOffset, ...c });
+      const item: ChatItem = { file: this.file, line: r.line, byteOffset: r.byteOffset, ...c };
+      // Each Hermes session (a transcript, or one session's rows of state.db) is a conversation of its own.
+      if (this.fresh) item.conversationStart = true;
+      this.fresh = false;
+      chats.push(item);
     };
     const role = str(v.role) ?? '';
     e.tag = role;
