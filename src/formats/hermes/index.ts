@@ -16,6 +16,7 @@ import { loadHermes, looksLikeMessage, streamHermesLog } from './load.js';
 import { hermesEventText } from './normalize.js';
 import { HERMES_SCHEMAS } from './schemas.js';
 import { validateHermes } from './validate.js';
+import { hermesToolView } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
@@ -68,6 +69,7 @@ export const hermes = {
   streamLog: streamHermesLog,
   jsonlShape: (kind) => (kind === 'transcript' ? looksLikeMessage : undefined),
   eventText: hermesEventText,
+  toolView: hermesToolView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {

@@ -14,6 +14,7 @@ import { loadPi, looksLikePiRecord, streamPiLog } from './load.js';
 import { piEventText } from './normalize.js';
 import { PI_SCHEMAS } from './schemas.js';
 import { validatePi } from './validate.js';
+import { piToolView } from './tool-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
@@ -47,6 +48,7 @@ export const pi = {
   streamLog: streamPiLog,
   jsonlShape: (kind) => (kind === 'session' ? looksLikePiRecord : undefined),
   eventText: piEventText,
+  toolView: piToolView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {
