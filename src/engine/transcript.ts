@@ -31,6 +31,8 @@ export interface TranscriptOptions {
 interface Note {
   calls: Array<ToolCallSeen & { view: ToolView }>;
   results: ToolResultSeen[];
+  /** The record repeats the message before it. */
+  echo?: boolean;
 }
 
 const FATES: Partial<Record<string, CallFate>> = {
@@ -132,6 +134,7 @@ function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => No
     const id = t.source.found.id;
     const set = tv.cwd?.(v);
     if (set !== undefined) cwd.set(id, set);
+    if ((e.kind === 'user_prompt' || e.kind === 'model_text' || e.kind === 'thought') && tv.echo?.(v)) return { calls: [], results: [], echo: true };
     if (e.kind !== 'tool_call' && e.kind !== 'tool_update') return undefined;
     const dir = cwd.get(id);
     const calls = e.kind === 'tool_call' ? tv.calls(v).map((c) => ({ ...c, view: tv.view(c.name, c.args, dir) })) : [];
@@ -161,6 +164,8 @@ export function sessionTranscript(
     : undefined;
   /** The names of calls waiting for a result, and per session the rewound state shown. */
   const pending = new Map<string, string>();
+  /** The last prompt or reply shown, per session: an echo of it is not shown again. */
+  const lastText = new Map<string, { kind: string; echo: boolean; text: string }>();
   const shown = new Map<string, { rewound: boolean; compacted: boolean; file: string }>();
   const started = new Set<string>();
 
@@ -226,16 +231,19 @@ export function sessionTranscript(
     at: TranscriptAt,
     out: (e: TranscriptEntry) => void,
   ): void {
+    if (ev.kind === 'user_prompt' || ev.kind === 'model_text' || ev.kind === 'thought') {
+      // One of two records of one message (either may come first): shown once.
+      const mine = { kind: ev.kind, echo: note?.echo ?? false, text: ev.text };
+      const last = lastText.get(ev.session);
+      lastText.set(ev.session, mine);
+      if (last && last.kind === mine.kind && last.echo !== mine.echo && last.text === mine.text) {
+        lastText.delete(ev.session);
+        return;
+      }
+      out({ type: ev.kind === 'user_prompt' ? 'prompt' : ev.kind === 'model_text' ? 'reply' : 'thinking', at, text: ev.text });
+      return;
+    }
     switch (ev.kind) {
-      case 'user_prompt':
-        out({ type: 'prompt', at, text: ev.text });
-        return;
-      case 'model_text':
-        out({ type: 'reply', at, text: ev.text });
-        return;
-      case 'thought':
-        out({ type: 'thinking', at, text: ev.text });
-        return;
       case 'tool_call': {
         const calls = note?.calls ?? [];
         if (!calls.length) {

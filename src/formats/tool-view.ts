@@ -17,6 +17,11 @@ export interface ToolViewTrait {
   results(record: unknown): ToolResultSeen[];
   /** The working directory a record sets for what follows (a turn's context, a line's own cwd). */
   cwd?(record: unknown): string | undefined;
+  /**
+   * The record repeats a message of the record before it (Codex writes each prompt and reply twice, as a response
+   * item and as an event): a reader is shown it once.
+   */
+  echo?(record: unknown): boolean;
   /** What a call is; `cwd`: the session's working directory at the call, when known. */
   view(name: string, args: unknown, cwd?: string): ToolView;
 }

@@ -24,21 +24,28 @@ export const hermesToolView: ToolViewTrait = {
   calls(v) {
     if (!isObj(v) || v.role !== 'assistant') return [];
     const row = typeof v.tool_calls === 'string' ? { tool_calls: parseArgs(v.tool_calls) } : v;
-    return toolCalls(row).map((c) => ({ id: c.id, name: c.name, args: parseArgs(c.args) }));
+    // A state.db row read for the audit keeps the calls' ids and names only: no arguments, `{}`.
+    return toolCalls(row).map((c) => ({ id: c.id, name: c.name, args: c.args === '' ? {} : parseArgs(c.args) }));
   },
   results(v) {
     if (!isObj(v) || v.role !== 'tool') return [];
     const output = contentText(v.content);
     const parsed = parseArgs(output);
     const exit = isObj(parsed) && typeof parsed.exit_code === 'number' ? parsed.exit_code : undefined;
+    const error = isObj(parsed) && typeof parsed.error === 'string' && parsed.error !== '' ? parsed.error : undefined;
     const status: ResultStatus = isSynthetic(output)
       ? 'placeholder'
       : approvalMarker(output) === 'blocked'
         ? 'rejected'
-        : /"status":\s*"error"/.test(output) || (exit !== undefined && exit !== 0)
+        : /"status":\s*"error"/.test(output) || error !== undefined || (exit !== undefined && exit !== 0)
           ? 'failed'
           : 'completed';
-    return [{ id: str(v.tool_call_id) ?? '', status, output, ...(exit !== undefined ? { exitCode: exit } : {}) }];
+    // The tool's JSON envelope: its output (or content) as the text, the error after it.
+    const text = isObj(parsed) ? (str(parsed.output) ?? str(parsed.content)) : undefined;
+    const shown = text !== undefined ? `${text}${error !== undefined ? `\nerror: ${error}` : ''}` : output;
+    return [
+      { id: str(v.tool_call_id) ?? '', status, output: shown, ...(exit !== undefined ? { exitCode: exit } : {}) },
+    ];
   },
   view(name, args, cwd) {
     const v = viewByArgs(kindByName(KINDS, name), name, args, cwd);
