@@ -33,6 +33,8 @@ interface Note {
   results: ToolResultSeen[];
   /** The record repeats the message before it. */
   echo?: boolean;
+  /** What the model said beside its calls in the same record. */
+  said?: { thinking?: string; text?: string };
 }
 
 const FATES: Partial<Record<string, CallFate>> = {
@@ -139,7 +141,9 @@ function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => No
     const dir = cwd.get(id);
     const calls = e.kind === 'tool_call' ? tv.calls(v).map((c) => ({ ...c, view: tv.view(c.name, c.args, dir) })) : [];
     const results = e.kind === 'tool_update' ? tv.results(v) : [];
-    return calls.length || results.length ? { calls, results } : undefined;
+    const said = calls.length ? tv.said?.(v) : undefined;
+    if (!calls.length && !results.length) return undefined;
+    return { calls, results, ...(said && (said.text || said.thinking) ? { said } : {}) };
   };
 }
 
@@ -246,6 +250,8 @@ export function sessionTranscript(
     switch (ev.kind) {
       case 'tool_call': {
         const calls = note?.calls ?? [];
+        if (note?.said?.thinking) out({ type: 'thinking', at, text: note.said.thinking });
+        if (note?.said?.text) out({ type: 'reply', at, text: note.said.text });
         if (!calls.length) {
           out({ type: 'call', at, id: ev.toolCallId ?? '', view: { kind: 'other', tool: ev.summary, args: {} } });
           return;

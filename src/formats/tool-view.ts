@@ -18,6 +18,11 @@ export interface ToolViewTrait {
   /** The working directory a record sets for what follows (a turn's context, a line's own cwd). */
   cwd?(record: unknown): string | undefined;
   /**
+   * What the model said in the record that holds its calls (an agent that writes a response whole, its reasoning and
+   * text beside its calls): shown before the calls. Absent: the agent writes them as records of their own.
+   */
+  said?(record: unknown): { thinking?: string; text?: string };
+  /**
    * The record repeats a message of the record before it (Codex writes each prompt and reply twice, as a response
    * item and as an event): a reader is shown it once.
    */

@@ -186,7 +186,6 @@ export function blockOf(e: TranscriptEntry, o: BlockOptions): Block {
       return { ...base, title: e.text, tone: 'dim', body: [] };
     case 'call': {
       const { body, lang } = callBody(e.view, o.maxLines);
-      if (e.fate) body.push({ text: FATE_WORDS[e.fate], style: 'dim' });
       return {
         ...base,
         title: `${KIND_WORDS[e.view.kind]} ${e.view.tool}`,

@@ -7,7 +7,7 @@ import type { TranscriptEntry } from '../model/transcript.js';
 import { colors, type Colors, type Paint } from './ansi.js';
 import { escapeText } from './escape.js';
 import { blockOf, type BlockOptions, type LineStyle, type Tone } from './transcript-blocks.js';
-import { displayWidth } from './width.js';
+import { displayWidth, takeWidth } from './width.js';
 import { wrapLines } from './wrap.js';
 
 export interface TerminalOptions extends BlockOptions {
@@ -56,6 +56,19 @@ function stylePaint(c: Colors, s: LineStyle): Paint {
   return (x) => x;
 }
 
+/** A line of code cut into pieces of `w` columns, its spaces kept (indentation is meaning in code). */
+function hardWrap(line: string, w: number): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while (displayWidth(rest) > w) {
+    const piece = takeWidth(rest, w) || rest.slice(0, 1);
+    out.push(piece);
+    rest = rest.slice(piece.length);
+  }
+  out.push(rest);
+  return out;
+}
+
 /** The lines of one entry, each ending with a newline. */
 export function terminalEntry(e: TranscriptEntry, o: TerminalOptions): string {
   const c = colors(o.color);
@@ -82,13 +95,14 @@ export function terminalEntry(e: TranscriptEntry, o: TerminalOptions): string {
   if (indent.length + headW + 2 + whereW <= width) out += `${indent}${paint(head)}  ${c.dim(where)}\n`;
   else {
     for (const l of wrapLines(head, width - indent.length)) out += `${indent}${paint(l)}\n`;
-    if (where) out += `${indent}  ${c.dim(where)}\n`;
+    if (where) for (const l of wrapLines(where, width - indent.length - 2)) out += `${indent}  ${c.dim(l)}\n`;
   }
   const bar = b.code ? '│ ' : '  ';
   const room = width - indent.length - 2;
   for (const line of b.body) {
     const p = stylePaint(c, line.style);
-    for (const l of wrapLines(escapeText(line.text).replace(/\\t/g, '  '), room))
+    const text = escapeText(line.text).replace(/\\t/g, '  ');
+    for (const l of b.code ? hardWrap(text, room) : wrapLines(text, room))
       out += `${indent}${b.code ? c.dim(bar) : bar}${p(l)}\n`;
   }
   return out;

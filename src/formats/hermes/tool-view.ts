@@ -27,6 +27,12 @@ export const hermesToolView: ToolViewTrait = {
     // A state.db row read for the audit keeps the calls' ids and names only: no arguments, `{}`.
     return toolCalls(row).map((c) => ({ id: c.id, name: c.name, args: c.args === '' ? {} : parseArgs(c.args) }));
   },
+  said(v) {
+    if (!isObj(v) || v.role !== 'assistant') return {};
+    const text = contentText(v.content).trim();
+    const thinking = str(v.reasoning)?.trim();
+    return { ...(thinking ? { thinking } : {}), ...(text ? { text } : {}) };
+  },
   results(v) {
     if (!isObj(v) || v.role !== 'tool') return [];
     const output = contentText(v.content);

@@ -34,6 +34,20 @@ export const piToolView: ToolViewTrait = {
     const status = failed && PLACEHOLDER.some((re) => re.test(output.trim())) ? 'placeholder' : failed ? 'failed' : 'completed';
     return [{ id: str(m.toolCallId) ?? '', status, output }];
   },
+  said(v) {
+    const m = message(v);
+    if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return {};
+    const of = (type: string, key: string): string =>
+      (m.content as unknown[])
+        .filter(isObj)
+        .filter((b) => b.type === type)
+        .map((b) => str(b[key]) ?? '')
+        .filter(Boolean)
+        .join('\n');
+    const thinking = of('thinking', 'thinking');
+    const text = of('text', 'text');
+    return { ...(thinking ? { thinking } : {}), ...(text ? { text } : {}) };
+  },
   cwd: (v) => (isObj(v) && v.type === 'session' ? str(v.cwd) : undefined),
   view: (name, args, cwd) => viewByArgs(kindByName(KINDS, name), name, args, cwd),
 };
