@@ -93,20 +93,27 @@ describe.skipIf(!EXTERNAL)('real sessions', () => {
       .map((n) => ({ agent, file: join(EXTERNAL!, agent, n) })),
   );
 
-  test.each(files)('$agent $file: every prompt appears, every failed result is not completed', async ({ agent, file }) => {
-    const r = await cli(['transcript', file, '--format', 'jsonl', '--full']);
-    expect(r.code, r.stderr).toBe(0);
-    const entries = entriesOf(r.stdout);
-    const prompts = entries.filter((e) => e.type === 'prompt').map((e) => (e as { text: string }).text);
-    const truth = promptsOf(agent, file);
-    expect(truth.length, 'the file holds prompts').toBeGreaterThan(0);
-    for (const p of truth) expect(prompts.some((t) => t.includes(p.slice(0, 200))), p.slice(0, 80)).toBe(true);
-    const failed = entries.filter((e) => e.type === 'result' && e.status !== 'completed').length;
-    expect(failed).toBe(failedOf(agent, file));
-    // The terminal text stays within 80 columns.
-    const t = await cli(['transcript', file, '--full'], { columns: 80 });
-    for (const line of t.stdout.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-  });
+  test.each(files)(
+    '$agent $file: every prompt appears, every failed result is not completed',
+    async ({ agent, file }) => {
+      const r = await cli(['transcript', file, '--format', 'jsonl', '--full']);
+      expect(r.code, r.stderr).toBe(0);
+      const entries = entriesOf(r.stdout);
+      const prompts = entries.filter((e) => e.type === 'prompt').map((e) => (e as { text: string }).text);
+      const truth = promptsOf(agent, file);
+      expect(truth.length, 'the file holds prompts').toBeGreaterThan(0);
+      for (const p of truth)
+        expect(
+          prompts.some((t) => t.includes(p.slice(0, 200))),
+          p.slice(0, 80),
+        ).toBe(true);
+      const failed = entries.filter((e) => e.type === 'result' && e.status !== 'completed').length;
+      expect(failed).toBe(failedOf(agent, file));
+      // The terminal text stays within 80 columns.
+      const t = await cli(['transcript', file, '--full'], { columns: 80 });
+      for (const line of t.stdout.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    },
+  );
 
   test('the Pi file before-compaction.jsonl shows its 12 failed results as failed', async () => {
     const r = await cli(['transcript', join(EXTERNAL!, 'pi', 'before-compaction.jsonl'), '--format', 'jsonl']);
@@ -119,12 +126,18 @@ describe.skipIf(!EXTERNAL)('real sessions', () => {
 function cleanSessions(): Array<{ name: string; path: string }> {
   const out: Array<{ name: string; path: string }> = [];
   const rel = (p: string): string => relative(ROOT, p);
-  out.push({ name: 'claude', path: rel(join(CORPORA, 'claude/clean/projects/-home-dev-app/5e3c1a70-2b4d-4e8f-9a1c-3d5e7f9b1c01.jsonl')) });
+  out.push({
+    name: 'claude',
+    path: rel(join(CORPORA, 'claude/clean/projects/-home-dev-app/5e3c1a70-2b4d-4e8f-9a1c-3d5e7f9b1c01.jsonl')),
+  });
   const codex = join(CORPORA, 'codex/clean/sessions/2026/03/02');
   out.push({ name: 'codex', path: rel(join(codex, readdirSync(codex).sort()[0]!)) });
   const pi = join(CORPORA, 'pi/clean/sessions/--home-dev-app--');
   out.push({ name: 'pi', path: rel(join(pi, readdirSync(pi).sort()[0]!)) });
-  out.push({ name: 'grok', path: rel(join(CORPORA, 'grok/clean/sessions/%2Fhome%2Fdev%2Fproj/019a3f2c-1d00-7a3e-8000-00000000a001')) });
+  out.push({
+    name: 'grok',
+    path: rel(join(CORPORA, 'grok/clean/sessions/%2Fhome%2Fdev%2Fproj/019a3f2c-1d00-7a3e-8000-00000000a001')),
+  });
   out.push({ name: 'hermes', path: rel(join(CORPORA, 'hermes/clean')) });
   return out;
 }
@@ -159,11 +172,13 @@ describe('golden transcripts of the clean corpora cases', () => {
 describe('what a reader is told', () => {
   const claude = join(CORPORA, 'claude/clean/projects/-home-dev-app/5e3c1a70-2b4d-4e8f-9a1c-3d5e7f9b1c01.jsonl');
 
-  test('a shell command as a command line with its cwd, an edit as its path and change, a patch by its files', async () => {
+  test('a command line with its cwd, an edit as its path and change, a patch by its files', async () => {
     const c = await cli(['transcript', claude], { columns: 100 });
     expect(c.stdout).toContain('$ cargo test');
     expect(c.stdout).toContain('in /home/dev/app');
-    expect(c.stdout).toMatch(/edit Edit[^\n]*\n│ \/home\/dev\/app\/src\/parser\.rs\n│ - s\.parse\(\)\.unwrap\(\)\n│ \+ s\.parse\(\)\.ok\(\)/);
+    expect(c.stdout).toMatch(
+      /edit Edit[^\n]*\n│ \/home\/dev\/app\/src\/parser\.rs\n│ - s\.parse\(\)\.unwrap\(\)\n│ \+ s\.parse\(\)\.ok\(\)/,
+    );
     const codex = cleanSessions().find((s) => s.name === 'codex')!.path;
     const x = await cli(['transcript', join(ROOT, codex)], { columns: 100 });
     expect(x.stdout).toMatch(/patch apply_patch[^\n]*\n│ update src\/lib\.rs\n│ @@/);
@@ -179,9 +194,7 @@ describe('what a reader is told', () => {
     const out = Array.from({ length: 40 }, (_, i) => `row ${i}`).join('\n');
     writeFileSync(
       long,
-      lines
-        .map((l) => l.replace('src/parser.rs:3:    s.parse().unwrap()', out.replace(/\n/g, '\\n')))
-        .join('\n'),
+      lines.map((l) => l.replace('src/parser.rs:3:    s.parse().unwrap()', out.replace(/\n/g, '\\n'))).join('\n'),
     );
     const cut = await cli(['transcript', long]);
     expect(cut.stdout).toContain('… 28 more lines (--full shows all)');
@@ -263,7 +276,16 @@ describe('a million-line session', () => {
     const out = join(tmp, 'million.jsonl');
     const r = spawnSync(
       process.execPath,
-      ['--max-old-space-size=256', join(ROOT, 'bin', 'session-audit.js'), 'transcript', file, '--format', 'jsonl', '-o', out],
+      [
+        '--max-old-space-size=256',
+        join(ROOT, 'bin', 'session-audit.js'),
+        'transcript',
+        file,
+        '--format',
+        'jsonl',
+        '-o',
+        out,
+      ],
       { encoding: 'utf8' },
     );
     expect(r.status, r.stderr).toBe(0);

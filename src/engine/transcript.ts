@@ -93,7 +93,11 @@ const findingEntry = (f: Finding, at: TranscriptAt): TranscriptEntry => ({
 });
 
 /** The audit pass: the session's findings, and what the pairing says of each call without a result. */
-function auditPass(found: FoundSession, format: FormatModule, limits: LoadLimits): {
+function auditPass(
+  found: FoundSession,
+  format: FormatModule,
+  limits: LoadLimits,
+): {
   findings: Finding[];
   fates: Map<string, CallFate>;
   synthetic: Set<string>;
@@ -136,7 +140,8 @@ function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => No
     const id = t.source.found.id;
     const set = tv.cwd?.(v);
     if (set !== undefined) cwd.set(id, set);
-    if ((e.kind === 'user_prompt' || e.kind === 'model_text' || e.kind === 'thought') && tv.echo?.(v)) return { calls: [], results: [], echo: true };
+    if ((e.kind === 'user_prompt' || e.kind === 'model_text' || e.kind === 'thought') && tv.echo?.(v))
+      return { calls: [], results: [], echo: true };
     if (e.kind !== 'tool_call' && e.kind !== 'tool_update') return undefined;
     const dir = cwd.get(id);
     const calls = e.kind === 'tool_call' ? tv.calls(v).map((c) => ({ ...c, view: tv.view(c.name, c.args, dir) })) : [];
@@ -173,7 +178,12 @@ export function sessionTranscript(
   const shown = new Map<string, { rewound: boolean; compacted: boolean; file: string }>();
   const started = new Set<string>();
 
-  emit({ type: 'session', at: { session: found.id, depth: 0, file: '' }, agent: format.displayName, path: found.display });
+  emit({
+    type: 'session',
+    at: { session: found.id, depth: 0, file: '' },
+    agent: format.displayName,
+    path: found.display,
+  });
   for (const f of queue.unplaced()) emit(findingEntry(f, { session: found.id, depth: 0, file: f.location.file }));
 
   const onEvent = (ev: TimelineEvent, raw?: unknown): void => {
@@ -244,7 +254,11 @@ export function sessionTranscript(
         lastText.delete(ev.session);
         return;
       }
-      out({ type: ev.kind === 'user_prompt' ? 'prompt' : ev.kind === 'model_text' ? 'reply' : 'thinking', at, text: ev.text });
+      out({
+        type: ev.kind === 'user_prompt' ? 'prompt' : ev.kind === 'model_text' ? 'reply' : 'thinking',
+        at,
+        text: ev.text,
+      });
       return;
     }
     switch (ev.kind) {

@@ -100,9 +100,13 @@ function callBody(v: ToolView, max: number): { body: BodyLine[]; lang?: string }
     case 'edit': {
       const body: BodyLine[] = [{ text: v.path ?? '', style: 'hunk' }];
       if (v.old !== undefined)
-        body.push(...cut(linesOf(v.old), max, 'del').map((l) => (l.style === 'del' ? { ...l, text: `- ${l.text}` } : l)));
+        body.push(
+          ...cut(linesOf(v.old), max, 'del').map((l) => (l.style === 'del' ? { ...l, text: `- ${l.text}` } : l)),
+        );
       if (v.new !== undefined)
-        body.push(...cut(linesOf(v.new), max, 'add').map((l) => (l.style === 'add' ? { ...l, text: `+ ${l.text}` } : l)));
+        body.push(
+          ...cut(linesOf(v.new), max, 'add').map((l) => (l.style === 'add' ? { ...l, text: `+ ${l.text}` } : l)),
+        );
       return { body, lang: 'diff' };
     }
     case 'write': {
@@ -121,7 +125,13 @@ function callBody(v: ToolView, max: number): { body: BodyLine[]; lang?: string }
         body.push({ text: `${f.action} ${f.path}`, style: 'hunk' });
         const styled = f.lines.map((t) => ({
           text: t,
-          style: (t.startsWith('+') ? 'add' : t.startsWith('-') ? 'del' : t.startsWith('@@') ? 'hunk' : 'code') as LineStyle,
+          style: (t.startsWith('+')
+            ? 'add'
+            : t.startsWith('-')
+              ? 'del'
+              : t.startsWith('@@')
+                ? 'hunk'
+                : 'code') as LineStyle,
         }));
         const shown = max > 0 ? styled.slice(0, max) : styled;
         body.push(...shown);

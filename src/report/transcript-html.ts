@@ -22,14 +22,20 @@ const OWN_CSS = `
 .t-divider { border: 0; border-top: 2px dashed var(--line); padding-top: 6px; color: var(--muted); }
 .t-session { border: 0; }
 .t-text { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
-.t-add { color: var(--ok); } .t-del { color: var(--bad); } .t-hunk { color: var(--accent); } .t-note { color: var(--muted); }
+.t-add { color: var(--ok); } .t-del { color: var(--bad); }
+.t-hunk { color: var(--accent); } .t-note { color: var(--muted); }
+${[1, 2, 3, 4, 5, 6, 7, 8].map((d) => `.t-d${d} { margin-left: ${d * 24}px; }`).join('\n')}
 @media print { pre { max-height: none; overflow: visible; } .t-entry { break-inside: avoid; } }
 `;
 const STYLE = CSS + OWN_CSS;
 
-const CSP = [`default-src 'none'`, `style-src ${cspHash(STYLE)}`, `img-src 'none'`, `base-uri 'none'`, `form-action 'none'`].join(
-  '; ',
-);
+const CSP = [
+  `default-src 'none'`,
+  `style-src ${cspHash(STYLE)}`,
+  `img-src 'none'`,
+  `base-uri 'none'`,
+  `form-action 'none'`,
+].join('; ');
 
 /** The page's start, up to the first entry. */
 export function htmlStart(title: string): string {
@@ -47,10 +53,13 @@ export const htmlEnd = (): string => '</main></body></html>\n';
 /** One entry of the page. */
 export function htmlEntry(e: TranscriptEntry, o: BlockOptions): string {
   const b = blockOf(e, o);
-  const pad = b.depth > 0 ? ` style="margin-left:${Math.min(b.depth, 8) * 24}px"` : '';
+  // Subagents indented by a class (the CSP admits no style attribute).
+  const d = b.depth > 0 ? ` t-d${Math.min(b.depth, 8)}` : '';
   const where = b.where ? `<span class="t-where">${h(b.where)}</span>` : '';
   if (b.kind === 'session')
-    return `<section class="t-entry t-session"${pad}><h2>${h(b.title)}</h2><p class="meta">${h(b.where)}</p></section>\n`;
+    return (
+      `<section class="t-entry t-session${d}"><h2>${h(b.title)}</h2>` + `<p class="meta">${h(b.where)}</p></section>\n`
+    );
   let body = '';
   if (b.body.length) {
     if (b.code)
@@ -60,6 +69,9 @@ export function htmlEntry(e: TranscriptEntry, o: BlockOptions): string {
     else body = `<div class="t-text">${b.body.map((l) => hPre(l.text)).join('\n')}</div>`;
   }
   if (b.kind === 'thinking' && b.body.length)
-    return `<details class="t-entry t-dim"${pad}><summary class="t-head">${h(b.title)}${where}</summary>${body}</details>\n`;
-  return `<div class="t-entry t-${b.tone}"${pad}><div class="t-head">${h(b.title)}${where}</div>${body}</div>\n`;
+    return (
+      `<details class="t-entry t-dim${d}"><summary class="t-head">${h(b.title)}${where}</summary>` +
+      `${body}</details>\n`
+    );
+  return `<div class="t-entry t-${b.tone}${d}"><div class="t-head">${h(b.title)}${where}</div>${body}</div>\n`;
 }

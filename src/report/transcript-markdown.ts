@@ -26,15 +26,16 @@ export function markdownEntry(e: TranscriptEntry, o: BlockOptions): string {
       .map((l) => (quote ? `${quote}${l}`.trimEnd() : l))
       .join('\n');
   const where = b.where ? ` · ${mdText(b.where, 1000)}` : '';
-  if (b.kind === 'session') return q(`## ${mdText(b.title, 1000)}\n\n${mdText(b.where, 1000)}`) + '\n\n';
-  if (b.kind === 'divider') return q(`---\n\n**${mdText(b.title, 1000)}**${b.where ? ` (${mdText(b.where)})` : ''}\n\n---`) + '\n\n';
+  if (b.kind === 'session') return `${q(`## ${mdText(b.title, 1000)}\n\n${mdText(b.where, 1000)}`)}\n\n`;
+  if (b.kind === 'divider')
+    return `${q(`---\n\n**${mdText(b.title, 1000)}**${b.where ? ` (${mdText(b.where)})` : ''}\n\n---`)}\n\n`;
   const title = `${ICON[b.tone] ?? ''}**${mdText(b.title, 1000)}**${where}`;
-  if (!b.body.length) return q(title) + '\n\n';
+  if (!b.body.length) return `${q(title)}\n\n`;
   if (!b.code) {
     const text = b.body.map((l) => (l.text.trim() === '' ? '' : mdText(l.text, 100_000))).join('  \n');
-    return q(`${title}\n\n${text}`) + '\n\n';
+    return `${q(`${title}\n\n${text}`)}\n\n`;
   }
   const lines = b.body.map((l) => escapeText(l.text).replace(/\\t/g, '\t'));
   const fence = fenceFor(lines);
-  return q(`${title}\n\n${fence}${b.lang ?? 'text'}\n${lines.join('\n')}\n${fence}`) + '\n\n';
+  return `${q(`${title}\n\n${fence}${b.lang ?? 'text'}\n${lines.join('\n')}\n${fence}`)}\n\n`;
 }

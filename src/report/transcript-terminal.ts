@@ -83,7 +83,8 @@ export function terminalEntry(e: TranscriptEntry, o: TerminalOptions): string {
     const lines = wrapLines(`${MARK[b.tone].repeat(2)} ${title}`, width - indent.length);
     lines.forEach((l, i) => {
       const room = width - indent.length - displayWidth(l) - 1;
-      const rule = i === lines.length - 1 && b.tone === 'divider' && room >= 2 ? ` ${'─'.repeat(Math.min(room, 8))}` : '';
+      const rule =
+        i === lines.length - 1 && b.tone === 'divider' && room >= 2 ? ` ${'─'.repeat(Math.min(room, 8))}` : '';
       out += `${indent}${paint(l + rule)}\n`;
     });
     if (where) for (const l of wrapLines(where, width - indent.length - 3)) out += `${indent}   ${c.dim(l)}\n`;

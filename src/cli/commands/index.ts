@@ -5,7 +5,18 @@
  */
 import type { CommandSpec } from '../spec.js';
 import { archive, bundle, captures, search, verify } from './specs-evidence.js';
-import { audit, checks, inspect, lineage, merge, pairs, sessions, timeline, transcript, validate } from './specs-review.js';
+import {
+  audit,
+  checks,
+  inspect,
+  lineage,
+  merge,
+  pairs,
+  sessions,
+  timeline,
+  transcript,
+  validate,
+} from './specs-review.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
   sessions,

@@ -27,13 +27,13 @@ function text(content: unknown): string {
 export const grokToolView: ToolViewTrait = {
   calls(v) {
     const u = update(v);
-    if (!u || u.sessionUpdate !== 'tool_call') return [];
+    if (u?.sessionUpdate !== 'tool_call') return [];
     const args = isObj(u.rawInput) ? { ...u.rawInput, acpKind: str(u.kind) } : { acpKind: str(u.kind) };
     return [{ id: str(u.toolCallId) ?? '', name: str(u.title) ?? str(u.kind) ?? '?', args }];
   },
   results(v) {
     const u = update(v);
-    if (!u || u.sessionUpdate !== 'tool_call_update') return [];
+    if (u?.sessionUpdate !== 'tool_call_update') return [];
     const s = str(u.status);
     if (s !== 'completed' && s !== 'failed' && s !== 'cancelled') return [];
     const raw = isObj(u.rawOutput) ? (str(u.rawOutput.output) ?? str(u.rawOutput.error)) : undefined;

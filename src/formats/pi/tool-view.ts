@@ -20,7 +20,7 @@ const message = (v: unknown): Record<string, unknown> | undefined =>
 export const piToolView: ToolViewTrait = {
   calls(v) {
     const m = message(v);
-    if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
+    if (m?.role !== 'assistant' || !Array.isArray(m.content)) return [];
     return m.content
       .filter(isObj)
       .filter((b) => b.type === 'toolCall')
@@ -28,15 +28,16 @@ export const piToolView: ToolViewTrait = {
   },
   results(v) {
     const m = message(v);
-    if (!m || m.role !== 'toolResult') return [];
+    if (m?.role !== 'toolResult') return [];
     const output = blockText(m.content);
     const failed = m.isError === true;
-    const status = failed && PLACEHOLDER.some((re) => re.test(output.trim())) ? 'placeholder' : failed ? 'failed' : 'completed';
+    const status =
+      failed && PLACEHOLDER.some((re) => re.test(output.trim())) ? 'placeholder' : failed ? 'failed' : 'completed';
     return [{ id: str(m.toolCallId) ?? '', status, output }];
   },
   said(v) {
     const m = message(v);
-    if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return {};
+    if (m?.role !== 'assistant' || !Array.isArray(m.content)) return {};
     const of = (type: string, key: string): string =>
       (m.content as unknown[])
         .filter(isObj)
