@@ -213,6 +213,27 @@ describe('what a reader is told', () => {
     expect(entries[finding]!.at.line).toBe(entries[call]!.at.line);
   });
 
+  test('a rejected call, a failed one and a placeholder the agent wrote, each in its words', async () => {
+    const src = readFileSync(claude, 'utf8');
+    const rejected = join(tmp, 'rejected.jsonl');
+    writeFileSync(
+      rejected,
+      src
+        .replace(
+          '"content":"test result: ok. 5 passed; 0 failed"',
+          '"content":"The user doesn\'t want to proceed with this tool use. The tool use was rejected.","is_error":true',
+        )
+        .replace('"content":"Finished dev profile, 0 warnings"', '"content":"error: 2 warnings","is_error":true'),
+    );
+    const r = entriesOf((await cli(['transcript', rejected, '--format', 'jsonl'])).stdout);
+    const statuses = r.flatMap((e) => (e.type === 'result' && e.tool === 'Bash' ? [e.status] : []));
+    expect(statuses).toEqual(['rejected', 'failed']);
+    const t = await cli(['transcript', rejected]);
+    expect(t.stdout).toContain('✗ rejected by the user · Bash');
+    const aborted = await cli(['transcript', join(CORPORA, 'codex', 'tool-aborted'), '--format', 'jsonl']);
+    expect(entriesOf(aborted.stdout).some((e) => e.type === 'result' && e.status === 'placeholder')).toBe(true);
+  });
+
   test('--redact replaces the secrets the detectors find', async () => {
     const file = join(tmp, 'secret.jsonl');
     const src = readFileSync(join(ROOT, cleanSessions().find((s) => s.name === 'pi')!.path), 'utf8');
