@@ -1,7 +1,7 @@
 /**
  * The transcript of one session: the conversation as a reader wants it, in the order the timeline rebuilds. Two
  * passes: the audit (its findings, and the tool-call pairing, which says which calls never got a result), then the
- * timeline, each event's record read through the agent's `toolView` for the calls and results it holds. Entries are
+ * timeline, each event's record read through the agent's `transcriptView` for the calls and results it holds. Entries are
  * handed out as they are made: only the findings (capped per code and file by the audit), the pairing's fate of
  * calls without a result and the names of calls waiting for theirs are held.
  */
@@ -13,7 +13,7 @@ import type { SessionEvent } from '../model/events.js';
 import type { Finding } from '../model/finding.js';
 import type { FoundSession } from '../model/found.js';
 import type { JsonlRecord } from '../model/records.js';
-import type { ToolCallSeen, ToolResultSeen, ToolView } from '../model/tool-view.js';
+import type { ToolCallSeen, ToolResultSeen, TranscriptView } from '../model/transcript-view.js';
 import type { CallFate, TranscriptAt, TranscriptEntry } from '../model/transcript.js';
 import { classifyPairs } from '../pairing/classify.js';
 import { PairingCollector } from '../pairing/collect.js';
@@ -29,7 +29,7 @@ export interface TranscriptOptions {
 
 /** What the timeline pass keeps of a record: the calls and results it holds, and the cwd it sets. */
 interface Note {
-  calls: Array<ToolCallSeen & { view: ToolView }>;
+  calls: Array<ToolCallSeen & { view: TranscriptView }>;
   results: ToolResultSeen[];
   /** The record repeats the message before it. */
   echo?: boolean;
@@ -131,11 +131,11 @@ function auditPass(
   return { findings: result.findings, fates, synthetic };
 }
 
-/** Reads each record through its agent's `toolView`: the calls (seen with the cwd in force) and results it holds. */
+/** Reads each record through its agent's `transcriptView`: the calls (seen with the cwd in force) and results it holds. */
 function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => Note | undefined {
   const cwd = new Map<string, string>();
   return (e, r, t) => {
-    const tv = t.format.toolView;
+    const tv = t.format.transcriptView;
     const v = r.value;
     const id = t.source.found.id;
     const set = tv.cwd?.(v);

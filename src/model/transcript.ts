@@ -2,7 +2,7 @@
  * One entry of a session's transcript (`session-audit transcript`): what a reader sees, in the order the timeline
  * rebuilds, each with where it happened. `--format jsonl` writes these, one a line.
  */
-import type { ResultStatus, ToolView } from './tool-view.js';
+import type { ResultStatus, TranscriptView } from './transcript-view.js';
 
 /** Where an entry happened. */
 export interface TranscriptAt {
@@ -30,7 +30,7 @@ export type TranscriptEntry =
       text: string;
     }
   | { type: 'prompt' | 'reply' | 'thinking' | 'notice'; at: TranscriptAt; text: string }
-  | { type: 'call'; at: TranscriptAt; id: string; view: ToolView; fate?: CallFate; note?: string }
+  | { type: 'call'; at: TranscriptAt; id: string; view: TranscriptView; fate?: CallFate; note?: string }
   | {
       type: 'result';
       at: TranscriptAt;

@@ -3,7 +3,7 @@
  * with a style (prose, code, a removed or added line, a hunk header, a dim note). Long bodies are cut here, once,
  * so that the terminal, Markdown and HTML say the same thing about what they left out.
  */
-import { patchFiles, type ResultStatus, type ToolView } from '../model/tool-view.js';
+import { patchFiles, type ResultStatus, type TranscriptView } from '../model/transcript-view.js';
 import type { TranscriptAt, TranscriptEntry } from '../model/transcript.js';
 
 export type LineStyle = 'text' | 'code' | 'del' | 'add' | 'hunk' | 'dim' | 'output';
@@ -90,7 +90,7 @@ function compactJson(v: unknown): string {
 }
 
 /** The body of a call, rendered for what the tool is. */
-function callBody(v: ToolView, max: number): { body: BodyLine[]; lang?: string } {
+function callBody(v: TranscriptView, max: number): { body: BodyLine[]; lang?: string } {
   switch (v.kind) {
     case 'shell': {
       const body = cut(linesOf(`$ ${v.command ?? ''}`), max, 'code');
@@ -150,7 +150,7 @@ function callBody(v: ToolView, max: number): { body: BodyLine[]; lang?: string }
   }
 }
 
-const KIND_WORDS: Record<ToolView['kind'], string> = {
+const KIND_WORDS: Record<TranscriptView['kind'], string> = {
   shell: 'command',
   edit: 'edit',
   write: 'write',

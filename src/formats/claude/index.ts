@@ -9,7 +9,7 @@ import { loadClaude, looksLikeTranscriptRecord, streamClaudeLog } from './load.j
 import { claudeEventText } from './normalize.js';
 import { CLAUDE_SCHEMAS } from './schemas.js';
 import { validateClaude } from './validate.js';
-import { claudeToolView } from './tool-view.js';
+import { claudeTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
@@ -40,7 +40,7 @@ export const claude = {
   streamLog: streamClaudeLog,
   jsonlShape: (kind) => (kind === 'transcript' || kind === 'subagent' ? looksLikeTranscriptRecord : undefined),
   eventText: claudeEventText,
-  toolView: claudeToolView,
+  transcriptView: claudeTranscriptView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {

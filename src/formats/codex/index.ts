@@ -9,7 +9,7 @@ import { loadCodex, looksLikeRolloutLine, streamCodexLog } from './load.js';
 import { codexEventText } from './normalize.js';
 import { CODEX_SCHEMAS } from './schemas.js';
 import { validateCodex } from './validate.js';
-import { codexToolView } from './tool-view.js';
+import { codexTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'anywhere',
@@ -42,7 +42,7 @@ export const codex = {
   streamLog: streamCodexLog,
   jsonlShape: (kind) => (kind === 'rollout' ? looksLikeRolloutLine : undefined),
   eventText: codexEventText,
-  toolView: codexToolView,
+  transcriptView: codexTranscriptView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {

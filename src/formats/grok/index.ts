@@ -24,7 +24,7 @@ import { grokRelocations } from './relocations.js';
 import { GROK_SCHEMAS } from './schemas.js';
 import { GROK_TIMELINE } from './timeline.js';
 import { validateGrok } from './validate.js';
-import { grokToolView } from './tool-view.js';
+import { grokTranscriptView } from './transcript-view.js';
 
 export const grok = {
   name: 'grok',
@@ -50,7 +50,7 @@ export const grok = {
     );
   },
   eventText,
-  toolView: grokToolView,
+  transcriptView: grokTranscriptView,
   jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
   identityOf: grokIdentityOf,
   childSession: grokChildSession,

@@ -16,7 +16,7 @@ import { loadHermes, looksLikeMessage, streamHermesLog } from './load.js';
 import { hermesEventText } from './normalize.js';
 import { HERMES_SCHEMAS } from './schemas.js';
 import { validateHermes } from './validate.js';
-import { hermesToolView } from './tool-view.js';
+import { hermesTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
@@ -69,7 +69,7 @@ export const hermes = {
   streamLog: streamHermesLog,
   jsonlShape: (kind) => (kind === 'transcript' ? looksLikeMessage : undefined),
   eventText: hermesEventText,
-  toolView: hermesToolView,
+  transcriptView: hermesTranscriptView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {

@@ -14,7 +14,7 @@ import { loadPi, looksLikePiRecord, streamPiLog } from './load.js';
 import { piEventText } from './normalize.js';
 import { PI_SCHEMAS } from './schemas.js';
 import { validatePi } from './validate.js';
-import { piToolView } from './tool-view.js';
+import { piTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   placement: 'run',
@@ -48,7 +48,7 @@ export const pi = {
   streamLog: streamPiLog,
   jsonlShape: (kind) => (kind === 'session' ? looksLikePiRecord : undefined),
   eventText: piEventText,
-  toolView: piToolView,
+  transcriptView: piTranscriptView,
   pairing: PAIRING,
   timeline: IN_ORDER,
   duplicateKeys: {

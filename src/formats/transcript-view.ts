@@ -2,15 +2,15 @@
  * What an agent knows of its tools, for outputs that show what the agent did (`transcript`, `activity`): which tool
  * calls and results a record of its log holds, and what a call is (a shell command, a file edit, a patch, …) with
  * where its command line, cwd and path sit in the arguments. Each agent implements it in
- * `formats/<agent>/tool-view.ts`; generic code sees only this shape. Plain data, strings as the session wrote them.
+ * `formats/<agent>/transcript-view.ts`; generic code sees only this shape. Plain data, strings as the session wrote them.
  */
 
-import type { ResultStatus, ToolCallSeen, ToolKind, ToolResultSeen, ToolView } from '../model/tool-view.js';
+import type { ResultStatus, ToolCallSeen, ToolKind, ToolResultSeen, TranscriptView } from '../model/transcript-view.js';
 
-export type { ResultStatus, ToolCallSeen, ToolKind, ToolResultSeen, ToolView };
-export { patchFiles, type PatchFile } from '../model/tool-view.js';
+export type { ResultStatus, ToolCallSeen, ToolKind, ToolResultSeen, TranscriptView };
+export { patchFiles, type PatchFile } from '../model/transcript-view.js';
 
-export interface ToolViewTrait {
+export interface TranscriptViewTrait {
   /** The calls a record of the authoritative log holds (none: []). */
   calls(record: unknown): ToolCallSeen[];
   /** The results a record holds. */
@@ -28,7 +28,7 @@ export interface ToolViewTrait {
    */
   echo?(record: unknown): boolean;
   /** What a call is; `cwd`: the session's working directory at the call, when known. */
-  view(name: string, args: unknown, cwd?: string): ToolView;
+  view(name: string, args: unknown, cwd?: string): TranscriptView;
 }
 
 type Obj = Record<string, unknown>;
@@ -61,10 +61,10 @@ export function commandLine(v: unknown, quote: (s: string) => string): string | 
  * The view most agents' tools share, by the usual argument names (`command`, `path`/`file_path`, `old_string`…),
  * for a tool of a kind the agent's own table gave.
  */
-export function viewByArgs(kind: ToolKind, tool: string, args: unknown, cwd?: string): ToolView {
+export function viewByArgs(kind: ToolKind, tool: string, args: unknown, cwd?: string): TranscriptView {
   const a = isObj(args) ? args : {};
   const path = str(a.file_path) ?? str(a.path) ?? str(a.filePath) ?? str(a.notebook_path);
-  const v: ToolView = { kind, tool, args };
+  const v: TranscriptView = { kind, tool, args };
   if (kind === 'shell') {
     const command = commandLine(a.command ?? a.cmd, (s) => s) ?? (typeof args === 'string' ? args : undefined);
     if (command !== undefined) v.command = command;

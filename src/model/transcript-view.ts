@@ -1,5 +1,5 @@
 /**
- * A tool call seen for what it does, and how its result ended: the shapes of `formats/tool-view.ts` (the trait each
+ * A tool call seen for what it does, and how its result ended: the shapes of `formats/transcript-view.ts` (the trait each
  * agent implements), here so that renderers may know them without knowing any agent.
  */
 
@@ -7,7 +7,7 @@
 export type ToolKind = 'shell' | 'edit' | 'write' | 'read' | 'patch' | 'fetch' | 'other';
 
 /** One call seen for what it does: the fields its kind has, `args` always (the arguments as parsed). */
-export interface ToolView {
+export interface TranscriptView {
   kind: ToolKind;
   /** The tool's name as the agent wrote it. */
   tool: string;

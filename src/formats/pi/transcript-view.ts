@@ -6,8 +6,8 @@ import {
   viewByArgs,
   type ToolCallSeen,
   type ToolKind,
-  type ToolViewTrait,
-} from '../tool-view.js';
+  type TranscriptViewTrait,
+} from '../transcript-view.js';
 import { blockText } from './normalize.js';
 
 const KINDS: Record<string, ToolKind> = { bash: 'shell', edit: 'edit', write: 'write', read: 'read' };
@@ -17,7 +17,7 @@ const PLACEHOLDER = [/^Skipped due to queued user message\.?$/, /^Tool execution
 const message = (v: unknown): Record<string, unknown> | undefined =>
   isObj(v) && v.type === 'message' && isObj(v.message) ? v.message : undefined;
 
-export const piToolView: ToolViewTrait = {
+export const piTranscriptView: TranscriptViewTrait = {
   calls(v) {
     const m = message(v);
     if (m?.role !== 'assistant' || !Array.isArray(m.content)) return [];

@@ -2,7 +2,14 @@
  * Grok Build's tools for readers: ACP `tool_call` updates carry the call (its `kind` is the agent's own word for
  * what the tool does), `tool_call_update`s with a terminal status the result.
  */
-import { isObj, str, viewByArgs, type ResultStatus, type ToolKind, type ToolViewTrait } from '../tool-view.js';
+import {
+  isObj,
+  str,
+  viewByArgs,
+  type ResultStatus,
+  type ToolKind,
+  type TranscriptViewTrait,
+} from '../transcript-view.js';
 
 /** ACP tool kinds → what a reader is shown. */
 const ACP: Record<string, ToolKind> = { execute: 'shell', edit: 'edit', read: 'read', fetch: 'fetch' };
@@ -24,7 +31,7 @@ function text(content: unknown): string {
     .join('\n');
 }
 
-export const grokToolView: ToolViewTrait = {
+export const grokTranscriptView: TranscriptViewTrait = {
   calls(v) {
     const u = update(v);
     if (u?.sessionUpdate !== 'tool_call') return [];

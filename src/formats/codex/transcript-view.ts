@@ -11,8 +11,8 @@ import {
   viewByArgs,
   type ResultStatus,
   type ToolKind,
-  type ToolViewTrait,
-} from '../tool-view.js';
+  type TranscriptViewTrait,
+} from '../transcript-view.js';
 import { shellQuote } from '../shared/shell.js';
 import { ABORTED, contentText } from './normalize.js';
 
@@ -30,7 +30,7 @@ const KINDS: Record<string, ToolKind> = {
 const payload = (v: unknown): Record<string, unknown> | undefined =>
   isObj(v) && v.type === 'response_item' && isObj(v.payload) ? v.payload : undefined;
 
-export const codexToolView: ToolViewTrait = {
+export const codexTranscriptView: TranscriptViewTrait = {
   calls(v) {
     const p = payload(v);
     if (!p) return [];

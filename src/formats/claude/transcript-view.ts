@@ -8,8 +8,8 @@ import {
   type ToolCallSeen,
   type ToolKind,
   type ToolResultSeen,
-  type ToolViewTrait,
-} from '../tool-view.js';
+  type TranscriptViewTrait,
+} from '../transcript-view.js';
 import { blockText } from './normalize.js';
 
 const KINDS: Record<string, ToolKind> = {
@@ -30,7 +30,7 @@ const blocks = (v: unknown): Array<Record<string, unknown>> => {
   return m && Array.isArray(m.content) ? m.content.filter(isObj) : [];
 };
 
-export const claudeToolView: ToolViewTrait = {
+export const claudeTranscriptView: TranscriptViewTrait = {
   calls(v) {
     if (!isObj(v) || v.type !== 'assistant') return [];
     return blocks(v)

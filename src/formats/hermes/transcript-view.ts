@@ -7,8 +7,8 @@ import {
   viewByArgs,
   type ResultStatus,
   type ToolKind,
-  type ToolViewTrait,
-} from '../tool-view.js';
+  type TranscriptViewTrait,
+} from '../transcript-view.js';
 import { approvalMarker, contentText, isSynthetic, toolCalls } from './normalize.js';
 
 const KINDS: Record<string, ToolKind> = {
@@ -20,7 +20,7 @@ const KINDS: Record<string, ToolKind> = {
   web_extract: 'fetch',
 };
 
-export const hermesToolView: ToolViewTrait = {
+export const hermesTranscriptView: TranscriptViewTrait = {
   calls(v) {
     if (!isObj(v) || v.role !== 'assistant') return [];
     const row = typeof v.tool_calls === 'string' ? { tool_calls: parseArgs(v.tool_calls) } : v;
