@@ -26,6 +26,11 @@ export interface BuildOptions {
   /** Resolve a subagent's own session (undefined: not nested). */
   child?: (subagentId: string) => TimelineSource | undefined;
   maxDepth?: number;
+  /**
+   * What else an output needs of each event's raw record (the transcript: the tool calls it holds), computed as the
+   * record is read and handed to `emit` with the event; undefined: nothing.
+   */
+  annotate?: (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => unknown;
 }
 
 interface FirstPass {
@@ -67,7 +72,7 @@ function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
 export function buildTimeline(
   t: TimelineSource,
   opts: BuildOptions,
-  emit: (e: TimelineEvent) => void,
+  emit: (e: TimelineEvent, note?: unknown) => void,
   depth = 0,
   parent?: string,
   seen = new Set<string>(),
@@ -78,6 +83,7 @@ export function buildTimeline(
   const fp = firstPass(t, opts.limits);
   const artifacts = t.format.classify(t.source.inventory);
   const texts = new Map<number, string>();
+  const notes = new Map<number, unknown>();
   // Files whose last compaction checkpoint the orderer has emitted.
   const checkpointed = new Set<string>();
   const isLastCheckpoint = (e: SessionEvent): boolean => fp.lastCheckpointSeq.get(e.file) === e.seq;
@@ -121,7 +127,9 @@ export function buildTimeline(
       if (isLastCheckpoint(e)) checkpointed.add(e.file);
       ev.displaced = displaced.has(e.seq);
       texts.delete(e.seq);
-      emit(ev);
+      const note = notes.get(e.seq);
+      notes.delete(e.seq);
+      emit(ev, note);
       if (e.kind === 'subagent_spawned' && e.subagentId !== undefined && opts.child && depth < (opts.maxDepth ?? 4)) {
         const child = opts.child(e.subagentId);
         if (child) buildTimeline(child, opts, emit, depth + 1, e.subagentId, seen);
@@ -131,6 +139,10 @@ export function buildTimeline(
   );
   const end = t.format.streamLog(t.source, artifacts, opts.limits, (e: SessionEvent, r: JsonlRecord) => {
     texts.set(e.seq, t.format.eventText(e, r));
+    if (opts.annotate) {
+      const note = opts.annotate(e, r, t);
+      if (note !== undefined) notes.set(e.seq, note);
+    }
     orderer.push(e);
   });
   orderer.flush();

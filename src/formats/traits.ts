@@ -9,6 +9,7 @@ import type { DamageCode } from '../model/records.js';
 import type { PairingDialect } from '../pairing/dialect.js';
 import type { TimelineRules } from '../timeline/rules.js';
 import type { ToolResultView, ToolViewFn } from './tool-view.js';
+import type { TranscriptViewTrait } from './transcript-view.js';
 
 export type { SchemaCode };
 
@@ -71,4 +72,6 @@ export interface AgentTraits {
    * What the agent itself does with a session directory that is a symlink (e.g. "Grok skips symlinked sessions too").
    */
   symlinkedSession?: string;
+  /** Its tools for readers: the calls and results a record holds, and what a call is (formats/transcript-view.ts). */
+  transcriptView: TranscriptViewTrait;
 }

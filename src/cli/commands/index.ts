@@ -15,6 +15,7 @@ import {
   pairs,
   sessions,
   timeline,
+  transcript,
   validate,
 } from './specs-review.js';
 
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   audit,
   validate,
   timeline,
+  transcript,
   pairs,
   inspect,
   lineage,

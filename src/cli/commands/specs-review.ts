@@ -6,6 +6,7 @@
 import { LINEAGE_FORMATS } from '../../report/lineage-formats.js';
 import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { TIMELINE_FORMATS } from '../../report/timeline-formats.js';
+import { TRANSCRIPT_FORMATS } from '../../report/transcript-formats.js';
 import {
   BASELINE,
   NOTES,
@@ -65,6 +66,55 @@ export const validate: CommandSpec = {
   ],
   exitCodes: GATING_EXITS,
   load: async () => (await import('./audit.js')).auditModule('validate'),
+};
+
+export const transcript: CommandSpec = {
+  name: 'transcript',
+  summary: 'what the agent did in one session: prompts, replies, tool calls with their results, findings inline',
+  positionals: [{ name: 'session', required: true, describe: (f) => `One session: ${f.sessionNouns}.` }],
+  options: [
+    formatOption(TRANSCRIPT_FORMATS, 'terminal'),
+    OUTPUT,
+    {
+      name: 'full',
+      type: 'boolean',
+      describe: 'Show every line of every tool output, written file and edit (by default each is cut after 12 lines).',
+    },
+    {
+      name: 'thinking',
+      type: 'boolean',
+      describe: "Show the model's reasoning (by default it is folded into one line that says how long it is).",
+    },
+    {
+      name: 'include-subagents',
+      type: 'boolean',
+      describe: "Nest each subagent session's transcript under the call that spawned it.",
+    },
+    {
+      name: 'redact',
+      type: 'boolean',
+      describe: 'Replace the secrets the audit detects (the detectors of bundle --redact) for a copy to share.',
+    },
+    {
+      name: 'redact-pattern',
+      type: 'string',
+      multiple: true,
+      value: 'REGEX',
+      describe: 'Redact what this regular expression matches as well (needs --redact).',
+    },
+    COLOR,
+    MAX_LINE_BYTES,
+    MAX_DB_BYTES,
+    FORMAT_HINT,
+  ],
+  examples: [
+    ['session-audit transcript <session> | less -R', 'the conversation with its tool calls and findings, paged'],
+    ['session-audit transcript <session> --format markdown --redact > t.md', 'a copy to share, secrets replaced'],
+    ['session-audit transcript <session> --format html -o t.html --thinking', 'one self-contained page'],
+    ['session-audit transcript <session> --format jsonl --full', 'one entry a line, streamed'],
+  ],
+  exitCodes: PLAIN_EXITS,
+  load: async () => (await import('./transcript.js')).transcriptModule,
 };
 
 export const timeline: CommandSpec = {

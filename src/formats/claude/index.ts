@@ -10,6 +10,7 @@ import { claudeEventText } from './normalize.js';
 import { CLAUDE_SCHEMAS } from './schemas.js';
 import { validateClaude } from './validate.js';
 import { claudeToolView, CLAUDE_RESULT_VIEW } from './tool-view.js';
+import { claudeTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   mutating: (name) => claudeToolView(name, undefined).mutating,
@@ -41,6 +42,7 @@ export const claude = {
   streamLog: streamClaudeLog,
   jsonlShape: (kind) => (kind === 'transcript' || kind === 'subagent' ? looksLikeTranscriptRecord : undefined),
   eventText: claudeEventText,
+  transcriptView: claudeTranscriptView,
   pairing: PAIRING,
   toolView: claudeToolView,
   toolResults: CLAUDE_RESULT_VIEW,

@@ -10,6 +10,7 @@ import { codexEventText } from './normalize.js';
 import { CODEX_SCHEMAS } from './schemas.js';
 import { validateCodex } from './validate.js';
 import { codexToolView, CODEX_RESULT_VIEW } from './tool-view.js';
+import { codexTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   mutating: (name) => codexToolView(name, undefined).mutating,
@@ -43,6 +44,7 @@ export const codex = {
   streamLog: streamCodexLog,
   jsonlShape: (kind) => (kind === 'rollout' ? looksLikeRolloutLine : undefined),
   eventText: codexEventText,
+  transcriptView: codexTranscriptView,
   pairing: PAIRING,
   toolView: codexToolView,
   toolResults: CODEX_RESULT_VIEW,

@@ -25,6 +25,7 @@ import { GROK_SCHEMAS } from './schemas.js';
 import { GROK_TIMELINE } from './timeline.js';
 import { validateGrok } from './validate.js';
 import { grokToolView, GROK_RESULT_VIEW } from './tool-view.js';
+import { grokTranscriptView } from './transcript-view.js';
 
 export const grok = {
   name: 'grok',
@@ -50,6 +51,7 @@ export const grok = {
     );
   },
   eventText,
+  transcriptView: grokTranscriptView,
   jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
   identityOf: grokIdentityOf,
   childSession: grokChildSession,

@@ -17,6 +17,7 @@ import { hermesEventText } from './normalize.js';
 import { HERMES_SCHEMAS } from './schemas.js';
 import { validateHermes } from './validate.js';
 import { hermesToolView, HERMES_RESULT_VIEW } from './tool-view.js';
+import { hermesTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   mutating: (name) => hermesToolView(name, undefined).mutating,
@@ -70,6 +71,7 @@ export const hermes = {
   streamLog: streamHermesLog,
   jsonlShape: (kind) => (kind === 'transcript' ? looksLikeMessage : undefined),
   eventText: hermesEventText,
+  transcriptView: hermesTranscriptView,
   pairing: PAIRING,
   toolView: hermesToolView,
   toolResults: HERMES_RESULT_VIEW,

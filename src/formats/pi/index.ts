@@ -15,6 +15,7 @@ import { piEventText } from './normalize.js';
 import { PI_SCHEMAS } from './schemas.js';
 import { validatePi } from './validate.js';
 import { piToolView, PI_RESULT_VIEW } from './tool-view.js';
+import { piTranscriptView } from './transcript-view.js';
 
 const PAIRING: PairingDialect = {
   mutating: (name) => piToolView(name, undefined).mutating,
@@ -49,6 +50,7 @@ export const pi = {
   streamLog: streamPiLog,
   jsonlShape: (kind) => (kind === 'session' ? looksLikePiRecord : undefined),
   eventText: piEventText,
+  transcriptView: piTranscriptView,
   pairing: PAIRING,
   toolView: piToolView,
   toolResults: PI_RESULT_VIEW,
