@@ -1,26 +1,16 @@
 /** `activity [paths..]`: per session, the commands run, the files touched, the tools reaching outside, failed calls. */
-import { defaultRoots } from '../../engine/archive.js';
 import { type ActivityFilters, sessionActivity } from '../../engine/activity.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { FORMAT_NAMES, FORMATS } from '../../formats/registry.js';
+import { FORMAT_NAMES } from '../../formats/registry.js';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../model/activity.js';
 import { notReadLines } from '../../model/not-read.js';
 import { activityCsv, activityJson } from '../../report/activity-csv.js';
 import { activityTable } from '../../report/activity-table.js';
-import { parseFormat, parseTime, useColor } from '../options.js';
+import { parseFormat, useColor } from '../options.js';
+import { pathsOrHomes, timeWindow } from '../review-args.js';
 import { progressBar } from '../progress.js';
 import { opt, type CommandModule } from '../spec.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `--since` / `--until`: an ISO date (a whole day: `--until` takes its end) or an ISO date and time. */
-function bound(flag: '--since' | '--until', v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const ms = parseTime(flag, v);
-  if (ms === undefined) return undefined;
-  return flag === '--until' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? ms + DAY_MS - 1 : ms;
-}
 
 /** A repeated or comma-separated option, each value one of `allowed`. */
 function listOf<T extends string>(flag: string, list: readonly string[], allowed: readonly T[]): T[] {
@@ -33,26 +23,15 @@ function listOf<T extends string>(flag: string, list: readonly string[], allowed
 
 export const activityModule: CommandModule = {
   run(args, io) {
-    const given = opt.posList(args, 'paths');
-    const paths = given.length ? given : defaultRoots();
-    if (!paths.length)
-      throw new UsageError(
-        `activity: no agent session home exists here (${FORMATS.flatMap((f) => f.homeRoots ?? [])
-          .map((r) => `~/${r}`)
-          .join(', ')}); give the paths to read`,
-      );
+    const paths = pathsOrHomes(args, 'activity', 'read');
     const format = parseFormat(opt.str(args, 'format') ?? 'table', ['table', 'json', 'csv']);
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
-    const since = bound('--since', opt.str(args, 'since'));
-    const until = bound('--until', opt.str(args, 'until'));
-    if (since !== undefined && until !== undefined && since > until)
-      throw new UsageError('--since is later than --until: no entry could match');
+    const window = timeWindow(opt.str(args, 'since'), opt.str(args, 'until'), 'entry');
     const filters: ActivityFilters = {
       agents: listOf('--agent', opt.list(args, 'agent'), FORMAT_NAMES),
       kinds: listOf<ActivityKind>('--kind', opt.list(args, 'kind'), ACTIVITY_KINDS),
-      ...(since !== undefined ? { since } : {}),
-      ...(until !== undefined ? { until } : {}),
+      ...window,
     };
     const bar = progressBar(io, 'reading');
     let read: ReturnType<typeof sessionActivity>;

@@ -1,25 +1,15 @@
 /** `sessions [paths..]`: one row per session (agent, project, times, prompts, calls, worst finding), by start. */
-import { defaultRoots } from '../../engine/archive.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { listSessions, type SessionFilters } from '../../engine/sessions.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { FORMAT_NAMES, FORMATS } from '../../formats/registry.js';
+import { FORMAT_NAMES } from '../../formats/registry.js';
 import { notReadLines } from '../../model/not-read.js';
 import { sessionsCsv, sessionsJson } from '../../report/sessions-csv.js';
 import { sessionsTable } from '../../report/sessions-table.js';
-import { parseFormat, parseTime, useColor } from '../options.js';
+import { parseFormat, useColor } from '../options.js';
+import { pathsOrHomes, timeWindow } from '../review-args.js';
 import { progressBar } from '../progress.js';
 import { opt, type CommandModule } from '../spec.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `--since` / `--until`: an ISO date (a whole day: `--until` takes its end) or an ISO date and time. */
-function bound(flag: '--since' | '--until', v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const ms = parseTime(flag, v);
-  if (ms === undefined) return undefined;
-  return flag === '--until' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? ms + DAY_MS - 1 : ms;
-}
 
 /** `--agent`, repeated or comma-separated: format names. */
 function agents(list: readonly string[]): string[] {
@@ -32,26 +22,15 @@ function agents(list: readonly string[]): string[] {
 
 export const sessionsModule: CommandModule = {
   run(args, io) {
-    const given = opt.posList(args, 'paths');
-    const paths = given.length ? given : defaultRoots();
-    if (!paths.length)
-      throw new UsageError(
-        `sessions: no agent session home exists here (${FORMATS.flatMap((f) => f.homeRoots ?? [])
-          .map((r) => `~/${r}`)
-          .join(', ')}); give the paths to list`,
-      );
+    const paths = pathsOrHomes(args, 'sessions', 'list');
     const format = parseFormat(opt.str(args, 'format') ?? 'table', ['table', 'json', 'csv']);
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, paths);
-    const since = bound('--since', opt.str(args, 'since'));
-    const until = bound('--until', opt.str(args, 'until'));
-    if (since !== undefined && until !== undefined && since > until)
-      throw new UsageError('--since is later than --until: no session could match');
+    const window = timeWindow(opt.str(args, 'since'), opt.str(args, 'until'), 'session');
     const project = opt.str(args, 'project');
     const filters: SessionFilters = {
       agents: agents(opt.list(args, 'agent')),
-      ...(since !== undefined ? { since } : {}),
-      ...(until !== undefined ? { until } : {}),
+      ...window,
       ...(project !== undefined ? { project } : {}),
     };
     const bar = progressBar(io, 'listing');
