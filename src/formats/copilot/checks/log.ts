@@ -8,6 +8,7 @@
 import { defineCheck } from '../../../checks/define.js';
 import type { Location } from '../../../model/finding.js';
 import { isObj, str } from '../../shared/events.js';
+import { damagedLines } from '../../shared/log-lines.js';
 
 const ORDER = ['type', 'data', 'id', 'timestamp', 'parentId'];
 
@@ -77,24 +78,28 @@ export const copilotLog = defineCheck({
     let first = true;
     let bad = 0;
     let lines = 0;
+    let unparsed = 0;
+    const counted = damagedLines(() => unparsed++);
     let firstBad: { at: Location; why: string } | undefined;
     const ids = new Map<string, number>();
     return {
+      damage({ kind, damage }) {
+        if (kind === 'events') counted(damage);
+      },
       record({ kind, file, record }) {
         if (kind !== 'events') return;
         const v = record.value;
         const at = { file, line: record.line, byteOffset: record.byteOffset };
-        if (!isObj(v)) return;
         lines++;
+        if (!isObj(v)) return;
         const type = str(v.type);
         if (first) {
           first = false;
-          if (type !== 'session.start' || record.line !== 1)
+          if (type !== 'session.start')
             ctx.emit(
               'COPILOT_FIRST_NOT_START',
               { ...at, pointer: '/type' },
-              `the log's first event is ${JSON.stringify(type ?? null)}` +
-                `${record.line !== 1 ? ` on line ${record.line}` : ''}, not session.start: Copilot CLI refuses ` +
+              `the log's first event is ${JSON.stringify(type ?? null)}, not session.start: Copilot CLI refuses ` +
                 'to resume it; a slice of a log, or an edit',
             );
         } else if (type === 'session.start')
@@ -120,7 +125,8 @@ export const copilotLog = defineCheck({
           else ids.set(id, record.line);
         }
         if (type === 'session.resume' && isObj(v.data) && typeof v.data.eventCount === 'number') {
-          const n = record.line - 1;
+          // The events before it: the records, and the lines that held one but do not parse.
+          const n = lines - 1 + unparsed;
           const count = v.data.eventCount;
           if (count !== n && count !== n + 1)
             ctx.emit(
