@@ -3,9 +3,9 @@
  * a directory `session-state/<id>/` with `events.jsonl` and its sidecars (G2, CLI 1.0.x), a flat
  * `session-state/<id>.jsonl` (G1, 0.0.342 to about 0.0.37x), or a legacy `history-session-state/session_<id>_<ms>.json`
  * (G0); beside them the cross-session index `session-store.db` (SQLite, WAL). Each is a session of this audit, made
- * of the files named here: the files of a session directory except `rewind-snapshots/backups/` (copies of the user's
- * files, kept out of bags), and of the home only the store with its `-wal` and `-shm` (never `config.json`,
- * `command-history-state*`, `mcp-oauth-config/`, `mcp-secrets/`: secrets).
+ * of the files named here: the files of a session directory (`rewind-snapshots/backups/`, copies of the user's
+ * files, inventoried and hashed but withheld from bags), and of the home only the store with its `-wal` and `-shm`
+ * (never `config.json`, `command-history-state*`, `mcp-oauth-config/`, `mcp-secrets/`: secrets).
  */
 import { basename } from 'node:path';
 import type { Artifact } from '../../model/session.js';
@@ -61,18 +61,8 @@ function headSessionId(head: Buffer | undefined): string | undefined {
 const workspaceId = (head: Buffer | undefined): string | undefined =>
   head === undefined ? undefined : new RegExp(`^id: (${UUID})\\s*$`, 'm').exec(head.toString('utf8'))?.[1];
 
-/** The members of a session directory: every name but `rewind-snapshots/backups/` (copies of user files). */
-function dirMembers(probe: DirProbe): string[] {
-  const out: string[] = [];
-  for (const n of probe.names) {
-    if (n !== 'rewind-snapshots' || probe.type(n) !== 'dir') {
-      out.push(n);
-      continue;
-    }
-    for (const c of probe.list(n)) if (c !== 'backups') out.push(`${n}/${c}`);
-  }
-  return out.sort();
-}
+/** The members of a session directory: every name in it (rewind-snapshots/backups/ is withheld from bags). */
+const dirMembers = (probe: DirProbe): string[] => [...probe.names].sort();
 
 export function detectCopilotFiles(probe: DirProbe, ctx: FileDetection): FileSessionHit[] {
   const hits: FileSessionHit[] = [];
@@ -157,6 +147,8 @@ export function classifyCopilot(inventory: readonly InventoryEntry[]): Map<strin
     else if (p === `${STORE}-shm`) set(p, 'store-shm', 'transient', `shared-memory index of ${STORE}-wal`);
     else if (/^(files|research|temp)\//.test(p) || p === 'vscode.metadata.json')
       set(p, 'session-file', /\.(md|txt|json)$/.test(p) ? 'text' : 'binary', 'a file the session keeps');
+    else if (p.startsWith('rewind-snapshots/backups/'))
+      set(p, 'rewind-backup', 'withheld', "a copy of a user's file taken for /rewind: withheld from bags");
     else if (p.startsWith('rewind-snapshots/')) set(p, 'rewind-file', 'binary');
     else set(p, 'unknown', 'unexpected');
   }
