@@ -7,7 +7,7 @@
  * files, inventoried and hashed but withheld from bags), and of the home only the store with its `-wal` and `-shm`
  * (never `config.json`, `command-history-state*`, `mcp-oauth-config/`, `mcp-secrets/`: secrets).
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Artifact } from '../../model/session.js';
 import type { InventoryEntry } from '../../model/inventory.js';
 import type { DirProbe, FileSessionHit } from '../../model/found.js';
@@ -72,9 +72,12 @@ export function detectCopilotFiles(probe: DirProbe, ctx: FileDetection): FileSes
   const events = names.includes(EVENTS) ? probe.type(EVENTS) : undefined;
   const hasWs = names.includes(WORKSPACE) && probe.type(WORKSPACE) === 'file';
   const wsId = hasWs ? workspaceId(probe.head(WORKSPACE)) : undefined;
+  // `session-state/<uuid>/` is Copilot CLI's own place: its log is taken whatever its first line holds.
+  const inStateDir = UUID_RE.test(dirName) && basename(dirname(probe.abs)) === 'session-state';
   const logHere =
-    (events === 'symlink' && (hasWs || UUID_RE.test(dirName))) ||
-    (events === 'file' && (hasWs || probe.head(EVENTS) === undefined || ctx.sniff(EVENTS) === 'copilot' || ctx.hinted));
+    (events === 'symlink' && (hasWs || inStateDir)) ||
+    (events === 'file' &&
+      (hasWs || inStateDir || probe.head(EVENTS) === undefined || ctx.sniff(EVENTS) === 'copilot' || ctx.hinted));
   if (logHere || wsId !== undefined) {
     const headId = events === 'file' ? headSessionId(probe.head(EVENTS)) : undefined;
     const id = UUID_RE.test(dirName) ? dirName : (wsId ?? headId ?? dirName);

@@ -76,6 +76,8 @@ export const copilotLog = defineCheck({
   },
   create(ctx) {
     let first = true;
+    /** A session.start was seen (a second one is two logs). */
+    let started = false;
     let bad = 0;
     let lines = 0;
     let unparsed = 0;
@@ -91,23 +93,24 @@ export const copilotLog = defineCheck({
         const v = record.value;
         const at = { file, line: record.line, byteOffset: record.byteOffset };
         lines++;
-        if (!isObj(v)) return;
-        const type = str(v.type);
+        const type = isObj(v) ? str(v.type) : undefined;
         if (first) {
           first = false;
           if (type !== 'session.start')
             ctx.emit(
               'COPILOT_FIRST_NOT_START',
               { ...at, pointer: '/type' },
-              `the log's first event is ${JSON.stringify(type ?? null)}, not session.start: Copilot CLI refuses ` +
-                'to resume it; a slice of a log, or an edit',
+              `the log's first ${type === undefined ? 'line is no event' : `event is ${JSON.stringify(type)}`}, ` +
+                'not session.start: Copilot CLI refuses to resume it; a slice of a log, or an edit',
             );
-        } else if (type === 'session.start')
+        } else if (type === 'session.start' && started)
           ctx.emit(
             'COPILOT_START_REPEATED',
             { ...at, pointer: '/type' },
             'a second session.start: two logs concatenated, or a fork made by hand',
           );
+        if (type === 'session.start') started = true;
+        if (!isObj(v)) return;
         if (record.recovered === undefined) {
           const why = canonical(v, record.byteLength);
           if (why !== undefined && bad++ === 0) firstBad = { at, why };
