@@ -196,7 +196,7 @@ export function copilotCases(): Case[] {
         ls.push(...secondLog().lines);
         return [{ code: 'COPILOT_START_REPEATED', file: 'events.jsonl', line: n + 1, severity: 'error' }];
       },
-      { allow: ['COPILOT_STORE_TURNS', 'LINEAGE_DUPLICATE_ID'] },
+      { allow: ['COPILOT_STORE_TURNS', 'LINEAGE_DUPLICATE_ID', 'COPILOT_SHUTDOWN_START'] },
     ),
   );
   cases.push(
@@ -210,6 +210,20 @@ export function copilotCases(): Case[] {
       },
       // The copy keeps the time of the line it copies.
       { allow: ['TIME_BACKWARDS'] },
+    ),
+  );
+  cases.push(
+    homeCase(
+      'shutdown-start',
+      "The last session.shutdown names a start time one second after the log's session.start (a log made by " +
+        'hand, or two sessions spliced): the CLI writes the start time of its session in every shutdown.',
+      ['COPILOT_SHUTDOWN_START'],
+      (ls) => {
+        const i = ls.map((l) => l.type).lastIndexOf('session.shutdown');
+        const d = ls[i]!.data;
+        ls[i] = { ...ls[i]!, data: { ...d, sessionStartTime: (d.sessionStartTime as number) + 1000 } };
+        return [{ code: 'COPILOT_SHUTDOWN_START', file: 'events.jsonl', line: i + 1, severity: 'error' }];
+      },
     ),
   );
   cases.push(

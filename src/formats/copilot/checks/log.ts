@@ -64,6 +64,14 @@ export const copilotLog = defineCheck({
         'line (a torn tail followed by a resume that appended without a newline, issue #4098) repeating the ids of ' +
         'its prefix.',
     },
+    COPILOT_SHUTDOWN_START: {
+      severity: 'error',
+      title: "session.shutdown names another start time than the log's session.start",
+      help:
+        "Every session.shutdown carries the session's start time in epoch milliseconds, which equals " +
+        'session.start.data.startTime in every real file (30 of 30 shutdowns). Another time is two sessions ' +
+        'concatenated, or a fork or a log made by hand.',
+    },
     COPILOT_RESUME_COUNT: {
       severity: 'error',
       title: 'session.resume counts other lines than the log holds before it',
@@ -78,6 +86,7 @@ export const copilotLog = defineCheck({
     let first = true;
     /** A session.start was seen (a second one is two logs). */
     let started = false;
+    let startMs: number | undefined;
     let bad = 0;
     let lines = 0;
     let unparsed = 0;
@@ -109,7 +118,21 @@ export const copilotLog = defineCheck({
             { ...at, pointer: '/type' },
             'a second session.start: two logs concatenated, or a fork made by hand',
           );
+        if (type === 'session.start' && !started && isObj(v) && isObj(v.data)) {
+          const t = typeof v.data.startTime === 'string' ? Date.parse(v.data.startTime) : Number.NaN;
+          if (!Number.isNaN(t)) startMs = t;
+        }
         if (type === 'session.start') started = true;
+        if (type === 'session.shutdown' && startMs !== undefined && isObj(v) && isObj(v.data)) {
+          const t = v.data.sessionStartTime;
+          if (typeof t === 'number' && t !== startMs)
+            ctx.emit(
+              'COPILOT_SHUTDOWN_START',
+              { ...at, pointer: '/data/sessionStartTime' },
+              `sessionStartTime ${t} is not the start time session.start records (${startMs}, ` +
+                `${new Date(startMs).toISOString()}): two sessions concatenated, or a log made by hand`,
+            );
+        }
         if (!isObj(v)) return;
         if (record.recovered === undefined) {
           const why = canonical(v, record.byteLength);
