@@ -7,7 +7,7 @@
  */
 import type { JsonlRecord } from '../../model/records.js';
 import { validTimeMs } from '../../model/safe-values.js';
-import type { ChatItem, EventKind, SessionEvent } from '../../model/events.js';
+import { keep, type ChatItem, type EventKind, type SessionEvent } from '../../model/events.js';
 import type { SessionIdentity } from '../../model/identity.js';
 import { blankEvent, clip, isObj, isoMs, num, str, type Obj } from '../shared/events.js';
 
@@ -151,7 +151,7 @@ export class CopilotNormalizer {
         const calls = reqs.map((q) => {
           const callId = str(q.toolCallId) ?? '';
           const name = str(q.name) ?? '';
-          if (!this.calls.has(callId)) this.calls.set(callId, { answered: false, name });
+          if (!this.calls.has(callId)) this.calls.set(keep(callId), { answered: false, name: keep(name) });
           return { id: callId, name, args: clip(JSON.stringify(q.arguments ?? {}), 200), input: q.arguments };
         });
         e.summary = clip(
@@ -186,7 +186,7 @@ export class CopilotNormalizer {
         e.summary = clip(`${name} ${JSON.stringify(d.arguments ?? {})}`);
         // A call no assistant message asked for (a user's `!` command): declared here.
         if (callId !== undefined && !this.calls.has(callId)) {
-          this.calls.set(callId, { answered: false, name });
+          this.calls.set(keep(callId), { answered: false, name: keep(name) });
           chat({
             type: 'assistant',
             toolCalls: [{ id: callId, name, args: clip(JSON.stringify(d.arguments ?? {}), 200), input: d.arguments }],

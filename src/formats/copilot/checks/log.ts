@@ -9,6 +9,7 @@ import { defineCheck } from '../../../checks/define.js';
 import type { Location } from '../../../model/finding.js';
 import { isObj, str } from '../../shared/events.js';
 import { damagedLines } from '../../shared/log-lines.js';
+import { keep } from '../../../model/events.js';
 
 const ORDER = ['type', 'data', 'id', 'timestamp', 'parentId'];
 
@@ -148,7 +149,7 @@ export const copilotLog = defineCheck({
               `event id ${id} was already used on line ${seen}: a copied line, or a merged line's suffix`,
               { key: id },
             );
-          else ids.set(id, record.line);
+          else ids.set(keep(id), record.line);
         }
         if (type === 'session.resume' && isObj(v.data) && typeof v.data.eventCount === 'number') {
           // The events before it: the records, and the lines that held one but do not parse.

@@ -70,6 +70,7 @@ export const copilotSession = defineCheck({
     let layout: LayoutDoc | undefined;
     const snapshots: Array<{ id: string; i: number }> = [];
     const ids = new Set<string>();
+    const wanted = new Set<string>();
     let startId: { id: string; line: number; byteOffset: number } | undefined;
     return {
       doc(d) {
@@ -77,13 +78,17 @@ export const copilotSession = defineCheck({
         else if (d.kind === LAYOUT_KIND) layout = d.value as LayoutDoc;
         else if (d.kind === 'rewind-index' && isObj(d.value) && Array.isArray(d.value.snapshots))
           d.value.snapshots.forEach((s, i) => {
-            if (isObj(s) && str(s.eventId) !== undefined) snapshots.push({ id: str(s.eventId)!, i });
+            if (isObj(s) && str(s.eventId) !== undefined) {
+              snapshots.push({ id: str(s.eventId)!, i });
+              wanted.add(str(s.eventId)!);
+            }
           });
       },
       record({ kind, record }) {
         if (kind !== 'events' || !isObj(record.value)) return;
         const v = record.value;
-        if (str(v.id) !== undefined) ids.add(str(v.id)!);
+        // Only the ids the snapshots name are kept (the docs come before the log).
+        if (str(v.id) !== undefined && wanted.has(str(v.id)!)) ids.add(str(v.id)!);
         if (startId === undefined && v.type === 'session.start' && isObj(v.data) && str(v.data.sessionId))
           startId = { id: str(v.data.sessionId)!, line: record.line, byteOffset: record.byteOffset };
       },
