@@ -16,6 +16,8 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -238,6 +240,28 @@ describe('the corpora', () => {
     );
     const rep = await audit(dir);
     expect(rep.sessions.map((s) => [s.id, s.format])).toEqual([['5b2d0c1e-7a3f-4e6d-9b8c-1f2e3d4c5b02', 'copilot']]);
+  });
+
+  test("the store's comparison never follows a symlinked session directory", async () => {
+    const home = join(scratch, 'linked');
+    cpSync(clean, home, { recursive: true });
+    const id = '5b2d0c1e-7a3f-4e6d-9b8c-1f2e3d4c5b01';
+    const elsewhere = join(scratch, 'elsewhere');
+    cpSync(join(home, 'session-state', id), elsewhere, { recursive: true });
+    // Elsewhere, a log with one prompt more than the store counts: read through the link, a COPILOT_STORE_TURNS.
+    const log = join(elsewhere, 'events.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const prompt = lines.find((l) => l.includes('"type":"user.message"'))!;
+    writeFileSync(
+      log,
+      `${[...lines, prompt.replace(/"id":"[^"]+"/, '"id":"5b2d0000-0000-4000-8000-00000000ffff"')].join('\n')}\n`,
+    );
+    rmSync(join(home, 'session-state', id), { recursive: true });
+    symlinkSync(elsewhere, join(home, 'session-state', id));
+    const before = treeState(elsewhere);
+    const codes = (await audit(home)).findings.map((f) => f.code);
+    expect(codes).not.toContain('COPILOT_STORE_TURNS');
+    expect(diffStates(before, treeState(elsewhere))).toEqual([]);
   });
 
   test('the checked-in Copilot CLI corpora are exactly what the generator writes', () => {
