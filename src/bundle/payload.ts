@@ -41,6 +41,8 @@ export interface NotArchived {
 const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
 
 /** Why `--redact` leaves a file out of the payload. */
+export const WITHHELD_BY_FORMAT =
+  "withheld: a copy of the user's files or a secret the agent keeps, inventoried and hashed, never bagged";
 export const WITHHELD = 'withheld by --redact: not text, so it cannot be redacted (bundle without --redact to keep it)';
 
 /** How a file is redacted: by its name, and by what its format says it is (its artifact role). */
@@ -140,9 +142,11 @@ export function planPayload(
   const withheld: Array<{ source: SessionSource; rel: string }> = [];
   for (const f of files) {
     const cls = contentClass(f.rel, f.role);
-    if (r && cls === 'binary') {
+    if (f.role === 'withheld' || (r && cls === 'binary')) {
       // A database, an image or any bytes that are not text cannot be redacted: a redacted bag leaves them out.
-      problems.push({ bagPath: f.bagPath, type: 'file', reason: WITHHELD });
+      // A file its format withholds (copies of the user's files, secrets) is left out of every bag.
+      const reason = f.role === 'withheld' ? WITHHELD_BY_FORMAT : WITHHELD;
+      problems.push({ bagPath: f.bagPath, type: 'file', reason });
       withheld.push({ source: f.source, rel: f.rel });
       continue;
     }

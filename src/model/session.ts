@@ -16,6 +16,7 @@ export type ArtifactRole =
   | 'transient' // probe file the agent creates and removes
   | 'dir'
   | 'foreign' // known, but written by a non-upstream build
+  | 'withheld' // a copy of the user's files or a secret the agent keeps: inventoried and hashed, never bagged
   | 'unexpected';
 
 export interface Artifact {

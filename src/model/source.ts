@@ -65,7 +65,7 @@ export interface SessionSource {
    */
   readSibling(group: string, session: string, file: string, maxBytes: number): ReadOutcome<Buffer> | undefined;
   /**
-   * Stream a JSONL file `up` directories above the session's directory (`name` a single path component),
+   * Stream a JSONL file `up` directories above the session's directory (`name` a relative path of plain components),
    * read-only and never part of the session's evidence: the context a format needs to resolve links out of a file
    * audited alone (a Claude sub-agent's transcript links into its session's transcript). Undefined when absent.
    */

@@ -254,10 +254,19 @@ export function fsSource(walked: FoundSession): SessionSource {
       }
     },
     streamContext(up, name, options, onRecord) {
-      if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return undefined;
+      if (name.split('/').some((n) => n === '' || n === '.' || n === '..' || n.includes('\0'))) return undefined;
       let dir = found.abs;
       for (let i = 0; i < up; i++) dir = dirname(dir);
-      const abs = join(dir, escapeText(name));
+      // Every directory on the way is a real one (a symlink is never followed), as the walk would have seen it.
+      const parts = name.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const d = join(dir, ...parts.slice(0, i).map(escapeText));
+        const e = lstatEntry(d, d);
+        if (e.readError === 'ENOENT') return undefined;
+        if (e.type !== 'dir')
+          return { ok: false, error: `${parts.slice(0, i).join('/')} is a ${e.type}, not a directory` };
+      }
+      const abs = join(dir, ...parts.map(escapeText));
       const entry = lstatEntry(abs, escapeText(name));
       if (entry.readError === 'ENOENT') return undefined;
       if (entry.type !== 'file')

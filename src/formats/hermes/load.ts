@@ -1,7 +1,7 @@
 /**
  * The Hermes loader: the documents first (the gateway index, each CLI snapshot), then the database, read from a
- * private copy (db/copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every gateway transcript
- * streamed as a log (records, events, conversation items, damage), then the home's identity.
+ * private copy (formats/shared/sqlite/copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every
+ * gateway transcript streamed as a log (records, events, conversation items, damage), then the home's identity.
  */
 import type { SessionSource } from '../../model/source.js';
 import type { JsonlRecord } from '../../model/records.js';
@@ -14,7 +14,7 @@ import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
-import { copyDatabase, DB_SUFFIXES } from './db/copy.js';
+import { copyDatabase, DB_SUFFIXES } from '../shared/sqlite/copy.js';
 import { blankFacts, DB_KIND, DB_ROW_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';

@@ -1,14 +1,14 @@
 /**
- * Reading a private copy of `state.db` (db/copy.ts) with SQLite itself, read-only: the WAL state, the schema
- * version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows streamed (never
- * all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless the WAL is not
- * the database's own (db/own.ts): then the database is read without it, as it is.
+ * Reading a private copy of `state.db` (formats/shared/sqlite/copy.ts) with SQLite itself, read-only: the WAL state,
+ * the schema version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows
+ * streamed (never all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless
+ * the WAL is not the database's own (formats/shared/sqlite/own.ts): then the database is read without it, as it is.
  */
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tooDeepText, tooDeepDetail } from '../../../read/json-depth.js';
-import { fileReader, walStateOfFile } from './wal.js';
-import { journalForeignReasons, journalState, walForeignReasons } from './own.js';
+import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
+import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
 import { blankFacts, CALL_PROBLEMS_KEPT, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
 const INTEGRITY_ROWS = 100;

@@ -1,5 +1,6 @@
 /**
- * A private copy of `state.db` with its `-wal` and `-journal`, the only way this audit opens the database: SQLite
+ * A private copy of an agent's SQLite database with its `-wal` and `-journal` (the copy keeps the database's name),
+ * the only way this audit opens a database: SQLite
  * writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the evidence
  * itself is never opened. The files are read through the session source (read-only, hashed) into a new directory
  * only this process can enter (read/private-temp.ts: a killed run's copy is removed by the next), and read again: if
@@ -8,7 +9,7 @@
  * holes, or pages never written) are not written: the copy is as sparse as it can be.
  */
 import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ReadOutcome, SessionSource } from '../../../model/source.js';
 import { privateTempDir } from '../../../read/private-temp.js';
 
@@ -71,7 +72,7 @@ function copyOnce(
       if (suffix === '') return { ok: false, error: `${from} is a ${e.type}, not a regular file (not opened)` };
       continue;
     }
-    const fd = openSync(join(dir, `state.db${suffix}`), 'w', 0o600);
+    const fd = openSync(join(dir, `${basename(rel)}${suffix}`), 'w', 0o600);
     try {
       let pos = 0;
       const r = source.streamRaw(from, (chunk) => {
@@ -111,7 +112,7 @@ export function copyDatabase(source: SessionSource, rel: string): ReadOutcome<Db
       }
       lastChanged = rehash(source, rel, r.value);
       if (lastChanged.length === 0)
-        return { ok: true, value: { dir, path: join(dir, 'state.db'), files: r.value, remove } };
+        return { ok: true, value: { dir, path: join(dir, basename(rel)), files: r.value, remove } };
       remove();
     } catch (e) {
       remove();
