@@ -145,7 +145,8 @@ function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => No
     if (e.kind !== 'tool_call' && e.kind !== 'tool_update') return undefined;
     const dir = cwd.get(id);
     const calls = e.kind === 'tool_call' ? tv.calls(v).map((c) => ({ ...c, view: tv.view(c.name, c.args, dir) })) : [];
-    const results = e.kind === 'tool_update' ? tv.results(v) : [];
+    // A call's record may hold its result too (a Gemini CLI toolCalls entry): asked of both kinds.
+    const results = e.kind === 'tool_update' || e.kind === 'tool_call' ? tv.results(v) : [];
     const said = calls.length ? tv.said?.(v) : undefined;
     if (!calls.length && !results.length) return undefined;
     return { calls, results, ...(said && (said.text || said.thinking) ? { said } : {}) };
