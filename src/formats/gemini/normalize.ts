@@ -114,6 +114,8 @@ export function events(file: string, items: readonly Numbered[], facts: FoldFact
         } else {
           e.kind = 'model_text';
           e.summary = clip(`${text || '(no text)'}${copy}${after}`);
+          // Gemini CLI writes no record for the end of a turn: a reply without calls ends it.
+          if (text) e.stopReason = 'end_turn';
         }
       } else {
         e.kind = 'notice';
