@@ -66,7 +66,9 @@ export function detectGeminiFiles(probe: DirProbe, ctx: FileDetection): FileSess
     if (type !== 'file') continue;
     const head = probe.head(name);
     const unreadable = head === undefined && named !== null;
-    if (!unreadable && ctx.sniff(name) !== 'gemini' && !(ctx.hinted && named)) continue;
+    // A file the CLI named that no agent's first lines claim is still one (its metadata line lost: GEMINI_UNLOADABLE).
+    const sniffed = unreadable ? undefined : ctx.sniff(name);
+    if (!unreadable && sniffed !== 'gemini' && !(named && (sniffed === undefined || ctx.hinted))) continue;
     const id = headId(head);
     if (!named) {
       alone.push({ format: 'gemini', id: id ?? name.replace(/\.jsonl?$/, ''), main: name, members: [name] });
