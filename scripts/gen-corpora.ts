@@ -16,6 +16,7 @@ import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
+import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from './corpora/cases-gemini.js';
 
 export interface Expected {
   description: string;
@@ -143,6 +144,7 @@ export function generate(outDir: string): string[] {
     ),
   );
   written.push(...generateAgentCorpora(outDir, 'pi', 'Pi coding agent', PI_LAYOUT, piCleanTree(), piCases(), allCodes));
+  written.push(...generateAgentCorpora(outDir, ...GEMINI_CORPUS, geminiCleanTree(), geminiCases(), allCodes));
   written.push(
     ...generateAgentCorpora(
       outDir,
