@@ -223,6 +223,9 @@ export function identityOf(file: string, facts: FoldFacts, parentDir: string | u
       });
     }
   }
+  // A subagent's metadata line names its workspace directories.
+  const dirs = Array.isArray(md.directories) ? md.directories : [];
+  if (id.cwd === undefined && typeof dirs[0] === 'string') id.cwd = dirs[0];
   if (str(md.kind) === 'subagent') {
     id.kind = 'subagent';
     if (parentDir !== undefined && parentDir !== 'chats') {
