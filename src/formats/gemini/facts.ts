@@ -14,6 +14,8 @@ export interface GeminiFileFacts {
   legacy: boolean;
   /** Every log file of the session (the CLI's startup deletes them together: they share the id's first 8 chars). */
   members: string[];
+  /** Where the file's head is: its first metadata line, or where its document starts (else line 1). */
+  head: At;
   /** Why the CLI's loader returns nothing for this file (it is then deleted at the next start). */
   unloadable?: string;
   /** The fold holds a prompt or a model turn: the CLI lists and keeps it. */
@@ -51,7 +53,7 @@ function resumable(f: FoldFacts): boolean {
 export function fileFacts(
   file: string,
   f: FoldFacts,
-  o: { main: boolean; legacy: boolean; members: string[]; problem?: string },
+  o: { main: boolean; legacy: boolean; members: string[]; problem?: string; start?: At },
 ): GeminiFileFacts {
   const md = f.metadata;
   const sessionId = str(md.sessionId);
@@ -86,6 +88,9 @@ export function fileFacts(
     main: o.main,
     legacy: o.legacy,
     members: o.members,
+    head: f.firstMeta
+      ? { line: f.firstMeta.line, byteOffset: f.firstMeta.byteOffset }
+      : (o.start ?? f.firstAt ?? { line: 1, byteOffset: 0 }),
     resumable: resumable(f),
     subagent: md.kind === 'subagent',
     moreMeta: f.moreMeta,

@@ -56,6 +56,8 @@ export interface FoldFacts {
   messages: FoldedMessage[];
   /** The merged metadata (sessionId, projectHash, startTime, lastUpdated, kind, summary, …). */
   metadata: Obj;
+  /** The first record the CLI's loader reads (where a metadata line should be). */
+  firstAt?: At;
   /** The first metadata line, and each later one. */
   firstMeta?: At & { sessionId: string; projectHash: string; startTime?: string };
   moreMeta: Array<At & { sessionId: string; projectHash: string; startTime?: string }>;
@@ -153,6 +155,7 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
   };
 
   for (const r of records) {
+    facts.firstAt ??= { line: r.line, byteOffset: r.byteOffset };
     if (r.unseen) {
       facts.did.set(r.seq, 'recovered from a damaged line: the CLI cannot parse the line and skips it');
       continue;

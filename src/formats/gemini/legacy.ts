@@ -62,20 +62,22 @@ export function messageSpans(buf: Buffer): Span[] {
 }
 
 /**
- * The records of a parsed legacy conversation: line 1 the conversation without its messages, then each message at
- * its place in the file (by order among the object elements of `messages`).
+ * The records of a parsed legacy conversation: the conversation without its messages (at its `{`), then each message
+ * at its place in the file (by order among the object elements of `messages`).
  */
 export function legacyRecords(buf: Buffer, value: unknown): JsonlRecord[] {
   if (!isObj(value)) return [{ line: 1, byteOffset: 0, byteLength: buf.length, value }];
   const { messages, ...head } = value;
   const spans = messageSpans(buf);
-  const firstNl = buf.indexOf(10);
+  // The document starts at its `{`, after any white space before it.
+  const open = Math.max(buf.indexOf(0x7b), 0);
+  let line = 1;
+  for (let i = 0; i < open; i++) if (buf[i] === 10) line++;
   const out: JsonlRecord[] = [
-    { line: 1, byteOffset: 0, byteLength: spans[0]?.start ?? (firstNl < 0 ? buf.length : firstNl), value: head },
+    { line, byteOffset: open, byteLength: (spans[0]?.start ?? buf.length) - open, value: head },
   ];
   const list = Array.isArray(messages) ? messages.filter(isObj) : [];
-  let line = 1;
-  let pos = 0;
+  let pos = open;
   list.forEach((m, k) => {
     const s = spans[k];
     if (s) {

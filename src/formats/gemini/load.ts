@@ -32,11 +32,21 @@ interface Read {
   legacy: boolean;
   /** Why the file holds no records at all (a legacy document that does not parse, an empty file). */
   problem?: string;
+  /** Where a legacy document that does not parse starts (its first byte that is not white space). */
+  start?: { line: number; byteOffset: number };
+}
+
+function startOf(bytes: Buffer): { line: number; byteOffset: number } {
+  let line = 1;
+  let i = 0;
+  for (; i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d); i++)
+    if (bytes[i] === 0x0a) line++;
+  return { line, byteOffset: i < bytes.length ? i : 0 };
 }
 
 /** The record kinds of the legacy document: the conversation without its messages, and each message. */
-const recordKindOf = (legacy: boolean, r: JsonlRecord): string =>
-  !legacy ? 'session' : r.line === 1 && r.byteOffset === 0 ? 'legacy' : 'legacy-message';
+const recordKindOf = (legacy: boolean, first: boolean): string =>
+  !legacy ? 'session' : first ? 'legacy' : 'legacy-message';
 
 /** A file whose first line is a lone `{` is a pretty-printed legacy document, whatever it is called. */
 function looksLegacy(source: SessionSource, a: Artifact): boolean {
@@ -66,7 +76,13 @@ function readFile(source: SessionSource, a: Artifact, limits: LoadLimits): Read 
     const stats = { lines: 0, records: 0, bytes: r.value.bytes.length, endsWithNewline: true };
     for (const b of r.value.bytes) if (b === 10) stats.lines++;
     if (doc.problem)
-      return { items: [], legacy: true, problem: doc.problem.detail, end: { file: a.path, kind: a.kind, stats } };
+      return {
+        items: [],
+        legacy: true,
+        problem: doc.problem.detail,
+        start: startOf(r.value.bytes),
+        end: { file: a.path, kind: a.kind, stats },
+      };
     const records = legacyRecords(r.value.bytes, doc.value);
     stats.records = records.length;
     const items: Item[] = records.map((record, seq) => ({ k: 'r', seq, record }));
@@ -137,7 +153,7 @@ export function loadGemini(
         sink.damage({ file: a.path, kind: a.kind, damage: item.damage });
         continue;
       }
-      sink.record({ file: a.path, kind: recordKindOf(read.legacy, item.record), record: item.record });
+      sink.record({ file: a.path, kind: recordKindOf(read.legacy, k === 0), record: item.record });
       const e = evs[k++];
       if (e) sink.event(e);
     }
@@ -148,7 +164,13 @@ export function loadGemini(
     }
     sink.fileEnd(read.end);
     const size = source.entry(a.path)?.size ?? 0;
-    const value = fileFacts(a.path, facts, { main: isMain, legacy: read.legacy, members, problem: read.problem });
+    const value = fileFacts(a.path, facts, {
+      main: isMain,
+      legacy: read.legacy,
+      members,
+      ...(read.problem !== undefined ? { problem: read.problem } : {}),
+      ...(read.start !== undefined ? { start: read.start } : {}),
+    });
     sink.doc({ file: a.path, kind: GEMINI_FILE_KIND, size, value });
     if (isMain) {
       const dir = basename(source.found.abs);

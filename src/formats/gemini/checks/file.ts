@@ -75,7 +75,7 @@ export const geminiFile = defineCheck({
       doc({ file, kind, value }) {
         if (kind !== GEMINI_FILE_KIND) return;
         const f = value as GeminiFileFacts;
-        const at = { file, line: 1, byteOffset: 0 };
+        const at = { file, line: f.head.line, byteOffset: f.head.byteOffset };
         const others = f.members.filter((m) => m !== file);
         const also = others.length ? ` (with ${others.join(', ')}, which shares its id)` : '';
         if (f.unloadable !== undefined) {
