@@ -19,6 +19,7 @@ const CHATS = 'tmp/app/chats';
 export const GEMINI_IDS = {
   main: '3f2a9c1e-7b4d-4e5f-9a8b-1c2d3e4f5a01',
   legacy: '3f2a9c1e-7b4d-4e5f-9a8b-1c2d3e4f5a02',
+  agent: '6f1c0e2a-9b7d-4c55-8e2f-0d3b9a71c4aa',
 };
 const FILE = geminiFileName(T0, GEMINI_IDS.main);
 const MAIN = `${CHATS}/${FILE}`;
@@ -76,7 +77,30 @@ function mainSession(): GeminiSession {
     ],
   });
   s.gemini('Documented in docs/parse.md.');
+  s.wait(30_000).user('Where else is parse() called?');
+  s.gemini('', {
+    calls: [
+      {
+        name: 'codebase_investigator',
+        args: { objective: 'Find the callers of parse().' },
+        output: 'Subagent finished: parse() is called in src/main.rs.',
+        agentId: GEMINI_IDS.agent,
+      },
+    ],
+  });
+  s.gemini('Only src/main.rs calls it.');
   return s;
+}
+
+/** The investigator's own session, `chats/<parent id>/<agent id>.jsonl` (v0.37+), its result as its summary. */
+function agentSession(): GeminiSession {
+  const a = new GeminiSession({ id: GEMINI_IDS.agent, cwd: GEMINI_CWD, startMs: T0 + 120_500, seed: 11 });
+  a.open('subagent');
+  a.user('Find the callers of parse().');
+  a.gemini('', { calls: [{ name: 'grep_search', args: { pattern: 'parse\\(' }, output: 'src/main.rs:4: parse(x)' }] });
+  a.gemini('parse() is called in src/main.rs.');
+  a.lines.push({ $set: { summary: 'parse() is called in src/main.rs.' } });
+  return a;
 }
 
 const LEGACY_CWD = '/home/dev/old-app';
@@ -122,6 +146,7 @@ export function geminiCleanTree(): Files {
   files.set('projects.json', `${JSON.stringify({ projects: { [GEMINI_CWD]: 'app' } }, null, 2)}\n`);
   files.set('tmp/app/.project_root', GEMINI_CWD);
   files.set(MAIN, mainSession().render());
+  files.set(`${CHATS}/${GEMINI_IDS.main}/${GEMINI_IDS.agent}.jsonl`, agentSession().render());
   const old = `tmp/${projectHash(LEGACY_CWD)}/chats/${geminiFileName(T0 - 86_400_000, GEMINI_IDS.legacy, 'json')}`;
   files.set(old, legacyFile());
   return files;

@@ -31,6 +31,8 @@ export interface ToolSpec {
   error?: string;
   status?: string;
   displayName?: string;
+  /** The subagent session an agent tool ran (toolCalls[].agentId, v0.39+). */
+  agentId?: string;
 }
 
 export class GeminiSession {
@@ -78,6 +80,8 @@ export class GeminiSession {
       startTime: t,
       lastUpdated: t,
       kind,
+      // A subagent's recorder is given the workspace directories.
+      ...(kind === 'subagent' ? { directories: [this.opts.cwd] } : {}),
     });
     const ctx: Obj = {
       id: CONTEXT_ID,
@@ -146,6 +150,7 @@ export class GeminiSession {
         description: typeof c.args.file_path === 'string' ? c.args.file_path : '',
         displayName: c.displayName ?? c.name,
         renderOutputAsMarkdown: true,
+        ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
       } as Obj;
     });
     this.push({ ...base, toolCalls: calls });

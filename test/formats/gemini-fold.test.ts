@@ -106,6 +106,29 @@ describe('detection by content', () => {
   });
 });
 
+test("a subagent's file in chats/<parent id>/ is the child of the session whose toolCalls[].agentId names it", async () => {
+  const r = await cli(['lineage', join(CORPORA, 'gemini/clean'), '--format', 'json']);
+  type Node = { id: string; kind: string; children: Node[] };
+  const view = JSON.parse(r.stdout) as { roots: Array<{ trees: Node[] }> };
+  const main = view.roots.flatMap((x) => x.trees).find((t) => t.id === '3f2a9c1e-7b4d-4e5f-9a8b-1c2d3e4f5a01')!;
+  expect(main.children.map((c) => [c.id, c.kind])).toEqual([['6f1c0e2a-9b7d-4c55-8e2f-0d3b9a71c4aa', 'subagent']]);
+});
+
+test('bundle of ~/.gemini takes the session files only, never oauth_creds.json, logs.json or projects.json', async () => {
+  const home = join(scratch, 'home', '.gemini');
+  mkdirSync(join(home, 'tmp/app/chats'), { recursive: true });
+  const name = 'session-2026-12-01T09-00-3f2a9c1e.jsonl';
+  copyFileSync(join(CORPORA, 'gemini/clean/tmp/app/chats', name), join(home, 'tmp/app/chats', name));
+  writeFileSync(join(home, 'oauth_creds.json'), '{"access_token":"not-a-real-token"}\n');
+  writeFileSync(join(home, 'projects.json'), '{"projects":{}}\n');
+  writeFileSync(join(home, 'tmp/app/logs.json'), '[]');
+  const bag = join(scratch, 'home.zip');
+  expect((await cli(['bundle', join(scratch, 'home'), '-o', bag])).code).toBe(0);
+  const listing = readFileSync(bag).toString('latin1');
+  expect(listing).toContain(name);
+  for (const other of ['oauth_creds.json', 'logs.json', 'projects.json']) expect(listing).not.toContain(other);
+});
+
 test('the checked-in Gemini corpora are exactly what the generator writes', () => {
   const out = mkdtempSync(join(scratch, 'gen-'));
   generateAgentCorpora(
