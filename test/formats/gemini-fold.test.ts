@@ -41,7 +41,7 @@ describe('the fold', () => {
       ['a', 4],
       ['b', 3],
     ]);
-    expect(f.fates.get(1)).toEqual({ k: 'superseded', by: 4 });
+    expect(f.fates.get(1)).toEqual({ k: 'superseded', by: 4, snapshot: false });
     expect(f.changed).toEqual([]);
   });
 
@@ -49,7 +49,7 @@ describe('the fold', () => {
     const info = { id: 'i', timestamp: 't', type: 'info', content: 'Request cancelled.' };
     const f = run(meta, msg('a'), info, { $set: { messages: [msg('a')], lastUpdated: 'x' } }, msg('b'));
     expect(f.messages.map((m) => m.id)).toEqual(['a', 'b']);
-    expect(f.fates.get(1)).toEqual({ k: 'superseded', by: 4 });
+    expect(f.fates.get(1)).toEqual({ k: 'superseded', by: 4, snapshot: true });
     expect(f.fates.get(2)).toEqual({ k: 'dropped', by: 4 });
     expect(f.snapshots[0]?.dropped).toEqual({ info: 1 });
     expect(f.metadata.lastUpdated).toBe('x');

@@ -145,6 +145,11 @@ describe.skipIf(!present)('the real Gemini CLI files (../shared/external/gemini)
     expect(r.stdout).toContain('✗ failed · codebase_investigator');
     expect(r.stdout).toContain('✓ completed · read_file');
     expect(r.stdout.match(/completed · read_file/g)?.length).toBe(1);
+    // After a resume every earlier line is carried on by a snapshot only: each call is still shown, once.
+    const b = await cli(['transcript', join(EXTERNAL, 'generated-cli-0.56.0/B-resume-same-minute')]);
+    expect(b.stdout.match(/⚙ read read_file/g)?.length).toBe(1);
+    expect(b.stdout.match(/completed · read_file/g)?.length).toBe(1);
+    expect(b.stdout).toContain('Which file was it?');
   });
 
   test('activity reads a legacy file: the write, the reads and the cancelled edit', async () => {

@@ -42,7 +42,8 @@ export interface FoldedMessage {
 /** What became of a message line by the end of the file. */
 export type Fate =
   | { k: 'final' }
-  | { k: 'superseded'; by: number }
+  /** `snapshot`: the later copy is inside a `$set.messages` snapshot (a line that shows no message itself). */
+  | { k: 'superseded'; by: number; snapshot: boolean }
   | { k: 'rewound'; by: number }
   | { k: 'dropped'; by: number };
 
@@ -111,7 +112,7 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
   };
   const put = (id: string, value: Obj, r: FoldInput, inSnapshot: boolean): void => {
     const prev = map.get(id);
-    if (prev) leave(prev, { k: 'superseded', by: r.line });
+    if (prev) leave(prev, { k: 'superseded', by: r.line, snapshot: inSnapshot });
     const calls = messageIds(value);
     const before = lastCalls.get(id);
     if (before) {
@@ -128,7 +129,8 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
     }
     lastCalls.set(id, { ids: calls, line: r.line });
     removedBy.delete(id);
-    for (const seq of droppedLines.get(id) ?? []) facts.fates.set(seq, { k: 'superseded', by: r.line });
+    for (const seq of droppedLines.get(id) ?? [])
+      facts.fates.set(seq, { k: 'superseded', by: r.line, snapshot: inSnapshot });
     droppedLines.delete(id);
     map.set(id, { id, value, seq: r.seq, line: r.line, byteOffset: r.byteOffset, inSnapshot });
   };
@@ -140,7 +142,7 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
         leave(m, { k: 'dropped', by: r.line });
         removedBy.set(m.id, { seq: r.seq, type: str(m.value.type) ?? '?' });
       }
-      for (const m of map.values()) if (incoming.has(m.id)) leave(m, { k: 'superseded', by: r.line });
+      for (const m of map.values()) if (incoming.has(m.id)) leave(m, { k: 'superseded', by: r.line, snapshot: true });
       map.clear();
       snapshotAt.set(r.seq, facts.snapshots.length);
       facts.snapshots.push({ line: r.line, byteOffset: r.byteOffset, size: incoming.size, dropped: {} });

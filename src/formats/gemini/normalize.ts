@@ -61,7 +61,8 @@ export function events(file: string, items: readonly Numbered[], facts: FoldFact
       const type = str(m.type) ?? '?';
       e.tag = type;
       const copy = did?.startsWith('a new copy') ? ' [a new copy of an earlier line]' : '';
-      if (fate?.k === 'superseded') {
+      // A copy a later line shows again is a notice here; one only a snapshot carries on is shown as it was.
+      if (fate?.k === 'superseded' && !fate.snapshot) {
         e.kind = 'notice';
         const what =
           contentText(m.content) ||
