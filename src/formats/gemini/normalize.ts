@@ -35,6 +35,16 @@ function foldedCalls(facts: FoldFacts): Set<string> {
   return ids;
 }
 
+/** When the tool calls of a message were recorded: the latest of their timestamps. */
+function callsTime(m: Obj): number | undefined {
+  let best: number | undefined;
+  for (const c of callsOf(m)) {
+    const ms = validTimeMs(isoMs(c.entry?.timestamp));
+    if (ms !== undefined && (best === undefined || ms > best)) best = ms;
+  }
+  return best;
+}
+
 /** One event per record, in file order. */
 export function events(file: string, items: readonly Numbered[], facts: FoldFacts): SessionEvent[] {
   const calls = foldedCalls(facts);
@@ -51,8 +61,9 @@ export function events(file: string, items: readonly Numbered[], facts: FoldFact
       const m = v as Obj;
       const fate = facts.fates.get(seq);
       const after = fateText(fate);
-      // A new copy keeps the first copy's timestamp: it is not the time the line was written.
-      const ms = did?.startsWith('a new copy') ? undefined : validTimeMs(isoMs(m.timestamp));
+      // A new copy keeps the first copy's timestamp, not the time the line was written; one that adds tool calls
+      // is written when they are recorded, which their own timestamps say.
+      const ms = did?.startsWith('a new copy') ? callsTime(m) : validTimeMs(isoMs(m.timestamp));
       if (ms !== undefined) {
         e.timeMs = ms;
         e.timeSource = 'line';

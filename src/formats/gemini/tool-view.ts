@@ -63,7 +63,9 @@ export function geminiToolView(name: string, input: unknown): ToolView {
 /** Shell results say `Exit Code: N`; cancellations and refusals are the CLI's own texts. */
 export const GEMINI_RESULT_VIEW: ToolResultView = {
   exitCode(text) {
-    const m = /(?:^|\n)Exit Code: (\d+)/.exec(text);
+    // The last one: the output before it may hold the words too (and a result cut to one line has no newlines).
+    const all = [...text.matchAll(/\bExit Code: (\d+)/g)];
+    const m = all.at(-1);
     return m ? Number(m[1]) : undefined;
   },
   rejected: (text) => /User denied execution|denied by policy/i.test(text),
