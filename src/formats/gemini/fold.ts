@@ -82,7 +82,8 @@ const messageIds = (v: Obj): string[] =>
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-export function fold(records: Iterable<FoldInput>): FoldFacts {
+/** The fold as records arrive: `add` each record in file order, then `finish`. */
+export function folder(): { add(r: FoldInput): void; finish(): FoldFacts } {
   const map = new Map<string, FoldedMessage>();
   const facts: FoldFacts = {
     messages: [],
@@ -156,11 +157,11 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
     return n;
   };
 
-  for (const r of records) {
+  const add = (r: FoldInput): void => {
     facts.firstAt ??= { line: r.line, byteOffset: r.byteOffset };
     if (r.unseen) {
       facts.did.set(r.seq, 'recovered from a damaged line: the CLI cannot parse the line and skips it');
-      continue;
+      return;
     }
     const v = r.value;
     const kind = recordKind(v);
@@ -258,12 +259,22 @@ export function fold(records: Iterable<FoldInput>): FoldFacts {
       default:
         facts.did.set(r.seq, 'not a record the CLI knows: its loader ignores it');
     }
-  }
-  for (const m of map.values()) leave(m, { k: 'final' });
-  for (const { seq, type } of removedBy.values()) {
-    const s = facts.snapshots[snapshotAt.get(seq) ?? -1];
-    if (s) s.dropped[type] = (s.dropped[type] ?? 0) + 1;
-  }
-  facts.messages = [...map.values()];
-  return facts;
+  };
+  const finish = (): FoldFacts => {
+    for (const m of map.values()) leave(m, { k: 'final' });
+    for (const { seq, type } of removedBy.values()) {
+      const s = facts.snapshots[snapshotAt.get(seq) ?? -1];
+      if (s) s.dropped[type] = (s.dropped[type] ?? 0) + 1;
+    }
+    facts.messages = [...map.values()];
+    return facts;
+  };
+  return { add, finish };
+}
+
+/** The fold of a whole file's records. */
+export function fold(records: Iterable<FoldInput>): FoldFacts {
+  const f = folder();
+  for (const r of records) f.add(r);
+  return f.finish();
 }

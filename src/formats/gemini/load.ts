@@ -1,8 +1,9 @@
 /**
- * The Gemini CLI loader: each file of the session read whole into its records (a JSONL recording line by line, a
- * legacy `.json` as one document placed message by message), folded as the CLI folds it (fold.ts), then handed on in
- * file order: records, each with the event that says what it did, damage, the folded conversation, the file's end;
- * then one doc of kind GEMINI_FILE_KIND per file for the Gemini checks, and the session's identity.
+ * The Gemini CLI loader. Each file of the session is read twice: first folded as the CLI folds it (fold.ts), its
+ * records let go as they are folded (a legacy `.json` is one document, read whole and placed message by message);
+ * then read again and handed on in file order, each record with the event that says what it did and what became of
+ * it, and the damage; then the folded conversation, the file's end, one doc of kind GEMINI_FILE_KIND per file for
+ * the Gemini checks, and the session's identity.
  */
 import { basename } from 'node:path';
 import type { SessionSource } from '../../model/source.js';
@@ -15,21 +16,23 @@ import { parseDoc } from '../shared/docs.js';
 import { damagedLines } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { mainOf } from './artifacts.js';
-import { fold, type FoldFacts } from './fold.js';
+import { fold, folder, type FoldFacts, type FoldInput } from './fold.js';
 import { fileFacts } from './facts.js';
 import { legacyRecords } from './legacy.js';
-import { chats, events, identityOf, liveTurns, rewoundRanges, type Numbered } from './normalize.js';
+import { chats, eventMaker, identityOf, liveTurns, rewoundRanges } from './normalize.js';
 
 /** The doc kind of what the Gemini checks read of each file (value: GeminiFileFacts). */
 export const GEMINI_FILE_KIND = 'gemini-file';
 const MAX_DOC_BYTES = 256 * 1024 * 1024;
 
-type Item = ({ k: 'r' } & Numbered) | { k: 'd'; damage: Damage };
-
-interface Read {
-  items: Item[];
-  end: FileEndEvent;
+/** A file folded in a first read: the fold, and for a legacy document its records (it is read whole anyway). */
+interface Folded {
+  facts: FoldFacts;
   legacy: boolean;
+  /** A legacy document's records (a JSONL file is read again instead, so that none is held in memory). */
+  records?: JsonlRecord[];
+  /** The end of a legacy document's read (a JSONL file's comes from its second read). */
+  end?: FileEndEvent;
   /** Why the file holds no records at all (a legacy document that does not parse, an empty file). */
   problem?: string;
   /** Where a legacy document that does not parse starts (its first byte that is not white space). */
@@ -61,64 +64,95 @@ function looksLegacy(source: SessionSource, a: Artifact): boolean {
   );
 }
 
-function readFile(source: SessionSource, a: Artifact, limits: LoadLimits): Read {
-  const size = source.entry(a.path)?.size ?? 0;
-  if (looksLegacy(source, a)) {
-    const r = source.readFile(a.path, MAX_DOC_BYTES);
-    if (!r.ok) return { items: [], legacy: true, end: { file: a.path, kind: a.kind, error: r.error } };
-    if (r.value.truncated)
-      return {
-        items: [],
-        legacy: true,
-        end: { file: a.path, kind: a.kind, error: `larger than ${MAX_DOC_BYTES} bytes` },
-      };
-    const doc = parseDoc(a.path, a.kind, r.value.bytes, size);
-    const stats = { lines: 0, records: 0, bytes: r.value.bytes.length, endsWithNewline: true };
-    for (const b of r.value.bytes) if (b === 10) stats.lines++;
-    if (doc.problem)
-      return {
-        items: [],
-        legacy: true,
-        problem: doc.problem.detail,
-        start: startOf(r.value.bytes),
-        end: { file: a.path, kind: a.kind, stats },
-      };
-    const records = legacyRecords(r.value.bytes, doc.value);
-    stats.records = records.length;
-    const items: Item[] = records.map((record, seq) => ({ k: 'r', seq, record }));
-    if (doc.duplicateKey && records[0]) records[0].duplicateKey = doc.duplicateKey;
-    return { items, legacy: true, end: { file: a.path, kind: a.kind, stats } };
-  }
-  const items: Item[] = [];
+const foldInput = (seq: number, record: JsonlRecord): FoldInput => ({
+  seq,
+  line: record.line,
+  byteOffset: record.byteOffset,
+  value: record.value,
+  ...(record.recovered !== undefined ? { unseen: true } : {}),
+});
+
+/**
+ * Stream a JSONL file, numbering its records as the timeline does (a damaged line the CLI still meets as a line
+ * takes a place).
+ */
+function streamNumbered(
+  source: SessionSource,
+  a: Artifact,
+  limits: LoadLimits,
+  onRecord: (seq: number, r: JsonlRecord) => void,
+  onDamage: (d: Damage) => void,
+): FileEndEvent {
   let seq = 0;
   const counted = damagedLines(() => seq++);
   const r = source.streamJsonl(
     a.path,
     { looksLikeRecord: isObj, maxLineBytes: limits.maxLineBytes },
-    (record) => items.push({ k: 'r', seq: seq++, record }),
+    (record) => onRecord(seq++, record),
     (damage) => {
       counted(damage);
-      items.push({ k: 'd', damage });
+      onDamage(damage);
     },
   );
-  const end: FileEndEvent = r.ok
-    ? { file: a.path, kind: a.kind, stats: r.value }
-    : { file: a.path, kind: a.kind, error: r.error };
-  return { items, legacy: false, end, ...(r.ok && r.value.bytes === 0 ? { problem: 'the file is empty' } : {}) };
+  return r.ok ? { file: a.path, kind: a.kind, stats: r.value } : { file: a.path, kind: a.kind, error: r.error };
 }
 
-const records = (items: readonly Item[]): Numbered[] => items.filter((i): i is { k: 'r' } & Numbered => i.k === 'r');
-
-function foldOf(items: readonly Item[]): FoldFacts {
-  return fold(
-    records(items).map(({ seq, record }) => ({
-      seq,
-      line: record.line,
-      byteOffset: record.byteOffset,
-      value: record.value,
-      ...(record.recovered !== undefined ? { unseen: true } : {}),
-    })),
+/** The first read: the fold (a JSONL file's records are let go as they are folded). */
+function foldFile(source: SessionSource, a: Artifact, limits: LoadLimits): Folded {
+  const size = source.entry(a.path)?.size ?? 0;
+  if (looksLegacy(source, a)) {
+    const empty = fold([]);
+    const r = source.readFile(a.path, MAX_DOC_BYTES);
+    if (!r.ok) return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error: r.error } };
+    if (r.value.truncated) {
+      const error = `larger than ${MAX_DOC_BYTES} bytes`;
+      return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error } };
+    }
+    const doc = parseDoc(a.path, a.kind, r.value.bytes, size);
+    const stats = { lines: 0, records: 0, bytes: r.value.bytes.length, endsWithNewline: true };
+    for (const b of r.value.bytes) if (b === 10) stats.lines++;
+    const end = { file: a.path, kind: a.kind, stats };
+    if (doc.problem)
+      return {
+        facts: empty,
+        legacy: true,
+        records: [],
+        end,
+        problem: doc.problem.detail,
+        start: startOf(r.value.bytes),
+      };
+    const records = legacyRecords(r.value.bytes, doc.value);
+    stats.records = records.length;
+    if (doc.duplicateKey && records[0]) records[0].duplicateKey = doc.duplicateKey;
+    return { facts: fold(records.map((rec, seq) => foldInput(seq, rec))), legacy: true, records, end };
+  }
+  const f = folder();
+  const end = streamNumbered(
+    source,
+    a,
+    limits,
+    (seq, record) => f.add(foldInput(seq, record)),
+    () => {},
   );
+  const empty = end.stats?.bytes === 0;
+  return { facts: f.finish(), legacy: false, ...(empty ? { problem: 'the file is empty' } : {}) };
+}
+
+/** The second read: each record in file order (with its event, `make`), and the damage, as they come. */
+function replay(
+  source: SessionSource,
+  a: Artifact,
+  limits: LoadLimits,
+  read: Folded,
+  h: { record(r: JsonlRecord, kind: string, seq: number): void; damage(d: Damage): void },
+): FileEndEvent {
+  if (read.records) {
+    read.records.forEach((r, seq) => {
+      h.record(r, recordKindOf(true, seq === 0), seq);
+    });
+    return read.end!;
+  }
+  return streamNumbered(source, a, limits, (seq, r) => h.record(r, 'session', seq), h.damage);
 }
 
 const logs = (source: SessionSource, artifacts: ReadonlyMap<string, Artifact>): Artifact[] =>
@@ -143,26 +177,23 @@ export function loadGemini(
   const members = files.map((a) => a.path);
   let identity: ReturnType<typeof identityOf> | undefined;
   for (const a of files) {
-    const read = readFile(source, a, limits);
-    const facts = foldOf(read.items);
+    const read = foldFile(source, a, limits);
+    const { facts } = read;
     const isMain = a === main;
-    const evs = isMain ? events(a.path, records(read.items), facts) : [];
-    let k = 0;
-    for (const item of read.items) {
-      if (item.k === 'd') {
-        sink.damage({ file: a.path, kind: a.kind, damage: item.damage });
-        continue;
-      }
-      sink.record({ file: a.path, kind: recordKindOf(read.legacy, k === 0), record: item.record });
-      const e = evs[k++];
-      if (e) sink.event(e);
-    }
-    if (isMain) for (const c of chats(a.path, facts)) sink.chat(c);
+    const make = isMain ? eventMaker(a.path, facts) : undefined;
+    const end = replay(source, a, limits, read, {
+      record(record, kind, seq) {
+        sink.record({ file: a.path, kind, record });
+        if (make) sink.event(make({ seq, record }));
+      },
+      damage: (damage) => sink.damage({ file: a.path, kind: a.kind, damage }),
+    });
     if (isMain) {
-      read.end.dead = rewoundRanges(facts);
-      read.end.liveTurns = liveTurns(facts);
+      for (const c of chats(a.path, facts)) sink.chat(c);
+      end.dead = rewoundRanges(facts);
+      end.liveTurns = liveTurns(facts);
     }
-    sink.fileEnd(read.end);
+    sink.fileEnd(end);
     const size = source.entry(a.path)?.size ?? 0;
     const value = fileFacts(a.path, facts, {
       main: isMain,
@@ -172,10 +203,7 @@ export function loadGemini(
       ...(read.start !== undefined ? { start: read.start } : {}),
     });
     sink.doc({ file: a.path, kind: GEMINI_FILE_KIND, size, value });
-    if (isMain) {
-      const dir = basename(source.found.abs);
-      identity = identityOf(a.path, facts, dir);
-    }
+    if (isMain) identity = identityOf(a.path, facts, basename(source.found.abs));
   }
   if (main && identity) sink.doc({ file: main.path, kind: IDENTITY_KIND, size: 0, value: identity });
   source.hashUnread();
@@ -189,12 +217,13 @@ export function streamGeminiLog(
 ): FileEndEvent | undefined {
   const main = mainFile(logs(source, artifacts));
   if (!main) return undefined;
-  const read = readFile(source, main, limits);
-  const facts = foldOf(read.items);
-  const rs = records(read.items);
-  const evs = events(main.path, rs, facts);
-  for (const [i, n] of rs.entries()) onEvent(evs[i]!, n.record);
-  read.end.dead = rewoundRanges(facts);
-  read.end.liveTurns = liveTurns(facts);
-  return read.end;
+  const read = foldFile(source, main, limits);
+  const make = eventMaker(main.path, read.facts);
+  const end = replay(source, main, limits, read, {
+    record: (record, _kind, seq) => onEvent(make({ seq, record }), record),
+    damage: () => {},
+  });
+  end.dead = rewoundRanges(read.facts);
+  end.liveTurns = liveTurns(read.facts);
+  return end;
 }

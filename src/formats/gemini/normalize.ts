@@ -45,12 +45,11 @@ function callsTime(m: Obj): number | undefined {
   return best;
 }
 
-/** One event per record, in file order. */
-export function events(file: string, items: readonly Numbered[], facts: FoldFacts): SessionEvent[] {
+/** What makes the event of each record, in file order (seq by seq), once the file is folded. */
+export function eventMaker(file: string, facts: FoldFacts): (n: Numbered) => SessionEvent {
   const calls = foldedCalls(facts);
-  const out: SessionEvent[] = [];
   let turns = -1;
-  for (const { seq, record: r } of items) {
+  return ({ seq, record: r }) => {
     const e = blankEvent(file, r, 'gemini', seq);
     const v = r.value;
     const did = facts.did.get(seq);
@@ -146,9 +145,8 @@ export function events(file: string, items: readonly Numbered[], facts: FoldFact
         if (kind === 'meta') e.sessionId = str(v.sessionId);
       }
     }
-    out.push(e);
-  }
-  return out;
+    return e;
+  };
 }
 
 type Chat = Omit<ChatItem, 'file'>;
