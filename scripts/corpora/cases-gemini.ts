@@ -39,7 +39,7 @@ function turnOne(s: GeminiSession): void {
       {
         name: 'run_shell_command',
         args: { command: 'cargo test', description: 'Run the tests' },
-        output: 'Command: cargo test\nDirectory: (root)\nOutput: test result: FAILED\nExit Code: 101',
+        output: 'Command: cargo test\nDirectory: (root)\nOutput: test result: ok. 5 passed\nExit Code: 0',
         displayName: 'Shell',
       },
     ],
