@@ -97,6 +97,16 @@ describe('detection by content', () => {
     expect(p.stdout).toContain('"status": "answered"');
   });
 
+  test('a .json holding lines is folded line by line, as the CLI first reads every file', async () => {
+    const dir = join(scratch, 'json-lines');
+    mkdirSync(dir, { recursive: true });
+    const name = 'session-2026-12-01T09-00-3f2a9c1e.jsonl';
+    const text = readFileSync(join(CORPORA, 'gemini/clean/tmp/app/chats', name), 'utf8');
+    writeFileSync(join(dir, name.replace(/\.jsonl$/, '.json')), text);
+    const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never']);
+    expect((JSON.parse(r.stdout) as AuditReport).findings).toEqual([]);
+  });
+
   test('a .jsonl that is not Gemini is not taken for one', async () => {
     const dir = join(scratch, 'other');
     mkdirSync(dir, { recursive: true });

@@ -51,9 +51,12 @@ function startOf(bytes: Buffer): { line: number; byteOffset: number } {
 const recordKindOf = (legacy: boolean, first: boolean): string =>
   !legacy ? 'session' : first ? 'legacy' : 'legacy-message';
 
-/** A file whose first line is a lone `{` is a pretty-printed legacy document, whatever it is called. */
+/**
+ * A file whose first line is a lone `{` is a pretty-printed legacy document, whatever it is called; any other is
+ * folded line by line, as the CLI's loader first does with every file (a legacy document on one line is its
+ * metadata line with messages).
+ */
 function looksLegacy(source: SessionSource, a: Artifact): boolean {
-  if (a.kind === 'legacy') return true;
   const head = source.readSpans(a.path, [{ offset: 0, max: 256, line: true }]);
   return (
     head.ok &&
