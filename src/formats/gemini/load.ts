@@ -52,19 +52,12 @@ const recordKindOf = (legacy: boolean, first: boolean): string =>
   !legacy ? 'session' : first ? 'legacy' : 'legacy-message';
 
 /**
- * A file whose first line is a lone `{` is a pretty-printed legacy document, whatever it is called; any other is
- * folded line by line, as the CLI's loader first does with every file (a legacy document on one line is its
- * metadata line with messages).
+ * A file whose first line that is not blank is a lone `{` is a pretty-printed legacy document, whatever it is called
+ * (the CLI parses the whole file when no line of it is a metadata line).
  */
 function looksLegacy(source: SessionSource, a: Artifact): boolean {
-  const head = source.readSpans(a.path, [{ offset: 0, max: 256, line: true }]);
-  return (
-    head.ok &&
-    head.value[0]
-      ?.toString('utf8')
-      .replace(/^\uFEFF/, '')
-      .trim() === '{'
-  );
+  const head = source.readSpans(a.path, [{ offset: 0, max: 4096, line: false }]);
+  return head.ok && /^\s*\{[ \t]*\r?\n/.test(head.value[0]?.toString('utf8').replace(/^\uFEFF/, '') ?? '');
 }
 
 const foldInput = (seq: number, record: JsonlRecord): FoldInput => ({
@@ -102,33 +95,7 @@ function streamNumbered(
 
 /** The first read: the fold (a JSONL file's records are let go as they are folded). */
 function foldFile(source: SessionSource, a: Artifact, limits: LoadLimits): Folded {
-  const size = source.entry(a.path)?.size ?? 0;
-  if (looksLegacy(source, a)) {
-    const empty = fold([]);
-    const r = source.readFile(a.path, MAX_DOC_BYTES);
-    if (!r.ok) return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error: r.error } };
-    if (r.value.truncated) {
-      const error = `larger than ${MAX_DOC_BYTES} bytes`;
-      return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error } };
-    }
-    const doc = parseDoc(a.path, a.kind, r.value.bytes, size);
-    const stats = { lines: 0, records: 0, bytes: r.value.bytes.length, endsWithNewline: true };
-    for (const b of r.value.bytes) if (b === 10) stats.lines++;
-    const end = { file: a.path, kind: a.kind, stats };
-    if (doc.problem)
-      return {
-        facts: empty,
-        legacy: true,
-        records: [],
-        end,
-        problem: doc.problem.detail,
-        start: startOf(r.value.bytes),
-      };
-    const records = legacyRecords(r.value.bytes, doc.value);
-    stats.records = records.length;
-    if (doc.duplicateKey && records[0]) records[0].duplicateKey = doc.duplicateKey;
-    return { facts: fold(records.map((rec, seq) => foldInput(seq, rec))), legacy: true, records, end };
-  }
+  // As the CLI's loader: line by line first; the whole file as one document when no line gave the metadata.
   const f = folder();
   const end = streamNumbered(
     source,
@@ -137,8 +104,42 @@ function foldFile(source: SessionSource, a: Artifact, limits: LoadLimits): Folde
     (seq, record) => f.add(foldInput(seq, record)),
     () => {},
   );
-  const empty = end.stats?.bytes === 0;
-  return { facts: f.finish(), legacy: false, ...(empty ? { problem: 'the file is empty' } : {}) };
+  const facts = f.finish();
+  const found = typeof facts.metadata.sessionId === 'string' && typeof facts.metadata.projectHash === 'string';
+  if (found || !looksLegacy(source, a)) {
+    const empty = end.stats?.bytes === 0;
+    return { facts, legacy: false, ...(empty ? { problem: 'the file is empty' } : {}) };
+  }
+  return foldDocument(source, a);
+}
+
+/** A legacy document: read and parsed whole, its messages placed where they sit in the file. */
+function foldDocument(source: SessionSource, a: Artifact): Folded {
+  const size = source.entry(a.path)?.size ?? 0;
+  const empty = fold([]);
+  const r = source.readFile(a.path, MAX_DOC_BYTES);
+  if (!r.ok) return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error: r.error } };
+  if (r.value.truncated) {
+    const error = `larger than ${MAX_DOC_BYTES} bytes`;
+    return { facts: empty, legacy: true, records: [], end: { file: a.path, kind: a.kind, error } };
+  }
+  const doc = parseDoc(a.path, a.kind, r.value.bytes, size);
+  const stats = { lines: 0, records: 0, bytes: r.value.bytes.length, endsWithNewline: true };
+  for (const b of r.value.bytes) if (b === 10) stats.lines++;
+  const end = { file: a.path, kind: a.kind, stats };
+  if (doc.problem)
+    return {
+      facts: empty,
+      legacy: true,
+      records: [],
+      end,
+      problem: doc.problem.detail,
+      start: startOf(r.value.bytes),
+    };
+  const records = legacyRecords(r.value.bytes, doc.value);
+  stats.records = records.length;
+  if (doc.duplicateKey && records[0]) records[0].duplicateKey = doc.duplicateKey;
+  return { facts: fold(records.map((rec, seq) => foldInput(seq, rec))), legacy: true, records, end };
 }
 
 /** The second read: each record in file order (with its event, `make`), and the damage, as they come. */
