@@ -17,6 +17,7 @@ import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
 import { copilotCorpus } from './corpora/cases-copilot.js';
+import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from './corpora/cases-gemini.js';
 
 export interface Expected {
   description: string;
@@ -144,6 +145,7 @@ export function generate(outDir: string): string[] {
     ),
   );
   written.push(...generateAgentCorpora(outDir, 'pi', 'Pi coding agent', PI_LAYOUT, piCleanTree(), piCases(), allCodes));
+  written.push(...generateAgentCorpora(outDir, ...GEMINI_CORPUS, geminiCleanTree(), geminiCases(), allCodes));
   written.push(
     ...generateAgentCorpora(
       outDir,

@@ -181,6 +181,7 @@ const LAYOUT: Array<[agent: string, from: string, to: string]> = [
   ['claude', 'projects', '.claude/projects'],
   ['pi', 'sessions', '.pi/agent/sessions'],
   ['hermes', '', '.hermes'],
+  ['gemini', '', '.gemini'],
 ];
 
 describe('a fake home of every agent', () => {
@@ -239,7 +240,7 @@ describe('a fake home of every agent', () => {
     expect(times.every((t) => t?.startsWith('2026-03-02'))).toBe(true);
     for (const bad of [
       ['--kind', 'prompts'],
-      ['--agent', 'gemini'],
+      ['--agent', 'no-such-agent'],
       ['--since', '2026-03-03', '--until', '2026-03-02'],
     ]) {
       const r = await cli(['activity', home, ...bad]);

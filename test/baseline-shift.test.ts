@@ -176,7 +176,8 @@ function shiftCase(c: CorpusCase): Shift {
       else out.untouched.push(`${c.format} ${basename(log)}`);
     }
     for (const [log, ins] of inserted) insertLine(log, ins);
-    for (const f of filesUnder(tmp)) if (f.endsWith('.json') && !/expected(-timeline)?\.json$/.test(f)) indentJson(f);
+    for (const f of filesUnder(tmp))
+      if (f.endsWith('.json') && !inserted.has(f) && !/expected(-timeline)?\.json$/.test(f)) indentJson(f);
 
     const after = auditCase(c, tmp);
     const r = applyBaseline(after, { entries: before.findings, matchedBy: 'fingerprint' }, 'baseline.json');

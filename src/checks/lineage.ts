@@ -80,7 +80,8 @@ export const lineage = defineRootCheck({
         const why =
           `session id ${id} exists in ${copies.length} places (${where}) and ` +
           `${ctx.agentOf(c).lineage.duplicateId}`;
-        ctx.emit(c, 'LINEAGE_DUPLICATE_ID', { file: '' }, why, { key: id });
+        const severity = ctx.agentOf(c).lineage.duplicateIdSeverity;
+        ctx.emit(c, 'LINEAGE_DUPLICATE_ID', { file: '' }, why, { key: id, ...(severity ? { severity } : {}) });
       }
     }
   },

@@ -145,7 +145,8 @@ function annotator(): (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => No
     if (e.kind !== 'tool_call' && e.kind !== 'tool_update') return undefined;
     const dir = cwd.get(id);
     const calls = e.kind === 'tool_call' ? tv.calls(v).map((c) => ({ ...c, view: tv.view(c.name, c.args, dir) })) : [];
-    const results = e.kind === 'tool_update' ? tv.results(v) : [];
+    // A call's record may hold its result too (an agent that records a call with its result): asked of both kinds.
+    const results = e.kind === 'tool_update' || e.kind === 'tool_call' ? tv.results(v) : [];
     const said = calls.length ? tv.said?.(v) : undefined;
     if (!calls.length && !results.length) return undefined;
     return { calls, results, ...(said && (said.text || said.thinking) ? { said } : {}) };
@@ -239,6 +240,24 @@ export function sessionTranscript(
     for (const f of at_) emit(findingEntry(f, at));
   };
 
+  function results(note: Note | undefined, at: TranscriptAt, out: (e: TranscriptEntry) => void): void {
+    for (const r of note?.results ?? []) {
+      const tool = pending.get(r.id) ?? '';
+      pending.delete(r.id);
+      const status =
+        audit.synthetic.has(r.id) && (r.status === 'completed' || r.status === 'failed') ? 'placeholder' : r.status;
+      out({
+        type: 'result',
+        at,
+        id: r.id,
+        tool,
+        status,
+        output: r.output,
+        ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
+      });
+    }
+  }
+
   function entriesOf(
     ev: TimelineEvent,
     note: Note | undefined,
@@ -276,24 +295,12 @@ export function sessionTranscript(
           pending.set(c.id, c.name);
           out({ type: 'call', at, id: c.id, view, ...(fate && ev.depth === 0 ? { fate } : {}) });
         }
+        // The record may hold the results too (an agent that records a call with its result): shown after the calls.
+        results(note, at, out);
         return;
       }
       case 'tool_update':
-        for (const r of note?.results ?? []) {
-          const tool = pending.get(r.id) ?? '';
-          pending.delete(r.id);
-          const status =
-            audit.synthetic.has(r.id) && (r.status === 'completed' || r.status === 'failed') ? 'placeholder' : r.status;
-          out({
-            type: 'result',
-            at,
-            id: r.id,
-            tool,
-            status,
-            output: r.output,
-            ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
-          });
-        }
+        results(note, at, out);
         return;
       case 'subagent_spawned':
         out({ type: 'divider', at, what: 'subagent', text: ev.summary });

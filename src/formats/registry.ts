@@ -10,9 +10,10 @@ import { claude } from './claude/index.js';
 import { pi } from './pi/index.js';
 import { hermes } from './hermes/index.js';
 import { copilot } from './copilot/index.js';
+import { gemini } from './gemini/index.js';
 
 /** Every format, in the order detection tries them (a const tuple, so the catalog keeps each check's code types). */
-export const FORMATS = [grok, codex, claude, pi, hermes, copilot] as const satisfies readonly FormatModule[];
+export const FORMATS = [grok, codex, claude, pi, hermes, copilot, gemini] as const satisfies readonly FormatModule[];
 
 export const FORMAT_NAMES: readonly string[] = FORMATS.map((f) => f.name);
 

@@ -41,6 +41,8 @@ export interface LineageTexts {
   unclaimedSubagent: string;
   /** What the agent does when one session id exists in two places with nothing to say which copy counts. */
   duplicateId: string;
+  /** How grave such a copy is for this agent when it makes them itself (absent: the code's default, an error). */
+  duplicateIdSeverity?: 'warning' | 'note';
 }
 
 export interface AgentTraits {

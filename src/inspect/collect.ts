@@ -112,7 +112,9 @@ export function inspectCollector(
         turns.push({ turn: t });
       }
       const current = turns.at(-1);
-      if (e.kind === 'turn_completed' && current) {
+      // A reply that ends its turn itself (an agent that writes no record of its own for the end of a turn).
+      const ends = e.kind === 'turn_completed' || (e.kind === 'model_text' && e.stopReason === 'end_turn');
+      if (ends && current) {
         current.end = { file: e.file, line: e.line };
         if (e.stopReason !== undefined) current.end.stopReason = e.stopReason;
         if (e.timeMs !== undefined) current.end.timeMs = e.timeMs;
