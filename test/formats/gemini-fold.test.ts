@@ -116,7 +116,7 @@ describe('detection by content', () => {
   });
 });
 
-test("a subagent's file in chats/<parent id>/ is the child of the session whose toolCalls[].agentId names it", async () => {
+test("a subagent's file in chats/<parent id>/ is a child of the session whose toolCalls[].agentId names it", async () => {
   const r = await cli(['lineage', join(CORPORA, 'gemini/clean'), '--format', 'json']);
   type Node = { id: string; kind: string; children: Node[] };
   const view = JSON.parse(r.stdout) as { roots: Array<{ trees: Node[] }> };
@@ -124,7 +124,7 @@ test("a subagent's file in chats/<parent id>/ is the child of the session whose 
   expect(main.children.map((c) => [c.id, c.kind])).toEqual([['6f1c0e2a-9b7d-4c55-8e2f-0d3b9a71c4aa', 'subagent']]);
 });
 
-test('bundle of ~/.gemini takes the session files only, never oauth_creds.json, logs.json or projects.json', async () => {
+test('bundle of ~/.gemini takes the session files, never oauth_creds.json, logs.json or projects.json', async () => {
   const home = join(scratch, 'home', '.gemini');
   mkdirSync(join(home, 'tmp/app/chats'), { recursive: true });
   const name = 'session-2026-12-01T09-00-3f2a9c1e.jsonl';

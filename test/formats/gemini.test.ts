@@ -82,7 +82,7 @@ describe.skipIf(!present)('the real Gemini CLI files (../shared/external/gemini)
     expect(f.message).toContain('session-2026-12-01T20-10-b8a24d85.jsonl');
   });
 
-  test('pairs: a call and its result are one toolCalls entry; the v0.44+ user copy is not a second result', async () => {
+  test('pairs: a call and its result are one toolCalls entry; the v0.44+ user copy is no second result', async () => {
     const file = join(
       EXTERNAL,
       'generated-cli-0.56.0/D-tool-error/tmp/proj/chats/session-2026-12-01T21-56-5d69509a.jsonl',
