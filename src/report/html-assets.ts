@@ -266,8 +266,8 @@ export const SCRIPT = `
     if (det.getAttribute('data-rendered')) return;
     var src = d.getElementById('sd-' + det.id);
     var slot = det.querySelector('.slot');
-    if (!src || !slot) return;
-    var data = JSON.parse(src.textContent || 'null');
+    if (!slot) return;
+    var data = src ? JSON.parse(src.textContent || 'null') : { none: true };
     det.setAttribute('data-rendered', '1');
     if (data.none) {
       slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
@@ -343,15 +343,18 @@ export const SCRIPT = `
     var apply = function () {
       var s = sev.value, c = code.value, k = ses.value, t = q.value.toLowerCase();
       if (t && !texts) texts = rows.map(function (r) { return (r.textContent || '').toLowerCase(); });
-      var n = 0;
+      // A row may stand for several findings of one code in one file (data-n): the count is of findings.
+      var n = 0, all = 0;
       for (var i = 0; i < rows.length; i++) {
         var r = rows[i];
         var ok = (!s || r.getAttribute('data-severity') === s) && (!c || r.getAttribute('data-code') === c) &&
           (!k || r.getAttribute('data-sidx') === k) && (!t || texts[i].indexOf(t) >= 0);
+        var m = Number(r.getAttribute('data-n')) || 1;
         r.hidden = !ok;
-        if (ok) n++;
+        all += m;
+        if (ok) n += m;
       }
-      shown.textContent = n + ' of ' + rows.length + ' findings shown';
+      shown.textContent = n + ' of ' + all + ' findings in the table shown';
     };
     sev.addEventListener('change', apply);
     code.addEventListener('change', apply);
