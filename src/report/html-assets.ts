@@ -73,8 +73,8 @@ tr.event.rewound, tr.event.compacted { color: var(--muted); }
 tr.event.resume td { border-top: 2px solid var(--accent); }
 tr.event.d1 td.what { padding-left: 24px; } tr.event.d2 td.what { padding-left: 40px;
   } tr.event.d3 td.what { padding-left: 56px; }
-tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status { color: var(--err);
-  font-weight: 600; }
+tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status, tr.pair.failed
+  td.status, tr.pair.failed-log-only- td.status { color: var(--err); font-weight: 600; }
 details summary { cursor: pointer; }
 section.session { border-top: 2px solid var(--line); margin-top: 28px; }
 .scroll { overflow-x: auto; }

@@ -6,7 +6,7 @@
  * Every string is escaped for the terminal-safety rules (escape.ts; lone surrogates too) before it is embedded.
  */
 import type { SessionReport } from '../model/report.js';
-import type { PairRow } from '../pairing/pairing-result.js';
+import { type PairRow, statusWord } from '../pairing/pairing-result.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { displayPre, displayText, h } from './html-escape.js';
 import type { HtmlSession } from './html-input.js';
@@ -129,7 +129,7 @@ function pairData(r: PairRow): unknown[] {
     r.kind ? e(r.kind) : '',
     r.mutating ? 1 : 0,
     r.promptIndex ?? null,
-    e(r.status),
+    e(statusWord(r)),
     e(r.call && r.logCall ? `${where(r.call)} (logged at ${where(r.logCall)})` : where(called)),
     e(r.result ? where(r.result) : r.logTerminal ? `${r.logTerminal.status} at ${where(r.logTerminal)}` : ''),
     e(r.note ?? ''),

@@ -157,11 +157,13 @@ export const timeline: CommandSpec = {
 
 export const pairs: CommandSpec = {
   name: 'pairs',
-  summary: 'tool call ↔ result table: where each call was made and answered, and its status',
+  summary:
+    'tool call ↔ result table: its arguments and turn, where each call was made and answered, and how it ended ' +
+    '(answered, failed, rejected, cancelled, interrupted, a placeholder the agent wrote, …)',
   positionals: audit.positionals,
   options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, MAX_DB_BYTES, FORMAT_HINT],
   examples: [
-    ['session-audit pairs <session>', 'one row per tool call; interrupted and unanswered calls stand out'],
+    ['session-audit pairs <session>', 'one row per tool call; failed, interrupted and unanswered calls stand out'],
     ['session-audit pairs <root> --format json -o pairs.json', 'every call of every session, for tools'],
   ],
   exitCodes: PLAIN_EXITS,
