@@ -144,6 +144,44 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(r.pwned).toBe(false);
   }, 60_000);
 
+  test("a line of the file a table's heading names: its line and offset alone (issue 31.1)", async () => {
+    const out = JSON.parse(
+      await evaluateInPage(
+        tmp,
+        reportFile,
+        `(async () => {
+          const d = document;
+          for (const s of d.querySelectorAll('details.session')) s.open = true;
+          await new Promise((r) => setTimeout(r, 100));
+          const tables = [];
+          for (const h of d.querySelectorAll('details.session h4')) {
+            const t = h.nextElementSibling;
+            if (!t || t.tagName !== 'TABLE') continue;
+            const col = t.classList.contains('pairs') ? 3 : 4;
+            const where = Array.from(t.tBodies[0].rows).map((r) => r.cells[col].textContent);
+            tables.push({ head: h.textContent, where });
+          }
+          return JSON.stringify(tables);
+        })()`,
+      ),
+    ) as Array<{ head: string; where: string[] }>;
+    const timelines = out.filter((t) => t.head.startsWith('Timeline of '));
+    expect(timelines.length).toBeGreaterThan(0);
+    for (const t of timelines) {
+      const file = /^Timeline of (.+) \(/.exec(t.head)![1]!;
+      expect(
+        t.where.some((w) => /^:\d+ @\d+$/.test(w)),
+        t.head,
+      ).toBe(true);
+      for (const w of t.where) expect(w.startsWith(`${file}:`), `${t.head}: ${w}`).toBe(false);
+    }
+    // Tool calls name their file only when every call and result is in it (these span two files: named in full).
+    for (const t of out.filter((x) => x.head.startsWith('Tool calls in '))) {
+      const file = /^Tool calls in (.+) \(/.exec(t.head)![1]!;
+      for (const w of t.where) expect(w.startsWith(`${file}:`), `${t.head}: ${w}`).toBe(false);
+    }
+  }, 60_000);
+
   test('screenshot for reports/html-report.png', () => {
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     rmSync(SCREENSHOT, { force: true });

@@ -208,7 +208,9 @@ export const SCRIPT = `
       det.appendChild(el('summary', null, summary || '(empty)'));
       det.appendChild(el('div', 'muted', (ev[11] ? ev[11] + ' \u00b7 ' : '') + t.tags[ev[10]]));
       if (ev[9]) det.appendChild(el('pre', null, ev[9]));
-      cell(tr, t.files[ev[3]] + ':' + ev[4] + ' @' + ev[5], 'loc', t.files[ev[3]] + ' ' + pad(ev[4], 12));
+      // A line of the file the heading names: its line and offset alone.
+      cell(tr, (ev[3] === t.m ? '' : t.files[ev[3]]) + ':' + ev[4] + ' @' + ev[5], 'loc',
+        t.files[ev[3]] + ' ' + pad(ev[4], 12));
       var fl = cell(tr, null);
       FLAGS.forEach(function (f) { if (ev[6] & f[0]) fl.appendChild(el('span', 'flag ' + f[1], f[2])).title = f[3]; });
       tb.appendChild(tr);
@@ -281,15 +283,16 @@ export const SCRIPT = `
       slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
         'sessions used it. Run session-audit timeline on this session.'));
     } else if (t) {
-      slot.appendChild(el('h4', null, 'Timeline (' + t.e.length + ' event' + (t.e.length === 1 ? '' : 's') +
-        (t.more ? ', ' + t.more + ' more not shown' : '') + ')'));
+      slot.appendChild(el('h4', null, 'Timeline' + (t.m !== undefined ? ' of ' + t.files[t.m] : '') + ' (' +
+        t.e.length + ' event' + (t.e.length === 1 ? '' : 's') + (t.more ? ', ' + t.more + ' more not shown' : '') +
+        ')'));
       if (t.e.length) slot.appendChild(timelineTable(t));
       else slot.appendChild(el('p', 'empty', 'No events.'));
       if (t.more) slot.appendChild(el('p', 'muted truncated', t.more + ' later event(s) are not shown; run ' +
         'session-audit timeline on this session for all of them.'));
     }
     if (data.p) {
-      slot.appendChild(el('h4', null, 'Tool calls (' + data.p.length + ')'));
+      slot.appendChild(el('h4', null, 'Tool calls' + (data.pf ? ' in ' + data.pf : '') + ' (' + data.p.length + ')'));
       if (data.p.length) slot.appendChild(pairsTable(data.p));
       else slot.appendChild(el('p', 'empty', 'No tool calls.'));
     }

@@ -47,7 +47,6 @@ export function sessionsRoom(rest: number): number {
 export const FLAG = { rewound: 1, compacted: 2, displaced: 4, resume: 8 } as const;
 
 type Where = { file: string; line: number; byteOffset: number } | undefined;
-const where = (w: Where): string => (w ? `${w.file}:${w.line} @${w.byteOffset}` : '');
 
 /**
  * An event's details beyond its tag: an id that is the session id and the counter (Grok's) by its counter alone,
@@ -118,10 +117,22 @@ function timelineData(s: HtmlSession): unknown {
       ev.resume ? e(ev.resume) : '',
     ];
   });
-  return { kinds, files, tags, e: events, more: s.timelineTruncated ?? 0 };
+  // The file most events are lines of names the table (its heading); their "where" is then `:line @offset`.
+  const per = new Map<number, number>();
+  for (const ev of events) per.set(ev[3] as number, (per.get(ev[3] as number) ?? 0) + 1);
+  const main = [...per].sort(([a, x], [b, y]) => y - x || a - b)[0]?.[0];
+  return { kinds, files, tags, e: events, more: s.timelineTruncated ?? 0, ...(main !== undefined ? { m: main } : {}) };
 }
 
-function pairData(r: PairRow): unknown[] {
+/** The one file every call and result of a session is in, if there is one (the table's heading names it). */
+function pairsFile(rows: readonly PairRow[]): string | undefined {
+  const files = new Set<string>();
+  for (const r of rows) for (const w of [r.call, r.result, r.logCall, r.logTerminal]) if (w) files.add(w.file);
+  return files.size === 1 ? [...files][0] : undefined;
+}
+
+function pairData(r: PairRow, oneFile?: string): unknown[] {
+  const where = (w: Where): string => (w ? `${w.file === oneFile ? '' : w.file}:${w.line} @${w.byteOffset}` : '');
   const called = r.call ?? r.logCall;
   return [
     e(r.id),
@@ -274,10 +285,12 @@ function sessionData(
   s: HtmlSession | undefined,
   timelineRoom: number,
 ): { data: unknown; timelineBytes: number; cover?: TimelineCover } {
-  const data: { f: unknown[]; t: unknown; p: unknown[] | null } = {
+  const oneFile = s?.pairs ? pairsFile(s.pairs) : undefined;
+  const data: { f: unknown[]; t: unknown; p: unknown[] | null; pf?: string } = {
     f: fileData(rep),
     t: s ? timelineData(s) : null,
-    p: s?.pairs ? s.pairs.map(pairData) : null,
+    p: s?.pairs ? s.pairs.map((r) => pairData(r, oneFile)) : null,
+    ...(oneFile !== undefined ? { pf: e(oneFile) } : {}),
   };
   const t = data.t as { e?: unknown[][]; more: number } | null;
   if (!t?.e) return { data, timelineBytes: 0 };
