@@ -13,7 +13,8 @@ export class OutputClosed extends Error {
   }
 }
 
-export const EXIT = { ok: 0, findings: 1, usage: 2, internal: 3 } as const;
+/** `notSafe`: `inspect` only, a resume is not safe (a mutating call in flight, conversation lines the loader drops). */
+export const EXIT = { ok: 0, findings: 1, usage: 2, internal: 3, notSafe: 4 } as const;
 
 export function reportError(e: unknown, stderr: (s: string) => void): number {
   if (e instanceof UsageError) {

@@ -70,7 +70,8 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(events).toBeGreaterThan(0);
     expect(JSON.stringify(input.sessions)).toContain("dataset.pwned='2'"); // the hostile text made it into the input
     reportFile = join(tmp, 'report.html');
-    writeFileSync(reportFile, renderHtml(input));
+    // --notes: every finding a row of its own (the rows of a code's many in a file: test/html-scale.test.ts).
+    writeFileSync(reportFile, renderHtml({ ...input, notes: true }));
   }, 60_000);
 
   afterAll(() => {
@@ -92,7 +93,8 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(count(dom, /<details class="session"/g)).toBe(input.report.sessions.length);
     expect(dom).toMatch(/<svg id="lineage"/);
     expect(dom).toMatch(/<path class="edge widened"/);
-    expect(dom).toContain(`${input.report.findings.length} of ${input.report.findings.length} findings shown`);
+    const n = input.report.findings.length;
+    expect(dom).toContain(`${n} of ${n} findings in the table shown`);
   }, 60_000);
 
   test('defence in depth: markup injected past the escaping still cannot run under the CSP', () => {
@@ -131,7 +133,7 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(r.sevDesc.map(rank)).toEqual([...r.sevDesc.map(rank)].sort((a, b) => b - a));
     expect(r.codeRows).toBe(input.report.findings.filter((f) => f.code === r.code).length);
     expect(r.codeOthers).toBe(0);
-    expect(r.shown).toBe(`${r.codeRows} of ${r.total} findings shown`);
+    expect(r.shown).toBe(`${r.codeRows} of ${r.total} findings in the table shown`);
     expect(r.text).toBeGreaterThan(0);
     expect(r.text).toBeLessThan(r.total);
     expect(r.sessionRows).toBeGreaterThan(0);
@@ -140,6 +142,44 @@ describe.skipIf(!RUN)('the HTML report in headless Chromium', () => {
     expect(r.pairRows).toBe(input.sessions.reduce((n, s) => n + (s.pairs?.length ?? 0), 0));
     expect(r.hostileText).toBe(true);
     expect(r.pwned).toBe(false);
+  }, 60_000);
+
+  test("a line of the file a table's heading names: its line and offset alone (issue 31.1)", async () => {
+    const out = JSON.parse(
+      await evaluateInPage(
+        tmp,
+        reportFile,
+        `(async () => {
+          const d = document;
+          for (const s of d.querySelectorAll('details.session')) s.open = true;
+          await new Promise((r) => setTimeout(r, 100));
+          const tables = [];
+          for (const h of d.querySelectorAll('details.session h4')) {
+            const t = h.nextElementSibling;
+            if (!t || t.tagName !== 'TABLE') continue;
+            const col = t.classList.contains('pairs') ? 3 : 4;
+            const where = Array.from(t.tBodies[0].rows).map((r) => r.cells[col].textContent);
+            tables.push({ head: h.textContent, where });
+          }
+          return JSON.stringify(tables);
+        })()`,
+      ),
+    ) as Array<{ head: string; where: string[] }>;
+    const timelines = out.filter((t) => t.head.startsWith('Timeline of '));
+    expect(timelines.length).toBeGreaterThan(0);
+    for (const t of timelines) {
+      const file = /^Timeline of (.+) \(/.exec(t.head)![1]!;
+      expect(
+        t.where.some((w) => /^:\d+ @\d+$/.test(w)),
+        t.head,
+      ).toBe(true);
+      for (const w of t.where) expect(w.startsWith(`${file}:`), `${t.head}: ${w}`).toBe(false);
+    }
+    // Tool calls name their file only when every call and result is in it (these span two files: named in full).
+    for (const t of out.filter((x) => x.head.startsWith('Tool calls in '))) {
+      const file = /^Tool calls in (.+) \(/.exec(t.head)![1]!;
+      for (const w of t.where) expect(w.startsWith(`${file}:`), `${t.head}: ${w}`).toBe(false);
+    }
   }, 60_000);
 
   test('screenshot for reports/html-report.png', () => {

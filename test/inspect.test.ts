@@ -12,7 +12,8 @@ const session = (c: string): string =>
 describe('inspect', () => {
   test('an interrupted session: the in-flight mutating call, the resume command, the warning', async () => {
     const r = await cli(['inspect', session('tool-interrupted-call'), '--color', 'false']);
-    expect(r.code).toBe(0);
+    // A mutating call was in flight: not safe to resume.
+    expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/INTERRUPTED: the last turn never completed/);
     expect(r.stdout).toMatch(/MAY MUTATE\s+run_command \(call_p4_migrate, execute\)/);
     expect(r.stdout).toMatch(/read-only\s+read_file \(call_p4_read, read\)/);

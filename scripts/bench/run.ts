@@ -2,9 +2,9 @@
  * `npm run bench`: generates deterministic data, then measures in ONE run, on the same data, side by side:
  * the bare baseline (split + JSON.parse), `jq -c .` when jq is present, and session-audit validate / audit
  * (json, table), and the SECRET_IN_SESSION check's own cost (in-process); over roots of many small sessions,
- * audit with --jobs 1 and 2; the start-up of `--version` and `checks` against `node -e 0`. Prints a table and writes
- * reports/bench.json: MB/s, records/s, ratios to the baselines, peak RSS of every process, and the DESIGN §8
- * targets with whether each holds. It never fails on speed; it reports.
+ * audit with --jobs 1 and 2 and the HTML page (its time and size); the start-up of `--version` and `checks`
+ * against `node -e 0`. Prints a table and writes reports/bench.json: MB/s, records/s, ratios to the baselines,
+ * peak RSS of every process, and the DESIGN §8 targets with whether each holds. It never fails on speed; it reports.
  *
  *   npm run bench                        # 100 MB and 1 GB sessions, 1,000 and 10,000-session roots
  *   npm run bench -- --quick             # 50 MB, 200 and 2,000 sessions (a minute)
@@ -298,6 +298,28 @@ for (const n of rootSizes) {
     },
   ]) as [Measure, Measure];
   rootTimes.set(n, { j1: j1.seconds, j2: j2.seconds });
+  // The HTML page of the same root: its time against the JSON report's (it reads the worst sessions again for their
+  // timelines and tool calls) and its size against its budget (about 2.75 MB whatever the input).
+  const page = join(dataDir, `root-${n}.html`);
+  const [html] = measureAll([
+    {
+      name: `audit ${n} sessions --format html`,
+      cmd: node,
+      argv: [probe, 'audit', sessionsRoot, '--format', 'html', '-o', page],
+      rssFrom: 'probe',
+    },
+  ]) as [Measure];
+  const pageBytes = existsSync(page) ? statSync(page).size : 0;
+  line(
+    `  --format html ${html.seconds.toFixed(2)} s (${(html.seconds / j1.seconds).toFixed(2)}x the JSON report's), ` +
+      `${round(pageBytes / 1e6, 2)} MB page, peak ${html.peakRssMb} MB`,
+  );
+  targets.push({
+    target: `HTML page of ${n} sessions`,
+    want: '< 3 MB',
+    measured: `${round(pageBytes / 1e6, 2)} MB in ${html.seconds.toFixed(1)} s`,
+    met: pageBytes > 0 && pageBytes < 3_000_000,
+  });
   line(
     `\nroot of ${n} sessions: --jobs 1 ${j1.seconds.toFixed(2)} s (${Math.round(n / j1.seconds)} sessions/s, peak ` +
       `${j1.peakRssMb} MB); --jobs 2 ${j2.seconds.toFixed(2)} s (${(j1.seconds / j2.seconds).toFixed(2)}x, peak ` +
@@ -314,6 +336,7 @@ for (const n of rootSizes) {
       exit: r.exit,
     })),
     speedupJobs2: round(j1.seconds / j2.seconds, 3),
+    html: { seconds: round(html.seconds, 3), bytes: pageBytes, peakRssMb: html.peakRssMb, exit: html.exit },
   });
 }
 const sortedRoots = [...rootTimes.keys()].sort((a, b) => a - b);

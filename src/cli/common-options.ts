@@ -86,9 +86,9 @@ export const NOTES: OptionSpec = {
   name: 'notes',
   type: 'boolean',
   describe:
-    'list every note, and every finding of a code in a file, as a row of its own in the table (by default a ' +
-    "session's notes are one line by code, and findings of one code in one file one row); other formats keep " +
-    'every finding anyway',
+    'list every note, and every finding of a code in a file, as a row of its own in the table and the HTML page ' +
+    "(by default a session's notes are one line by code, and five or more findings of one code in one file one " +
+    'row); the JSON, SARIF and JUnit reports keep every finding anyway',
 };
 
 export const LIMIT: OptionSpec = {

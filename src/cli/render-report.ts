@@ -35,7 +35,7 @@ export async function renderReport(c: RenderContext): Promise<string> {
     checksFor: (format) => checkIdsFor(c.options, format),
     ...(c.sarif ? { sarif: c.sarif } : {}),
     ...(htmlInput
-      ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint, c.failOn) }
+      ? { html: () => htmlInput(c.paths, c.report, c.graphs, c.options.maxLineBytes, c.formatHint, c.failOn, c.notes) }
       : {}),
   });
 }

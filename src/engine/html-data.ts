@@ -11,7 +11,7 @@ import type { FoundSession } from '../model/found.js';
 import type { FailOn, Finding } from '../model/finding.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import { fsSource } from '../read/source.js';
-import type { FindingBytes, HtmlInput, HtmlSession } from '../report/html-input.js';
+import type { FindingBytes, HtmlInput, HtmlSession, SessionExtras } from '../report/html-input.js';
 import { buildTimeline } from './timeline.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { findSessions } from './tree.js';
@@ -72,11 +72,7 @@ function clipText(e: TimelineEvent): TimelineEvent {
     : { ...e, summary, text };
 }
 
-function sessionExtras(
-  found: FoundSession,
-  maxLineBytes: number,
-  room: { events: number },
-): Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> {
+function sessionExtras(found: FoundSession, maxLineBytes: number, room: { events: number }): SessionExtras {
   if (opaque(found)) return {};
   // Tool arguments and notes are session text: shown without their secrets.
   const pairs = pairRows(found).map((p) => ({
@@ -98,7 +94,7 @@ function sessionExtras(
   room.events -= events.length;
   // A session with neither a log nor a conversation has nothing to show but its findings.
   if (!hasLog && pairs.length === 0) return {};
-  const out: Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'> = { pairs };
+  const out: SessionExtras = { pairs };
   if (events.length) out.timeline = events;
   if (dropped) out.timelineTruncated = dropped;
   return out;
@@ -153,28 +149,21 @@ export function htmlInput(
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
   formatHint?: string,
   failOn?: FailOn,
+  notes?: boolean,
 ): HtmlInput {
   const found = new Map(findSessions(paths, formatHint).map((f) => [f.display, f]));
   const room = { events: HTML_PAGE_EVENTS };
-  // The worst sessions first get the page's room for timelines.
-  const order = [...report.sessions].sort(
-    (a, b) =>
-      b.findings.error - a.findings.error ||
-      b.findings.warning - a.findings.warning ||
-      b.findings.note - a.findings.note,
-  );
-  const extras = new Map(
-    order.map((s) => {
-      const f = found.get(s.path);
-      return [s.path, f ? sessionExtras(f, maxLineBytes, room) : {}] as const;
-    }),
-  );
-  const sessions: HtmlSession[] = report.sessions.map((s) => ({
-    id: s.id,
-    path: s.path,
-    format: s.format,
-    ...extras.get(s.path),
-  }));
+  // Each session is read again for its timeline and tool calls only when the page has room for them: the page asks
+  // the worst first, and stops asking when its budget is spent.
+  const sessions: HtmlSession[] = report.sessions.map((s) => {
+    const f = found.get(s.path);
+    return {
+      id: s.id,
+      path: s.path,
+      format: s.format,
+      ...(f ? { load: () => sessionExtras(f, maxLineBytes, room) } : {}),
+    };
+  });
   const audited = new Set(report.sessions.map((s) => s.path));
   const lineage = [...graphs]
     .filter(([, g]) => g.edges.length > 0)
@@ -186,6 +175,7 @@ export function htmlInput(
     title: paths.join(' '),
     lines: findingLines(report, found),
     ...(failOn !== undefined ? { failOn } : {}),
+    ...(notes ? { notes: true } : {}),
   };
 }
 

@@ -51,6 +51,13 @@ export interface InspectReport {
     compactions: number;
   };
   resume: { command: string; sandbox: string };
+  /**
+   * Whether a resume is safe as far as the files tell: not when a call that can change files or run commands was in
+   * flight (it may already have run, and a resume can repeat it) or when the agent's loader drops damaged lines of the
+   * conversation (the model resumes without them). `notSafe` says why, one reason a line; `inspect` exits 4 then.
+   */
+  safeToResume: boolean;
+  notSafe: string[];
   warnings: string[];
   /** The audit's findings on this session (with the cross-checks of any headless log and exit code given). */
   findings: { error: number; warning: number; note: number; list: Finding[] };
@@ -149,6 +156,8 @@ export function buildInspect(
       compactions: d.compactions,
     },
     resume: { command: fm.inspect.resumeCommand(id, s), sandbox: fm.inspect.resumeSandbox(s, d.lastPolicy) },
+    safeToResume: true,
+    notSafe: [],
     warnings: [],
     findings: { error: 0, warning: 0, note: 0, list: [...findings] },
   };
@@ -194,6 +203,14 @@ export function buildInspect(
   }
 
   const mutating = inFlight.filter((r) => r.mutating);
+  if (mutating.length)
+    report.notSafe.push(
+      `${mutating.length} call(s) that can change files or run commands were in flight: ` +
+        `${mutating.map((r) => r.id).join(', ')}`,
+    );
+  if (d.lostLines.length)
+    report.notSafe.push(`the agent's loader drops ${d.lostLines.length} damaged line(s) of the conversation`);
+  report.safeToResume = report.notSafe.length === 0;
   if (mutating.length) {
     report.warnings.push(
       `Resuming can repeat side effects. ${mutating.length} call(s) that can change files or run commands were in ` +

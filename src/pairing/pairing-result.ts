@@ -2,6 +2,7 @@
  * What tool pairing yields: one row per call id, with its status and where its call, result and log lines are, and
  * the findings, each with its code.
  */
+import type { ResultStatus } from '../model/transcript-view.js';
 import type { Where } from './call-records.js';
 
 export type PairStatus =
@@ -32,6 +33,24 @@ export interface PairRow {
   kind?: string;
   args?: string;
   note?: string;
+  /** How the call's first result ended, as the agent's own reading of its results words it (its transcriptView). */
+  ended?: ResultStatus;
+}
+
+/**
+ * The status a reader is shown: the pairing's, with how the result ended when the agent says more than that it came
+ * (a result that failed, was rejected or cancelled reads so, not `answered`); a result the agent wrote itself in
+ * place of the tool's (the pairing's `synthetic`) is a placeholder, unless the agent says the user rejected or
+ * cancelled the call.
+ */
+export function statusWord(r: PairRow): string {
+  const e = r.ended;
+  if (r.status === 'synthetic') return e === 'rejected' || e === 'cancelled' ? e : 'placeholder';
+  if (r.status !== 'answered' && r.status !== 'log only') return r.status;
+  const how = e !== undefined && e !== 'completed' ? e : r.logTerminal?.status === 'failed' ? 'failed' : undefined;
+  if (how === undefined) return r.status;
+  // A call only the tool log records keeps saying so.
+  return r.status === 'log only' ? `${how} (log only)` : how;
 }
 
 export type PairCode =

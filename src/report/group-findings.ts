@@ -16,7 +16,7 @@ export interface FindingRow {
 /** Findings of one code in one file fewer than this stay rows of their own: a few calls or secrets are each a row. */
 export const GROUP_FROM = 5;
 
-const keyOf = (f: Finding): string => `${f.code}\u0000${f.severity}\u0000${f.location.file}`;
+const keyOf = (f: Finding): string => `${f.sessionPath}\u0000${f.code}\u0000${f.severity}\u0000${f.location.file}`;
 
 /** Rows in the order of `sorted`: each group (of GROUP_FROM findings or more) where its first finding is. */
 export function groupRows(sorted: readonly Finding[]): FindingRow[] {

@@ -73,8 +73,8 @@ tr.event.rewound, tr.event.compacted { color: var(--muted); }
 tr.event.resume td { border-top: 2px solid var(--accent); }
 tr.event.d1 td.what { padding-left: 24px; } tr.event.d2 td.what { padding-left: 40px;
   } tr.event.d3 td.what { padding-left: 56px; }
-tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status { color: var(--err);
-  font-weight: 600; }
+tr.pair.interrupted td.status, tr.pair.unanswered td.status, tr.pair.orphan-result td.status, tr.pair.failed
+  td.status, tr.pair.failed-log-only- td.status { color: var(--err); font-weight: 600; }
 details summary { cursor: pointer; }
 section.session { border-top: 2px solid var(--line); margin-top: 28px; }
 .scroll { overflow-x: auto; }
@@ -208,7 +208,9 @@ export const SCRIPT = `
       det.appendChild(el('summary', null, summary || '(empty)'));
       det.appendChild(el('div', 'muted', (ev[11] ? ev[11] + ' \u00b7 ' : '') + t.tags[ev[10]]));
       if (ev[9]) det.appendChild(el('pre', null, ev[9]));
-      cell(tr, t.files[ev[3]] + ':' + ev[4] + ' @' + ev[5], 'loc', t.files[ev[3]] + ' ' + pad(ev[4], 12));
+      // A line of the file the heading names: its line and offset alone.
+      cell(tr, (ev[3] === t.m ? '' : t.files[ev[3]]) + ':' + ev[4] + ' @' + ev[5], 'loc',
+        t.files[ev[3]] + ' ' + pad(ev[4], 12));
       var fl = cell(tr, null);
       FLAGS.forEach(function (f) { if (ev[6] & f[0]) fl.appendChild(el('span', 'flag ' + f[1], f[2])).title = f[3]; });
       tb.appendChild(tr);
@@ -266,8 +268,8 @@ export const SCRIPT = `
     if (det.getAttribute('data-rendered')) return;
     var src = d.getElementById('sd-' + det.id);
     var slot = det.querySelector('.slot');
-    if (!src || !slot) return;
-    var data = JSON.parse(src.textContent || 'null');
+    if (!slot) return;
+    var data = src ? JSON.parse(src.textContent || 'null') : { none: true };
     det.setAttribute('data-rendered', '1');
     if (data.none) {
       slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
@@ -281,15 +283,16 @@ export const SCRIPT = `
       slot.appendChild(el('p', 'muted truncated', 'Not embedded: the page keeps to its size budget and worse ' +
         'sessions used it. Run session-audit timeline on this session.'));
     } else if (t) {
-      slot.appendChild(el('h4', null, 'Timeline (' + t.e.length + ' event' + (t.e.length === 1 ? '' : 's') +
-        (t.more ? ', ' + t.more + ' more not shown' : '') + ')'));
+      slot.appendChild(el('h4', null, 'Timeline' + (t.m !== undefined ? ' of ' + t.files[t.m] : '') + ' (' +
+        t.e.length + ' event' + (t.e.length === 1 ? '' : 's') + (t.more ? ', ' + t.more + ' more not shown' : '') +
+        ')'));
       if (t.e.length) slot.appendChild(timelineTable(t));
       else slot.appendChild(el('p', 'empty', 'No events.'));
       if (t.more) slot.appendChild(el('p', 'muted truncated', t.more + ' later event(s) are not shown; run ' +
         'session-audit timeline on this session for all of them.'));
     }
     if (data.p) {
-      slot.appendChild(el('h4', null, 'Tool calls (' + data.p.length + ')'));
+      slot.appendChild(el('h4', null, 'Tool calls' + (data.pf ? ' in ' + data.pf : '') + ' (' + data.p.length + ')'));
       if (data.p.length) slot.appendChild(pairsTable(data.p));
       else slot.appendChild(el('p', 'empty', 'No tool calls.'));
     }
@@ -343,15 +346,18 @@ export const SCRIPT = `
     var apply = function () {
       var s = sev.value, c = code.value, k = ses.value, t = q.value.toLowerCase();
       if (t && !texts) texts = rows.map(function (r) { return (r.textContent || '').toLowerCase(); });
-      var n = 0;
+      // A row may stand for several findings of one code in one file (data-n): the count is of findings.
+      var n = 0, all = 0;
       for (var i = 0; i < rows.length; i++) {
         var r = rows[i];
         var ok = (!s || r.getAttribute('data-severity') === s) && (!c || r.getAttribute('data-code') === c) &&
           (!k || r.getAttribute('data-sidx') === k) && (!t || texts[i].indexOf(t) >= 0);
+        var m = Number(r.getAttribute('data-n')) || 1;
         r.hidden = !ok;
-        if (ok) n++;
+        all += m;
+        if (ok) n += m;
       }
-      shown.textContent = n + ' of ' + rows.length + ' findings shown';
+      shown.textContent = n + ' of ' + all + ' findings in the table shown';
     };
     sev.addEventListener('change', apply);
     code.addEventListener('change', apply);

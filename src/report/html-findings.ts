@@ -11,6 +11,7 @@ import { byteSegments, cutAtCharacter } from './bytes-text.js';
 import { clip, h, shortId } from './html-escape.js';
 import type { FindingBytes } from './html-input.js';
 import type { TimelineCover } from './html-session.js';
+import { type FindingRow, GROUP_FROM, groupRows, noteSummary, rowMessage } from './group-findings.js';
 import { bySeverityThenPlace, configurationLines, formatLocation, plural, verdict } from './human.js';
 
 export { plural } from './human.js';
@@ -27,7 +28,7 @@ export const FINDING_ROWS = 5000;
 /** Bytes of a finding's line shown at first; the rest (up to what was read) behind "more". */
 const FIRST_BYTES = 1024;
 /** Bytes of lines embedded over the whole page. */
-const PAGE_BYTES = 1024 * 1024;
+const PAGE_LINE_BYTES = 384 * 1024;
 
 function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -175,9 +176,35 @@ export interface FindingsContext {
   timelines: ReadonlyMap<string, TimelineCover> | 'every row';
   /** The directory a session's files are relative to. */
   dirOf: (sessionPath: string) => string;
+  /** --notes: every finding a row of its own (else notes are summed up by code, a code's many in a file one row). */
+  notes?: boolean;
+  /** Most bytes the section takes (its rows stop there, and it says how many findings it left out). */
+  budget?: number;
+  /** The sessions with an entry in the page (a finding links to its session only then); default: every one. */
+  listed?: ReadonlySet<string>;
+}
+
+/** The findings section's bytes at most (rows, with their lines' bytes): the page keeps to its budget. */
+export const FINDINGS_BYTES = 1_100_000;
+
+/** What the findings table holds of the report's findings, and what it says it left out; these add up. */
+export interface FindingsTally {
+  /** Every finding of the report (the heading's count). */
+  total: number;
+  /** Findings the table's rows stand for (a row of a code's many in a file stands for all of them). */
+  inTable: number;
+  rows: number;
+  /** Notes summed up by code under the table (not rows). */
+  summed: number;
+  /** Findings past the page's budget (the least severe), in no row and no summary. */
+  omitted: number;
 }
 
 export function renderFindings(report: AuditReport, ctx: FindingsContext): string {
+  return findingsSection(report, ctx).html;
+}
+
+export function findingsSection(report: AuditReport, ctx: FindingsContext): { html: string; tally: FindingsTally } {
   const out: string[] = ['<section id="findings-section" aria-labelledby="findings-h">'];
   const n = report.findings.length;
   out.push(`<h2 id="findings-h">Findings (${n})</h2>`);
@@ -188,13 +215,50 @@ export function renderFindings(report: AuditReport, ctx: FindingsContext): strin
         hidden ? 'No findings left to show (see the verdict for what was hidden).' : 'No findings.'
       }</p></section>`,
     );
-    return out.join('');
+    return { html: out.join(''), tally: { total: 0, inTable: 0, rows: 0, summed: 0, omitted: 0 } };
   }
+  // As the table does: notes summed up by code and a code's many findings in a file one row, unless --notes
+  // (verify's findings are each a verdict on a file: never grouped).
+  const grouped = !ctx.notes && report.command !== 'verify';
+  const sorted = report.findings.map((f, i) => ({ f, i })).sort((a, b) => bySeverityThenPlace(a.f, b.f) || a.i - b.i);
+  const index = new Map(sorted.map(({ f, i }) => [f, i]));
+  const notes = grouped ? sorted.filter(({ f }) => f.severity === 'note').map(({ f }) => f) : [];
+  const listed = grouped ? sorted.filter(({ f }) => f.severity !== 'note').map(({ f }) => f) : sorted.map((x) => x.f);
+  const allRows: FindingRow[] = grouped ? groupRows(listed) : listed.map((finding) => ({ finding, count: 1 }));
   const codes = [...new Set([...Object.keys(report.summary.byCode), ...report.findings.map((f) => f.code)])].sort();
-  const withFindings = new Set(report.findings.map((f) => f.sessionPath));
+  const budget = ctx.budget ?? FINDINGS_BYTES;
+  // The rows first (they decide which sessions the filter offers), then the filters above them.
+  const body: string[] = [];
+  let used = 0;
+  let kept = 0;
+  let inTable = 0;
+  const bytes = { bytes: PAGE_LINE_BYTES };
+  // A shortened id that two sessions share would mislead: those are shown whole.
+  const shortOf = new Map<string, Set<string>>();
+  for (const { finding: f } of allRows.slice(0, FINDING_ROWS))
+    shortOf.set(shortId(f.session), (shortOf.get(shortId(f.session)) ?? new Set()).add(f.session));
+  const shown = (id: string): string => ((shortOf.get(shortId(id))?.size ?? 0) > 1 ? id : shortId(id));
+  for (const r of allRows) {
+    if (kept >= FINDING_ROWS) break;
+    const row = findingRow(r, index.get(r.finding)!, kept, ctx, shown, bytes);
+    if (used + row.length > budget && kept > 0) break;
+    used += row.length;
+    body.push(row);
+    kept++;
+    inTable += r.count;
+  }
+  const tally: FindingsTally = {
+    total: n,
+    inTable,
+    rows: kept,
+    summed: notes.length,
+    omitted: n - inTable - notes.length,
+  };
+  const withRows = new Set(allRows.slice(0, kept).map((r) => r.finding.sessionPath));
   const sessionOpts = [...ctx.anchors]
-    .filter(([path]) => withFindings.has(path))
+    .filter(([path]) => withRows.has(path) && (!ctx.listed || ctx.listed.has(path)))
     .map(([path, id]) => [id, path] as const);
+  out.push(findingsSaid(tally, notes));
   out.push('<div class="filters" role="search">');
   out.push(
     `<label>severity<select id="f-severity"><option ` +
@@ -208,60 +272,81 @@ export function renderFindings(report: AuditReport, ctx: FindingsContext): strin
       `value="">all</option>${options(sessionOpts.map(([id, path]) => [id, clip(path, 120)]))}</select></label>`,
   );
   out.push('<label>text<input id="f-text" type="search" placeholder="filter findings" autocomplete="off"></label>');
-  const rows = report.findings
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => bySeverityThenPlace(a.f, b.f) || a.i - b.i)
-    .slice(0, FINDING_ROWS);
   out.push(
-    `<span id="f-shown" class="muted" aria-live="polite">${rows.length} of ${rows.length} findings shown</span></div>`,
+    `<span id="f-shown" class="muted" aria-live="polite">${inTable} of ${inTable} findings in the table shown</span>` +
+      '</div>',
   );
   out.push(
     '<table id="findings" class="sortable findings"><caption class="muted">Severity first, then place. Click a ' +
       'column heading to sort.</caption>',
   );
   out.push(sortableHead([['severity', true], ['code'], ['session'], ['location'], ['message']]));
-  out.push('<tbody>');
-  const budget = { bytes: PAGE_BYTES };
-  // A shortened id that two sessions share would mislead: those are shown whole.
-  const shortOf = new Map<string, Set<string>>();
-  for (const { f } of rows)
-    shortOf.set(shortId(f.session), (shortOf.get(shortId(f.session)) ?? new Set()).add(f.session));
-  const shown = (id: string): string => ((shortOf.get(shortId(id))?.size ?? 0) > 1 ? id : shortId(id));
-  rows.forEach(({ f, i }, rank) => {
-    const sev = sevClass(f.severity);
-    const sidx = ctx.anchors.get(f.sessionPath) ?? '';
-    const session = sidx
-      ? `<a href="#${sidx}" title="${h(f.sessionPath)}">${h(shown(f.session))}</a>`
-      : `<span title="${h(f.sessionPath)}">${h(shown(f.session))}</span>`;
-    // 'every row' sizes the section as if every finding linked to its timeline row (the page's budget).
-    const all = ctx.timelines === 'every row';
-    const cover = all ? undefined : (ctx.timelines as ReadonlyMap<string, TimelineCover>).get(f.sessionPath);
-    const line = f.location.line;
-    const exact = line !== undefined && (all || cover?.rows.has(`${f.location.file}\u0000${line}`));
-    // A line with no event of its own (a damaged one) links to the event before it.
-    const goto =
-      sidx && line !== undefined && (all || cover?.files.has(f.location.file))
-        ? ` <a class="goto" href="#${sidx}" data-s="${sidx}" data-file="${h(f.location.file)}" ` +
-          `data-line="${line}">${exact ? 'timeline row' : 'timeline near it'}</a>`
-        : '';
-    const raw = ctx.lines?.[i];
+  out.push('<tbody>', ...body, '</tbody></table>');
+  if (tally.omitted)
     out.push(
-      `<tr class="finding" id="finding-${i + 1}" data-i="${rank}" data-severity="${h(f.severity)}" ` +
-        `data-code="${h(f.code)}" data-session="${h(f.session)}" data-sidx="${sidx}" ` +
-        `data-fingerprint="${h(f.fingerprint)}">`,
-      `<td data-v="${SEVERITY_RANK[sev as Severity] ?? 3}"><span class="sev ${sev}">${h(f.severity)}</span></td>`,
-      `<td class="code mono">${h(f.code)}</td>`,
-      `<td class="session mono" data-v="${h(f.sessionPath)}">${session}</td>`,
-      `<td class="loc" data-v="${h(locKey(f))}">${h(formatLocation(f.location))}${goto}</td>`,
-      `<td class="msg">${h(f.message)}${raw ? rawBytes(f, raw, ctx.dirOf(f.sessionPath), budget) : ''}</td></tr>`,
-    );
-  });
-  out.push('</tbody></table>');
-  if (n > rows.length)
-    out.push(
-      `<p class="muted truncated">${n - rows.length} less severe findings are not in the page; the JSON report ` +
-        '(<code>--format json</code>) has every one.</p>',
+      `<p class="muted truncated">${plural(tally.omitted, 'less severe finding')} ${
+        tally.omitted === 1 ? 'is' : 'are'
+      } not in the page (it keeps to its size budget); the JSON report (<code>--format json</code>) has every one.</p>`,
     );
   out.push('</section>');
-  return out.join('');
+  return { html: out.join(''), tally };
+}
+
+/** Under the heading: what the table holds, what is summed up, what is left out; the three add up to the heading. */
+function findingsSaid(t: FindingsTally, notes: readonly Finding[]): string {
+  const parts = [
+    `${plural(t.inTable, 'finding')} in the table${
+      t.rows !== t.inTable
+        ? ` (${plural(t.rows, 'row')}: ${GROUP_FROM} or more of one code in one file are one row)`
+        : ''
+    }`,
+  ];
+  if (t.summed)
+    parts.push(
+      `${plural(t.summed, 'note')} summed up by code: ${h(noteSummary(notes))} (<code>--notes</code> lists each)`,
+    );
+  if (t.omitted) parts.push(`${plural(t.omitted, 'less severe finding')} not in the page`);
+  return `<p id="f-counts" class="muted" data-total="${t.total}" data-table="${t.inTable}" data-summed="${
+    t.summed
+  }" data-omitted="${t.omitted}">${parts.join('; ')}.</p>`;
+}
+
+function findingRow(
+  r: FindingRow,
+  i: number,
+  rank: number,
+  ctx: FindingsContext,
+  shown: (id: string) => string,
+  budget: { bytes: number },
+): string {
+  const f = r.finding;
+  const sev = sevClass(f.severity);
+  const sidx = ctx.listed && !ctx.listed.has(f.sessionPath) ? '' : (ctx.anchors.get(f.sessionPath) ?? '');
+  const session = sidx
+    ? `<a href="#${sidx}" title="${h(f.sessionPath)}">${h(shown(f.session))}</a>`
+    : `<span title="${h(f.sessionPath)}">${h(shown(f.session))}</span>`;
+  // 'every row' sizes the section as if every finding linked to its timeline row (the page's budget).
+  const all = ctx.timelines === 'every row';
+  const cover = all ? undefined : (ctx.timelines as ReadonlyMap<string, TimelineCover>).get(f.sessionPath);
+  const line = f.location.line;
+  const exact = line !== undefined && (all || cover?.rows.has(`${f.location.file}\u0000${line}`));
+  // A line with no event of its own (a damaged one) links to the event before it.
+  const goto =
+    sidx && line !== undefined && (all || cover?.files.has(f.location.file))
+      ? ` <a class="goto" href="#${sidx}" data-s="${sidx}" data-file="${h(f.location.file)}" ` +
+        `data-line="${line}">${exact ? 'timeline row' : 'timeline near it'}</a>`
+      : '';
+  const raw = ctx.lines?.[i];
+  return (
+    `<tr class="finding" id="finding-${i + 1}" data-i="${rank}" data-severity="${h(f.severity)}" ` +
+    `data-code="${h(f.code)}" data-session="${h(f.session)}" data-sidx="${sidx}" ` +
+    `data-fingerprint="${h(f.fingerprint)}" data-n="${r.count}">` +
+    `<td data-v="${SEVERITY_RANK[sev as Severity] ?? 3}"><span class="sev ${sev}">${h(f.severity)}</span></td>` +
+    `<td class="code mono">${h(f.code)}</td>` +
+    `<td class="session mono" data-v="${h(f.sessionPath)}">${session}</td>` +
+    `<td class="loc" data-v="${h(locKey(f))}">${h(formatLocation(f.location))}${goto}</td>` +
+    `<td class="msg">${h(rowMessage(r, f.message))}${
+      raw ? rawBytes(f, raw, ctx.dirOf(f.sessionPath), budget) : ''
+    }</td></tr>`
+  );
 }

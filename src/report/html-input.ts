@@ -26,7 +26,15 @@ export interface HtmlSession {
   timelineOmitted?: boolean;
   /** One row per tool call. */
   pairs?: PairRow[];
+  /**
+   * The timeline and the tool calls read only when the page has room for them (the engine reads a session again
+   * for them): the worst sessions first, until the page's budget is spent.
+   */
+  load?: () => SessionExtras;
 }
+
+/** What the page embeds of a session beside its files. */
+export type SessionExtras = Pick<HtmlSession, 'timeline' | 'timelineTruncated' | 'timelineOmitted' | 'pairs'>;
 
 /** The bytes a finding points at (its line, or its byte range), as read back for the page. */
 export interface FindingBytes {
@@ -47,4 +55,6 @@ export interface HtmlInput {
   failOn?: FailOn;
   /** Per finding (same index as `report.findings`): the bytes it points at, when it points at bytes. */
   lines?: ReadonlyArray<FindingBytes | undefined>;
+  /** --notes: every finding a row of its own (else notes are summed up by code, as in the table). */
+  notes?: boolean;
 }

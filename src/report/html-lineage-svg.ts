@@ -137,31 +137,81 @@ export function sessionsWithoutEdges(views: readonly LineageView[]): number {
   return views.reduce((n, v) => n + v.trees.filter((t) => !hasEdge(t)).length, 0);
 }
 
+/** Bytes of SVG the page gives the lineage at most; past it, trees are left out and counted. */
+export const LINEAGE_BYTES = 350_000;
+
+/** What the drawing left out to keep to its budget: trees (with an edge) and the sessions in them. */
+export interface LineageLeft {
+  trees: number;
+  sessions: number;
+}
+
+const sessionsIn = (t: ViewNode): number => 1 + t.children.reduce((n, c) => n + sessionsIn(c), 0);
+
 /**
  * The lineage views as one inline `<svg id="lineage">`, or '' when there is nothing to draw. Only sessions with an
  * edge are drawn: a root of unrelated sessions is not a graph (the caller says how many were left out).
  */
 export function renderLineageSvg(views: readonly LineageView[]): string {
+  return lineageSvg(views, Number.POSITIVE_INFINITY).svg;
+}
+
+/** The drawing in at most about `maxBytes`: trees in order while they fit, the rest counted in `left`. */
+export function lineageSvg(views: readonly LineageView[], maxBytes: number): { svg: string; left: LineageLeft } {
   const body: string[] = [];
   const maxX = { v: 0 };
+  const left: LineageLeft = { trees: 0, sessions: 0 };
   let y = MARGIN;
   let drawn = 0;
+  let bytes = 0;
   for (const v of views) {
     const trees = v.trees.filter(hasEdge);
     if (trees.length === 0) continue;
+    if (bytes >= maxBytes) {
+      left.trees += trees.length;
+      left.sessions += trees.reduce((n, t) => n + sessionsIn(t), 0);
+      continue;
+    }
     const known = new Set<string>();
     collectIds(v.trees, known);
-    body.push(`<text class="root" x="${MARGIN}" y="${y + 16}">${h(clip(v.root, 160))}</text>`);
+    const label = `<text class="root" x="${MARGIN}" y="${y + 16}">${h(clip(v.root, 160))}</text>`;
+    const before = { parts: body.length, y, drawn };
+    body.push(label);
+    bytes += label.length;
     y += ROOT_LABEL_H;
     for (const t of trees) {
+      if (bytes >= maxBytes) {
+        left.trees++;
+        left.sessions += sessionsIn(t);
+        continue;
+      }
       const b = withStandIn(t, known);
-      y = place(b, 0, y);
-      draw(b, body, maxX);
+      const next = place(b, 0, y);
+      const part: string[] = [];
+      const x = { v: maxX.v };
+      draw(b, part, x);
+      const size = part.reduce((n, s) => n + s.length, 0);
+      if (bytes + size > maxBytes && drawn > 0) {
+        bytes = maxBytes;
+        left.trees++;
+        left.sessions += sessionsIn(t);
+        continue;
+      }
+      body.push(...part);
+      bytes += size;
+      maxX.v = x.v;
+      y = next;
       drawn++;
+    }
+    if (drawn === before.drawn) {
+      // Not one of its trees fitted: no label alone.
+      body.length = before.parts;
+      y = before.y;
+      continue;
     }
     y += VIEW_GAP;
   }
-  if (drawn === 0) return '';
+  if (drawn === 0) return { svg: '', left };
   const width = Math.max(maxX.v + MARGIN, 400);
   const height = y - VIEW_GAP + MARGIN;
   const defs =
@@ -169,9 +219,9 @@ export function renderLineageSvg(views: readonly LineageView[]): string {
     'orient="auto"><path class="arrow" d="M0 0L10 5L0 10z"/></marker>' +
     '<marker id="arrow-bad" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" ' +
     'orient="auto"><path class="arrow bad" d="M0 0L10 5L0 10z"/></marker></defs>';
-  return (
+  const svg =
     `<svg id="lineage" class="lineage" aria-labelledby="lineage-title" width="${width}" height="${height}" ` +
     `viewBox="0 0 ${width} ${height}"><title id="lineage-title">Session lineage: forks, subagents and other ` +
-    `derived sessions, with sandbox profiles</title>${defs}${body.join('')}</svg>`
-  );
+    `derived sessions, with sandbox profiles</title>${defs}${body.join('')}</svg>`;
+  return { svg, left };
 }

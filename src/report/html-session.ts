@@ -6,7 +6,7 @@
  * Every string is escaped for the terminal-safety rules (escape.ts; lone surrogates too) before it is embedded.
  */
 import type { SessionReport } from '../model/report.js';
-import type { PairRow } from '../pairing/pairing-result.js';
+import { type PairRow, statusWord } from '../pairing/pairing-result.js';
 import type { TimelineEvent } from '../timeline/model.js';
 import { displayPre, displayText, h } from './html-escape.js';
 import type { HtmlSession } from './html-input.js';
@@ -29,24 +29,24 @@ export const PAGE_BYTES = 2_750_000;
  * takes, the sessions keep at least the floor: their files and tool calls for the worst of them.
  */
 export const PAGE_DATA_BYTES = 2.2 * 1024 * 1024;
-const PAGE_DATA_FLOOR = 0.5 * 1024 * 1024;
+/** The sessions section's bytes at least (its list and its data), whatever the rest of the page takes. */
+const SECTION_FLOOR = 0.9 * 1024 * 1024;
+/** The share of the section the list of sessions may take (worst first); the sessions past it are counted. */
+const LIST_SHARE = 0.5;
 /** The share of the session data that timelines may take (so that every session keeps its files and tool calls). */
 const TIMELINE_SHARE = 1.5 / 2.2;
+/** Session data is not embedded in less room than this (the session says so). */
+const DATA_MIN = 512;
 
-/** What a session's line in the list takes besides its data (its path twice, its counts, its place holders). */
-const SESSION_MARKUP_BYTES = 600;
-
-/** Bytes of session data that fit beside `rest` bytes of everything else in the page and the list of `n` sessions. */
-export function sessionDataRoom(rest: number, n: number): number {
-  const left = PAGE_BYTES - rest - n * SESSION_MARKUP_BYTES - 16 * 1024;
-  return Math.max(PAGE_DATA_FLOOR, Math.min(PAGE_DATA_BYTES, left));
+/** Bytes the sessions section may take beside `rest` bytes of everything else in the page. */
+export function sessionsRoom(rest: number): number {
+  return Math.max(SECTION_FLOOR, PAGE_BYTES - rest - 16 * 1024);
 }
 
 /** Flag bits of an event row, as the page script reads them. */
 export const FLAG = { rewound: 1, compacted: 2, displaced: 4, resume: 8 } as const;
 
 type Where = { file: string; line: number; byteOffset: number } | undefined;
-const where = (w: Where): string => (w ? `${w.file}:${w.line} @${w.byteOffset}` : '');
 
 /**
  * An event's details beyond its tag: an id that is the session id and the counter (Grok's) by its counter alone,
@@ -117,10 +117,22 @@ function timelineData(s: HtmlSession): unknown {
       ev.resume ? e(ev.resume) : '',
     ];
   });
-  return { kinds, files, tags, e: events, more: s.timelineTruncated ?? 0 };
+  // The file most events are lines of names the table (its heading); their "where" is then `:line @offset`.
+  const per = new Map<number, number>();
+  for (const ev of events) per.set(ev[3] as number, (per.get(ev[3] as number) ?? 0) + 1);
+  const main = [...per].sort(([a, x], [b, y]) => y - x || a - b)[0]?.[0];
+  return { kinds, files, tags, e: events, more: s.timelineTruncated ?? 0, ...(main !== undefined ? { m: main } : {}) };
 }
 
-function pairData(r: PairRow): unknown[] {
+/** The one file every call and result of a session is in, if there is one (the table's heading names it). */
+function pairsFile(rows: readonly PairRow[]): string | undefined {
+  const files = new Set<string>();
+  for (const r of rows) for (const w of [r.call, r.result, r.logCall, r.logTerminal]) if (w) files.add(w.file);
+  return files.size === 1 ? [...files][0] : undefined;
+}
+
+function pairData(r: PairRow, oneFile?: string): unknown[] {
+  const where = (w: Where): string => (w ? `${w.file === oneFile ? '' : w.file}:${w.line} @${w.byteOffset}` : '');
   const called = r.call ?? r.logCall;
   return [
     e(r.id),
@@ -128,7 +140,7 @@ function pairData(r: PairRow): unknown[] {
     r.kind ? e(r.kind) : '',
     r.mutating ? 1 : 0,
     r.promptIndex ?? null,
-    e(r.status),
+    e(statusWord(r)),
     e(r.call && r.logCall ? `${where(r.call)} (logged at ${where(r.logCall)})` : where(called)),
     e(r.result ? where(r.result) : r.logTerminal ? `${r.logTerminal.status} at ${where(r.logTerminal)}` : ''),
     e(r.note ?? ''),
@@ -151,14 +163,27 @@ export interface TimelineCover {
   rows: Set<string>;
 }
 
-/** The sessions section: all collapsed, worst first; `anchors` gives each its element id. */
+/** What the sessions section drew: the links the findings may make (rows of timelines, sessions listed). */
+export interface SessionsSection {
+  html: string;
+  cover: Map<string, TimelineCover>;
+  /** The sessions with an entry in the page (the others are counted). */
+  listed: Set<string>;
+}
+
+/**
+ * The sessions section in `room` bytes or about: all collapsed, worst first; `anchors` gives each its element id.
+ * The list takes at most half the room (the least bad sessions past it are counted), the data what is left, the
+ * worst sessions' first; a session's timeline and tool calls are read (`load`) only when there is room for them.
+ */
 export function renderSessions(
   reports: readonly SessionReport[],
   extras: ReadonlyMap<string, HtmlSession>,
   anchors: ReadonlyMap<string, string>,
-  dataRoom: number = PAGE_DATA_BYTES,
-): { html: string; cover: Map<string, TimelineCover> } {
+  room: number = PAGE_DATA_BYTES * 1.5,
+): SessionsSection {
   const cover = new Map<string, TimelineCover>();
+  const listed = new Set<string>();
   const byPath = new Map(reports.map((s) => [s.path, s]));
   const known = [...anchors.keys()].filter((p) => byPath.has(p) || extras.has(p));
   const ordered = known.sort((a, b) => {
@@ -170,69 +195,130 @@ export function renderSessions(
   out.push(`<h2 id="sessions-h">Sessions (${ordered.length})</h2>`);
   if (ordered.length === 0) {
     out.push('<p class="empty" id="no-sessions">No sessions were audited.</p></section>');
-    return { html: out.join(''), cover };
+    return { html: out.join(''), cover, listed };
   }
   out.push(
     '<p class="muted">Worst first. Open a session for its files, its timeline and its tool calls (drawn when ' +
       'opened).</p>',
   );
-  let room = dataRoom;
-  let timelineRoom = Math.floor(dataRoom * TIMELINE_SHARE);
+  // Each session's line first, worst first, in at most the list's share of the room.
+  const entries: Array<{ path: string; open: string; close: string }> = [];
+  let listBytes = 0;
   for (const path of ordered) {
-    const anchor = anchors.get(path)!;
+    const entry = sessionEntry(path, anchors.get(path)!, byPath.get(path), extras.get(path));
+    const size = entry.open.length + entry.close.length;
+    if (listBytes + size > room * LIST_SHARE && entries.length > 0) break;
+    listBytes += size;
+    entries.push(entry);
+    listed.add(path);
+  }
+  let dataRoom = Math.min(PAGE_DATA_BYTES, room - listBytes);
+  let timelineRoom = Math.floor(dataRoom * TIMELINE_SHARE);
+  for (const { path, open, close } of entries) {
     const rep = byPath.get(path);
-    const s = extras.get(path);
-    const id = rep?.id ?? s?.id ?? '';
-    const c = rep?.findings;
-    const n = c ? total(c) : 0;
-    const counts = c
-      ? `<span class="counts">${c.error ? `<span class="sev error">${plural(c.error, 'error')}</span> ` : ''}` +
-        `${c.warning ? `<span class="sev warning">${plural(c.warning, 'warning')}</span> ` : ''}` +
-        `${c.note ? `<span class="sev note">${plural(c.note, 'note')}</span>` : ''}${n ? '' : 'no findings'}</span>`
-      : '';
-    const data: { f: unknown[]; t: unknown; p: unknown[] | null; none?: true } = {
-      f: fileData(rep),
-      t: s ? timelineData(s) : null,
-      p: s?.pairs ? s.pairs.map(pairData) : null,
-    };
-    // The page keeps to its budget: the worst sessions come first; later ones keep the start of their timeline,
-    // or none of it, and past the whole budget nothing but their line in the list.
-    const t = data.t as { e?: unknown[][]; more: number } | null;
-    if (t?.e) {
-      let used = 0;
-      let fit = 0;
-      while (fit < t.e.length) {
-        const n = jsonIsland(t.e[fit]).length + 1;
-        if (used + n > timelineRoom) break;
-        used += n;
-        fit++;
+    let json = '';
+    if (dataRoom >= DATA_MIN) {
+      const listedSession = extras.get(path);
+      const s = listedSession?.load ? { ...listedSession, ...listedSession.load() } : listedSession;
+      const built = sessionData(rep, s, timelineRoom);
+      timelineRoom -= built.timelineBytes;
+      if (built.cover) cover.set(path, built.cover);
+      json = jsonIsland(built.data);
+      if (json.length > dataRoom) {
+        json = '';
+        cover.delete(path);
       }
-      if (fit === 0 && t.e.length > 0) data.t = { omitted: true };
-      else if (fit < t.e.length) {
-        t.more += t.e.length - fit;
-        t.e = t.e.slice(0, fit);
-      }
-      timelineRoom -= used;
-      // What the page will draw for this session (top-level events only: a subagent's lines are its own files).
-      const embedded = s!.timeline!.slice(0, fit).filter((ev) => ev.depth === 0);
-      if (embedded.length)
-        cover.set(path, {
-          files: new Set(embedded.map((ev) => ev.file)),
-          rows: new Set(embedded.map((ev) => `${ev.file}\u0000${ev.line}`)),
-        });
+      dataRoom -= json.length;
     }
-    let json = jsonIsland(data);
-    if (json.length > room) json = jsonIsland({ f: [], t: null, p: null, none: true });
-    room -= json.length;
+    // No data: the page script says it was not embedded.
+    out.push(open, json ? `<script type="application/json" id="sd-${anchors.get(path)!}">${json}</script>` : '', close);
+  }
+  const left = ordered.length - entries.length;
+  if (left) {
+    const rest = ordered.slice(entries.length).map((p) => byPath.get(p));
+    const clean = rest.filter((r) => !r || total(r.findings) === 0).length;
     out.push(
-      `<details class="session" id="${anchor}" data-session="${h(id)}"><summary><span class="mono path">${h(path)}` +
-        `</span> <span class="muted">${h(rep?.format ?? s?.format ?? '')}</span> ${counts}</summary>`,
-      `<div class="body"><p class="meta"><code>${h(id)}</code>${
-        n ? ` · <button type="button" class="link session-filter" data-sidx="${anchor}">show its findings</button>` : ''
-      }</p><div class="slot"></div></div>`,
-      `<script type="application/json" id="sd-${anchor}">${json}</script></details>`,
+      `<p class="muted truncated" id="sessions-left">${plural(left, 'more session')} ${left === 1 ? 'is' : 'are'} ` +
+        `not listed (the page keeps to its size budget; the least bad ${left === 1 ? 'is' : 'are'} left out, ` +
+        `${clean} of them with no findings); the JSON report (<code>--format json</code>) lists every one.</p>`,
     );
   }
   out.push('</section>');
-  return { html: out.join(''), cover };
+  return { html: out.join(''), cover, listed };
+}
+
+const filterButton = (anchor: string): string =>
+  ` · <button type="button" class="link session-filter" data-sidx="${anchor}">show its findings</button>`;
+
+/** A session's line in the list and its body, around where its data goes. */
+function sessionEntry(
+  path: string,
+  anchor: string,
+  rep: SessionReport | undefined,
+  s: HtmlSession | undefined,
+): { path: string; open: string; close: string } {
+  const id = rep?.id ?? s?.id ?? '';
+  const c = rep?.findings;
+  const n = c ? total(c) : 0;
+  const counts = c
+    ? `<span class="counts">${c.error ? `<span class="sev error">${plural(c.error, 'error')}</span> ` : ''}` +
+      `${c.warning ? `<span class="sev warning">${plural(c.warning, 'warning')}</span> ` : ''}` +
+      `${c.note ? `<span class="sev note">${plural(c.note, 'note')}</span>` : ''}${n ? '' : 'no findings'}</span>`
+    : '';
+  return {
+    path,
+    open:
+      `<details class="session" id="${anchor}" data-session="${h(id)}"><summary><span class="mono path">${h(path)}` +
+      `</span> <span class="muted">${h(rep?.format ?? s?.format ?? '')}</span> ${counts}</summary>` +
+      `<div class="body"><p class="meta"><code>${h(id)}</code>${n ? filterButton(anchor) : ''}</p>` +
+      '<div class="slot"></div></div>',
+    close: '</details>',
+  };
+}
+
+/**
+ * A session's data in `timelineRoom` bytes of timeline at most: the later sessions keep the start of their
+ * timeline, or none of it.
+ */
+function sessionData(
+  rep: SessionReport | undefined,
+  s: HtmlSession | undefined,
+  timelineRoom: number,
+): { data: unknown; timelineBytes: number; cover?: TimelineCover } {
+  const oneFile = s?.pairs ? pairsFile(s.pairs) : undefined;
+  const data: { f: unknown[]; t: unknown; p: unknown[] | null; pf?: string } = {
+    f: fileData(rep),
+    t: s ? timelineData(s) : null,
+    p: s?.pairs ? s.pairs.map((r) => pairData(r, oneFile)) : null,
+    ...(oneFile !== undefined ? { pf: e(oneFile) } : {}),
+  };
+  const t = data.t as { e?: unknown[][]; more: number } | null;
+  if (!t?.e) return { data, timelineBytes: 0 };
+  let used = 0;
+  let fit = 0;
+  while (fit < t.e.length) {
+    const n = jsonIsland(t.e[fit]).length + 1;
+    if (used + n > timelineRoom) break;
+    used += n;
+    fit++;
+  }
+  if (fit === 0 && t.e.length > 0) data.t = { omitted: true };
+  else if (fit < t.e.length) {
+    t.more += t.e.length - fit;
+    t.e = t.e.slice(0, fit);
+  }
+  // What the page will draw for this session (top-level events only: a subagent's lines are its own files).
+  const embedded = s!.timeline!.slice(0, fit).filter((ev) => ev.depth === 0);
+  return {
+    data,
+    timelineBytes: used,
+    ...(embedded.length
+      ? {
+          cover: {
+            files: new Set(embedded.map((ev) => ev.file)),
+            rows: new Set(embedded.map((ev) => `${ev.file}\u0000${ev.line}`)),
+          },
+        }
+      : {}),
+  };
 }

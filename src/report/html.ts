@@ -18,8 +18,8 @@ import {
   renderVerdict,
   type SessionAnchors,
 } from './html-findings.js';
-import { renderLineageSvg, sessionsWithoutEdges } from './html-lineage-svg.js';
-import { renderSessions, sessionDataRoom } from './html-session.js';
+import { LINEAGE_BYTES, lineageSvg, sessionsWithoutEdges } from './html-lineage-svg.js';
+import { renderSessions, sessionsRoom } from './html-session.js';
 import { plural } from './human.js';
 
 export type { HtmlInput, HtmlSession } from './html-input.js';
@@ -49,7 +49,7 @@ function anchorsOf(input: HtmlInput): SessionAnchors {
 }
 
 function renderLineage(input: HtmlInput): string {
-  const svg = renderLineageSvg(input.lineage);
+  const { svg, left } = lineageSvg(input.lineage, LINEAGE_BYTES);
   if (!svg) return '';
   const alone = sessionsWithoutEdges(input.lineage);
   return [
@@ -59,6 +59,12 @@ function renderLineage(input: HtmlInput): string {
       'class="bad">DROPPED</span> (the origin recorded a profile, this session none); ',
     `<span class="changed">orange dashed: changed</span>. Hover a node for its details.${
       alone ? ` ${h(plural(alone, 'session'))} with no lineage edge ${alone === 1 ? 'is' : 'are'} not drawn.` : ''
+    }${
+      left.trees
+        ? ` ${h(plural(left.trees, 'more tree'))} of ${h(plural(left.sessions, 'session'))} ${
+            left.trees === 1 ? 'is' : 'are'
+          } not drawn (the page keeps to its size budget): <code>session-audit lineage</code> shows every one.`
+        : ''
     }</p>`,
     `<div class="scroll">${svg}</div></section>`,
   ].join('');
@@ -69,23 +75,34 @@ export function renderHtml(input: HtmlInput): string {
   const title = input.title ? `session-audit: ${input.title}` : 'session-audit report';
   const dirs = new Map(input.report.sessions.map((s) => [s.path, s.dir ?? s.path]));
   const failOn = input.failOn ?? input.report.configuration?.failOn ?? 'error';
-  const findings = (timelines: FindingsContext['timelines']): string =>
+  const findings = (timelines: FindingsContext['timelines'], listed?: ReadonlySet<string>): string =>
     renderFindings(input.report, {
       anchors,
       ...(input.lines ? { lines: input.lines } : {}),
+      ...(input.notes ? { notes: true } : {}),
+      ...(listed ? { listed } : {}),
       timelines,
       dirOf: (p) => dirs.get(p) ?? p,
     });
+  const header = renderHeader(input.report, input.title);
+  const verdict = renderVerdict(input.report, failOn);
   const byCode = renderByCode(input.report);
   const lineage = renderLineage(input);
   // Sessions first, out of order: what each embeds decides where the findings can link. They get what the page's
   // budget leaves once everything else is in (the findings sized as if each linked to its timeline row).
-  const rest = findings('every row').length + byCode.length + lineage.length + CSS.length + SCRIPT.length;
+  const rest =
+    header.length +
+    verdict.length +
+    findings('every row').length +
+    byCode.length +
+    lineage.length +
+    CSS.length +
+    SCRIPT.length;
   const sessions = renderSessions(
     input.report.sessions,
     new Map(input.sessions.map((s) => [s.path, s])),
     anchors,
-    sessionDataRoom(rest, input.report.sessions.length),
+    sessionsRoom(rest),
   );
   return [
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
@@ -94,9 +111,9 @@ export function renderHtml(input: HtmlInput): string {
       'dark"><meta name="referrer" content="no-referrer">',
     `<title>${h(title)}</title>`,
     `<style>${CSS}</style></head>\n<body><main>`,
-    renderHeader(input.report, input.title),
-    renderVerdict(input.report, failOn),
-    findings(sessions.cover),
+    header,
+    verdict,
+    findings(sessions.cover, sessions.listed),
     byCode,
     lineage,
     sessions.html,

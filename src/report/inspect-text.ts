@@ -97,6 +97,13 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     for (const wn of r.warnings) out.push(para(`! ${wn}`));
   }
   out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
+  out.push(
+    para(
+      r.safeToResume
+        ? 'Safe to resume as far as the files tell (exit 0 or 1).'
+        : `Not safe to resume (exit 4): ${r.notSafe.map(e).join('; ')}.`,
+    ),
+  );
   const f = r.findings;
   const top = f.list.filter((x) => x.severity !== 'note').slice(0, 12);
   out.push(

@@ -83,6 +83,37 @@ export function renderJunit(
         `skipped="0">\n${cases.join('\n')}\n  </testsuite>`,
     );
   }
+  // Findings of no session of the report (a root's, or a report put together by hand) are a suite of their own: a
+  // failing gate is never a file that says failures="0".
+  const sessionPaths = new Set(report.sessions.map((s) => s.path));
+  const outside = report.findings.filter((f) => !sessionPaths.has(f.sessionPath));
+  if (outside.length) {
+    const byCheck = new Map<string, Finding[]>();
+    for (const f of outside) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
+    const cases: string[] = [];
+    let failures = 0;
+    for (const [check, mine] of [...byCheck].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const failing = mine.filter(gates);
+      const lines = mine.map((f) => `${f.severity} ${f.code} ${f.sessionPath} ${loc(f)}: ${f.message}`).join('\n');
+      let body = '';
+      if (failing.length) {
+        failures++;
+        const first = failing[0]!;
+        const message = `${failing.length} finding${failing.length === 1 ? '' : 's'} at or above ${failOn}: ${
+          first.code
+        } ${first.sessionPath} ${loc(first)}: ${first.message}`.slice(0, 500);
+        const codes = [...new Set(failing.map((f) => f.code))].join(', ');
+        body = `\n      <failure type="${xmlText(codes)}" message="${xmlText(message)}">${xmlText(lines)}</failure>`;
+      } else body = `\n      <system-out>${xmlText(lines)}</system-out>`;
+      cases.push(`    <testcase classname="session-audit" name="${xmlText(check)}">${body}\n    </testcase>`);
+    }
+    totalTests += cases.length;
+    totalFailures += failures;
+    suites.push(
+      `  <testsuite name="findings outside the sessions audited" tests="${cases.length}" failures="${failures}" ` +
+        `errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>`,
+    );
+  }
   const errors = report.toolErrors.length;
   const toolCase = (e: AuditReport['toolErrors'][number], i: number): string =>
     `    <testcase classname="session-audit" name="${xmlText(`internal error ${i + 1}: ${e.check} on ${e.session}`)}"` +

@@ -95,12 +95,33 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
     });
   for (const n of configurationLines(report)) notifications.push({ level: 'note', message: { text: n } });
 
+  // A result points at a file code scanning can open: a directory's, or a file's that is not there (a transcript
+  // found missing), goes to the session's first audited file, its message saying what it is about.
+  const openable = (t: string): boolean => t === 'file' || t === 'symlink';
+  const inventory = new Map(report.sessions.map((s) => [s.path, s.files]));
+  const firstFile = (sessionPath: string): string | undefined =>
+    inventory.get(sessionPath)?.find((x) => openable(x.type))?.path;
+  const fallback = report.sessions.find((s) => firstFile(s.path) !== undefined)?.path;
+  const placeOf = (f: Finding): { place: { uri: string; uriBaseId?: string }; about?: string } => {
+    const file = f.location.file;
+    const entry = file === '' ? undefined : inventory.get(f.sessionPath)?.find((x) => x.path === file);
+    if (entry && openable(entry.type)) return { place: locate(f.sessionPath, file) };
+    const about =
+      file === ''
+        ? `the session ${f.sessionPath}`
+        : entry
+          ? `${file}, a ${entry.type} in the session`
+          : `${file}, which is not there`;
+    const home = firstFile(f.sessionPath) !== undefined ? f.sessionPath : fallback;
+    // Nothing audited is a file: the directory it is (code scanning cannot open it, but there is nothing else).
+    return { place: home !== undefined ? locate(home, firstFile(home)!) : locate(f.sessionPath, ''), about };
+  };
   const results = kept.map((f) => {
-    const place = locate(f.sessionPath, f.location.file);
+    const { place, about } = placeOf(f);
     const region: Record<string, number> = {};
-    if (f.location.line !== undefined) region.startLine = f.location.line;
-    if (f.location.byteOffset !== undefined) region.byteOffset = f.location.byteOffset;
-    if (f.location.byteLength !== undefined && f.location.byteOffset !== undefined)
+    if (about === undefined && f.location.line !== undefined) region.startLine = f.location.line;
+    if (about === undefined && f.location.byteOffset !== undefined) region.byteOffset = f.location.byteOffset;
+    if (about === undefined && f.location.byteLength !== undefined && f.location.byteOffset !== undefined)
       region.byteLength = f.location.byteLength;
     const artifactLocation: { uri: string; uriBaseId?: string; index?: number } = { ...place };
     const idx = artifactIndex.get(key(place));
@@ -109,7 +130,7 @@ export function renderSarif(report: AuditReport, options: SarifOptions = {}): st
       ruleId: f.code,
       ...(ruleIndex.has(f.code) ? { ruleIndex: ruleIndex.get(f.code)! } : {}),
       level: f.severity,
-      message: { text: f.message },
+      message: { text: about === undefined ? f.message : `${f.message} (about ${about})` },
       locations: [
         {
           physicalLocation: { artifactLocation, ...(Object.keys(region).length ? { region } : {}) },

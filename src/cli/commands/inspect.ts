@@ -31,7 +31,16 @@ export const inspectModule: CommandModule = {
     const { view, result } = inspectSession(found, extras, maxDbBytes);
     const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
     const failed = fails(result.findings, failOn);
-    io.setExitCode(result.toolErrors.length ? EXIT.internal : failed ? EXIT.findings : EXIT.ok);
+    // Not safe to resume says more than findings do: a script decides on it (exit 4) before it looks at them.
+    io.setExitCode(
+      result.toolErrors.length
+        ? EXIT.internal
+        : !view.report.safeToResume
+          ? EXIT.notSafe
+          : failed
+            ? EXIT.findings
+            : EXIT.ok,
+    );
     for (const e of result.toolErrors)
       io.stderr(
         `session-audit: internal error in check ${e.check}:\n${e.message}\nThis is a bug in session-audit; ` +

@@ -1,5 +1,5 @@
 /** `pairs <session..>`: one row per tool call with where it was called and answered, and its status. */
-import type { PairRow } from '../../pairing/pairing-result.js';
+import { type PairRow, statusWord } from '../../pairing/pairing-result.js';
 import { escapeText } from '../../report/escape.js';
 import { colors } from '../../report/ansi.js';
 import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
@@ -21,6 +21,7 @@ const WIDE: Column[] = [
   { head: 'called', kind: 'tokens' },
   { head: 'answered', kind: 'tokens' },
   { head: 'status', kind: 'token' },
+  { head: 'arguments', kind: 'token', drop: 2 },
 ];
 const NARROW: Column[] = [
   { head: 'call id', kind: 'token' },
@@ -29,7 +30,14 @@ const NARROW: Column[] = [
   { head: 'called / answered', kind: 'tokens' },
 ];
 
-const BAD = new Set(['interrupted', 'unanswered', 'orphan result']);
+const BAD = new Set(['interrupted', 'unanswered', 'orphan result', 'failed']);
+
+/** A call's arguments on one line, cut with an ellipsis (`--format json` has them whole). */
+export const ARGS_SHOWN = 40;
+export function argsLine(args: string | undefined, max = ARGS_SHOWN): string {
+  const one = (args ?? '').replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
 
 /**
  * One session's table: locations are `file:line`, or just the line when every one is in the same file; where the
@@ -49,16 +57,20 @@ export function pairsTable(rows: readonly PairRow[], width: number, color: boole
       : r.logTerminal
         ? `${r.logTerminal.status} at ${where(r.logTerminal)}`
         : '';
+    const status = statusWord(r);
     return {
       id: escapeText(r.id),
       tool: escapeText(r.name + (r.mutating ? ' *' : '')),
       turn: r.promptIndex ?? '',
       called: escapeText(called),
       answered: escapeText(answered),
-      status: { text: escapeText(r.status), paint: BAD.has(r.status) ? c.redBold : (s: string) => s } as Cell,
+      status: { text: escapeText(status), paint: BAD.has(status) ? c.redBold : (s: string) => s } as Cell,
+      args: escapeText(argsLine(r.args)),
+      // Under the tool's name where the columns are few: shorter, so that it stays one line.
+      shortArgs: escapeText(argsLine(r.args, 24)),
     };
   });
-  const wide = parts.map((p): Cell[] => [p.id, p.tool, p.turn, p.called, p.answered, p.status]);
+  const wide = parts.map((p): Cell[] => [p.id, p.tool, p.turn, p.called, p.answered, p.status, p.args]);
   const l = layoutTable(WIDE, wide, width);
   // Six columns only when the tool's description still reads well in its column.
   const toolNatural = Math.max(0, ...parts.map((p) => displayWidth(p.tool)));
@@ -69,9 +81,10 @@ export function pairsTable(rows: readonly PairRow[], width: number, color: boole
           NARROW,
           parts.map((p): Cell[] => [
             p.id,
-            p.tool,
+            `${p.tool}${p.shortArgs ? `\n${p.shortArgs}` : ''}`,
             p.status,
-            `${p.called ? `called ${p.called}` : 'no call'}\n${p.answered ? `answered ${p.answered}` : 'no answer'}`,
+            `${p.turn !== '' ? `turn ${p.turn} ` : ''}${p.called ? `called ${p.called}` : 'no call'}\n` +
+              `${p.answered ? `answered ${p.answered}` : 'no answer'}`,
           ]),
           width,
           paints(c),

@@ -157,11 +157,13 @@ export const timeline: CommandSpec = {
 
 export const pairs: CommandSpec = {
   name: 'pairs',
-  summary: 'tool call ↔ result table: where each call was made and answered, and its status',
+  summary:
+    'tool call ↔ result table: its arguments and turn, where each call was made and answered, and how it ended ' +
+    '(answered, failed, rejected, cancelled, interrupted, a placeholder the agent wrote, …)',
   positionals: audit.positionals,
   options: [formatOption(['table', 'json'], 'table'), OUTPUT, LIMIT, COLOR, MAX_DB_BYTES, FORMAT_HINT],
   examples: [
-    ['session-audit pairs <session>', 'one row per tool call; interrupted and unanswered calls stand out'],
+    ['session-audit pairs <session>', 'one row per tool call; failed, interrupted and unanswered calls stand out'],
     ['session-audit pairs <root> --format json -o pairs.json', 'every call of every session, for tools'],
   ],
   exitCodes: PLAIN_EXITS,
@@ -209,8 +211,19 @@ export const inspect: CommandSpec = {
   examples: [
     ['session-audit inspect <session>', 'state, calls in flight that may mutate, the exact resume command'],
     ['session-audit inspect <session> --headless-log out.jsonl --exit-code 143', 'cross-check a CI run'],
+    ['session-audit inspect <session> --fail-on never >/dev/null; echo $?', '4: not safe to resume; 0: safe'],
   ],
-  exitCodes: GATING_EXITS,
+  exitCodes: [
+    [0, 'safe to resume as far as the files tell, and no finding at or above --fail-on'],
+    [1, 'safe to resume as far as the files tell, but findings at or above --fail-on'],
+    [2, 'unusable arguments, paths or output (one line on stderr)'],
+    [3, 'an internal error of session-audit (please report it)'],
+    [
+      4,
+      'not safe to resume: a call that can change files or run commands was in flight, or the agent drops damaged ' +
+        'lines of the conversation (the report says which; `notSafe` in the JSON)',
+    ],
+  ],
   load: async () => (await import('./inspect.js')).inspectModule,
 };
 
