@@ -341,16 +341,66 @@ export function claudeCases(): Case[] {
   cases.push(
     single(
       'summary-unresolved',
-      'A summary record names a leaf uuid that no line of this session carries (a summary of another session of ' +
-        'the project, as Claude Code writes them).',
-      ['CLAUDE_SUMMARY_LEAF_UNRESOLVED'],
+      "The turn's last record was cut in half (a torn write the reader cannot parse) and the summary after it " +
+        'names that record as its leaf: the leaf is in no line this session still has, and the session lost a ' +
+        'line it may have been on.',
+      ['CLAUDE_SUMMARY_LEAF_UNRESOLVED', 'JSONL_BAD_LINE'],
       (t) => {
         opening(t);
         turnOne(t);
-        t.summary('Investigate flaky CI', '9f8e7d6c-0000-4000-8000-9f8e7d6c0001');
       },
-      (ls) => [{ code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED', file: mainFile, line: ls.length, severity: 'note' }],
-      { maxSeverity: 'note' },
+      (ls) => {
+        const last = ls.length - 1;
+        const leaf = (JSON.parse(ls[last]!) as { uuid: string }).uuid;
+        ls[last] = ls[last]!.slice(0, Math.floor(ls[last]!.length / 2));
+        ls.push(JSON.stringify({ type: 'summary', summary: 'Fix parse() on empty input', leafUuid: leaf }));
+        return [
+          { code: 'JSONL_BAD_LINE', file: mainFile, line: last + 1 },
+          { code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED', file: mainFile, line: ls.length, severity: 'note' },
+        ];
+      },
+    ),
+  );
+  cases.push(
+    single(
+      'interrupted-by-user',
+      'The user stopped the second turn while the model worked (Esc): Claude Code writes "[Request interrupted by ' +
+        'user]" as a user message, which ends the turn and which the model sees on the next request, as in real ' +
+        'transcripts. A healthy session: no finding; the timeline shows the message as a notice that ends the ' +
+        'turn, and inspect says the last turn was cancelled.',
+      [],
+      (t) => {
+        opening(t);
+        turnOne(t);
+        t.prompt('Now make parse() accept leading spaces.');
+        t.respond().text('Let me look at how the input is trimmed.');
+        t.interrupt();
+      },
+    ),
+  );
+  cases.push(
+    single(
+      'summary-other-sessions',
+      'Summaries of the other sessions of the project written into this transcript after its first prompt, as ' +
+        "Claude Code writes them (a real transcript holds 16): their leaves are in the other sessions' files. A " +
+        'healthy session: no finding.',
+      [],
+      (t) => {
+        opening(t);
+        turnOne(t);
+      },
+      (ls) => {
+        const first = ls.findIndex((l) => l.includes('"type":"user"'));
+        const summaries = [
+          'Analyzing the parser panic on empty input',
+          'Parser panic: empty input handling',
+          'Fix parse() unwrap on empty input',
+        ].map((summary, i) =>
+          JSON.stringify({ type: 'summary', summary, leafUuid: `7c3e9a10-0000-4000-8000-7c3e9a1000${i}1` }),
+        );
+        ls.splice(first + 1, 0, ...summaries);
+        return [];
+      },
     ),
   );
   {
