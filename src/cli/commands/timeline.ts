@@ -61,9 +61,11 @@ export const timelineModule: CommandModule = {
     const live = opt.bool(args, 'live') ?? false;
     io.setExitCode(0);
     withOutput(output, io.stdout, (out) => {
+      const agent = formatOf(found);
       const w = timelineWriter(format, (s) => out.write(s), {
         width: io.columns,
-        dataType: formatOf(found).timesketchType,
+        dataType: agent.timesketchType,
+        ...(agent.timeline.writtenLate ? { lateFlag: agent.timeline.lateLine } : {}),
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         ...(format === 'table' ? { limit } : {}),
         onOmitted: (n, why) =>
