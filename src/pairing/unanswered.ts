@@ -1,6 +1,7 @@
 /**
- * A call with no result in the conversation: abandoned with its response (expected, not reported), unanswered although its turn
- * went on, or interrupted (cancelled, crashed, or in flight when the session stopped); and the words for each.
+ * A call with no result in the conversation: abandoned with its response (expected, not reported), unanswered
+ * although its turn went on, or interrupted (cancelled, crashed, or in flight when the session stopped); and the
+ * words for each.
  */
 import { loc, type ChatCall, type LogCall, type Where } from './call-records.js';
 import type { PairingState } from './pairing-state.js';

@@ -56,8 +56,8 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
    * - before-compaction.jsonl's header names `branchedFrom` …/2025-12-09T00-52-54-397Z_d97339c6-….jsonl, a session
    *   that is not in the set (LINEAGE_PARENT_MISSING);
    * - before-compaction.jsonl: 5 calls in assistant messages with stopReason "aborted" (lines 374, 386 ×3, 678)
-   *   never ran (expected: no finding); line 628 is a toolUse message whose call has no result and the next entry (629) is a
-   *   compaction: the turn was cut off, a warning;
+   *   never ran (expected: no finding); line 628 is a toolUse message whose call has no result and the next entry
+   *   (629) is a compaction: the turn was cut off, a warning;
    * - large-session.jsonl: all 18 calls without a result are in "error"/"aborted" messages (no finding); a time gap
    *   before a later prompt reads as a resume (TIME_RESUME_BOUNDARY, a note).
    * No error: nothing in these files is broken.
