@@ -31,7 +31,8 @@ const nodes = (v: LineageView[]): ViewNode[] => {
 };
 
 const CODEX_CLEAN = join(CORPORA, 'codex', 'clean');
-const CLAUDE_ORPHAN = join(CORPORA, 'claude', 'transcript-missing', 'projects', '-home-dev-app');
+/** A session folder of two sub-agent transcripts (one the compaction agent, which ran first), its own one gone. */
+const CLAUDE_ORPHAN = join(CORPORA, 'claude', 'subagents-only', 'projects', '-home-dev-app');
 
 describe('lineage and inspect say the same of a session', () => {
   test('a Codex session: the profile column is the policy inspect shows', async () => {
@@ -47,7 +48,8 @@ describe('lineage and inspect say the same of a session', () => {
     const node = nodes(await lineage(CLAUDE_ORPHAN))[0]!;
     const rep = await inspect(session);
     expect(node.cwd).toBe('/home/dev/app');
-    expect(node.created).toMatch(/^2026-/);
+    // The earliest record of either sub-agent (the compaction agent's, though its file sorts second).
+    expect(node.created).toBe('2026-03-10T14:00:30.000Z');
     expect([rep.session.cwd, rep.session.createdAt]).toEqual([node.cwd, node.created]);
   });
   test('a Claude session with only its sub-agents: inspect reads none of their turns as its own', async () => {

@@ -4,8 +4,7 @@
  * by user]" is a message that ends the turn (not a turn_completed), the flags' legend is the agent's own, and a
  * timeline of several files says which file each line number is in.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -146,17 +145,13 @@ describe("the flags' legend is the agent's", () => {
 
 describe('a timeline of several files names the file of each line', () => {
   test('a Claude session folder of two sub-agent transcripts: each file heads its rows', async () => {
-    const src = join(CORPORA, 'claude', 'transcript-missing', 'projects', '-home-dev-app');
-    const root = mkdtempSync(join(tmpdir(), 'sa-files-'));
-    cpSync(src, root, { recursive: true });
-    const session = join(root, readdirSync(root)[0]!);
-    const sub = join(session, 'subagents');
-    cpSync(join(sub, 'agent-a1b2c3d.jsonl'), join(sub, 'agent-b2c3d4e.jsonl'));
+    const dir = join(CORPORA, 'claude', 'subagents-only', 'projects', '-home-dev-app');
+    const session = join(dir, readdirSync(dir)[0]!);
     const out = (await cli(['timeline', session], { columns: 120 })).stdout;
     const heads = out.split('\n').filter((l) => l.startsWith('── '));
     expect(heads.map((h) => h.replace(/^── |.*\//g, '').replace(/ ──$/, ''))).toEqual([
       'agent-a1b2c3d.jsonl',
-      'agent-b2c3d4e.jsonl',
+      'agent-acompact-3f9e2a.jsonl',
     ]);
     expect(out).toContain('line: the line in the file named above the row');
     // One file: no heading.

@@ -415,6 +415,39 @@ export function claudeCases(): Case[] {
       files,
     });
   }
+  {
+    // Shaped like the real folder of marot/spotter (two sub-agent files, one of them the compaction agent Claude
+    // Code runs to summarise the conversation): byte order puts the compaction agent second, though it ran first.
+    const { files } = claudeCleanTree();
+    for (const p of [...files.keys()]) if (!p.startsWith(`${PROJECT}/${CLAUDE_IDS.main}/`)) files.delete(p);
+    const compact = new ClaudeTranscript({
+      sessionId: CLAUDE_IDS.main,
+      cwd: CLAUDE_CWD,
+      startMs: T0 + 30_000,
+      seed: 3,
+      agentId: 'acompact-3f9e2a',
+      slug: 'tidy-parsing-review',
+    });
+    compact.meta('<system-reminder>PostToolUse:Edit hook additional context: cargo check passed</system-reminder>');
+    compact.prompt(
+      'Your task is to create a detailed summary of the conversation so far, paying close attention to the ' +
+        "user's explicit requests and your previous actions.",
+    );
+    compact.respond().text('<analysis>The user asked to make parse() total; it now returns Option<u32>.</analysis>');
+    files.set(`${PROJECT}/${CLAUDE_IDS.main}/subagents/agent-acompact-3f9e2a.jsonl`, compact.render());
+    cases.push({
+      name: 'subagents-only',
+      description:
+        "The session's folder holds two sub-agent transcripts, one of them the compaction agent that wrote its " +
+        "summary, and the session's own transcript is gone: audited as one session, with the sub-agents' cwd and " +
+        "earliest time; their prompts are not the session's turns, so nothing was interrupted.",
+      must: ['CLAUDE_TRANSCRIPT_MISSING'],
+      onlyAt: ['CLAUDE_TRANSCRIPT_MISSING'],
+      at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }],
+      maxSeverity: 'warning',
+      files,
+    });
+  }
   cases.push({
     name: 'tool-results-alone',
     description:
