@@ -92,6 +92,15 @@ describe('Codex: each prompt, reply and reasoning once, though Codex writes each
     const prompts = (await timeline(CODEX_CLEAN)).filter((e) => e.kind === 'user_prompt' && !e.rewound);
     expect(prompts.length).toBe(rep.replay.liveTurns);
   });
+  test("a rolled-back prompt's response item leaves the live branch with its turn", async () => {
+    const events = await timeline(CODEX_CLEAN);
+    const rolled = events.filter((e) => e.kind === 'user_prompt' && e.rewound);
+    expect(rolled.length).toBeGreaterThan(0);
+    for (const p of rolled) {
+      const copy = events.find((e) => e.line === p.line - 1)!;
+      expect([copy.tag, copy.rewound]).toEqual(['response_item/message', true]);
+    }
+  });
   test.skipIf(!existsSync(join(EXTERNAL, 'codex')))(
     'the real rollouts: a one-turn session shows one prompt',
     async () => {

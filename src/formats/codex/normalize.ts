@@ -94,7 +94,10 @@ export interface CodexStep {
 export class CodexNormalizer {
   private seq = 0;
   private turns = -1;
+  /** Where each turn starts in the model's history: its prompt's response item, else its user_message event. */
   private readonly turnStarts: number[] = [];
+  /** The seq of the last user-role response item (the model's copy of a prompt comes just before its event). */
+  private lastUserItem = -1;
   private readonly dead: number[] = [];
   readonly identity: SessionIdentity = { subagents: [] };
   private metaSeen = false;
@@ -215,6 +218,7 @@ export class CodexNormalizer {
       // A user-role item is the model's copy of a prompt (the user_message event is the prompt) or context Codex
       // added (AGENTS.md, the environment): input to the model, not a prompt turn.
       e.kind = role === 'assistant' ? 'model_text' : 'notice';
+      if (role === 'user') this.lastUserItem = e.seq;
       e.summary = clip(`${role === 'assistant' ? '' : `${role || '?'}: `}${text}`);
       chat({ type: role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system', text: clip(text, 300) });
       return;
@@ -292,7 +296,8 @@ export class CodexNormalizer {
     switch (ptype) {
       case 'user_message':
         this.turns++;
-        this.turnStarts.push(e.seq);
+        // A rollback takes the prompt's response item out of the model's history with the rest of its turn.
+        this.turnStarts.push(this.lastUserItem === e.seq - 1 ? e.seq - 1 : e.seq);
         e.turn = this.turns;
         e.opensTurn = true;
         e.summary = clip(str(p.message) ?? '');
