@@ -120,6 +120,8 @@ describe('Claude: "[Request interrupted by user]" is a message that ends the tur
     const events = await timeline(file);
     const stop = events.find((e) => e.summary === '[Request interrupted by user]')!;
     expect([stop.kind, stop.endsTurn]).toEqual(['notice', true]);
+    // The model sees it on the next request: --live keeps it.
+    expect((await timeline(file, '--live')).map((e) => e.line)).toContain(stop.line);
     expect(events.filter((e) => e.kind === 'turn_completed').map((e) => e.tag)).not.toContain('user');
     const rep = await inspect(file);
     expect(rep.state).toBe('cancelled');

@@ -75,7 +75,8 @@ export const timelineModule: CommandModule = {
           ),
       });
       sessionTimeline(found, { limits, includeSubagents: opt.bool(args, 'include-subagents') ?? false }, (e) => {
-        if (live && (e.rewound || e.compacted || !LIVE_KINDS.has(e.kind))) return;
+        // A message that ends a turn (Claude's "[Request interrupted by user]") is one the model sees.
+        if (live && (e.rewound || e.compacted || !(LIVE_KINDS.has(e.kind) || e.endsTurn))) return;
         if (kinds.size && !kinds.has(e.kind)) return;
         if (prompt !== undefined && e.promptIndex !== prompt) return;
         if (since !== undefined && (e.timeMs === null || e.timeMs < since)) return;
