@@ -194,8 +194,9 @@ describe('Markdown', () => {
     expect(r.code).toBe(0);
   });
   test('a run with notes only counts them and never says "no findings"', async () => {
-    // Grok's clean corpus is written the way Grok's writer writes: one TIME_FILE_ORDER note per log.
-    const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'markdown']);
+    // Two permission-mode changes that widen nothing, and a v1 Pi file: notes only.
+    const dirs = ['claude/permission-mode-changed', 'pi/version-old'].map((c) => join(CORPORA, c));
+    const r = await cli(['audit', ...dirs, '--format', 'markdown']);
     expect(r.stdout).toMatch(/^## session-audit audit: 🔵 0 errors, 0 warnings, 3 notes\n\n\*\*Gate: passed\*\*/);
     expect(r.stdout).not.toMatch(/✅/);
     expect(r.code).toBe(0);

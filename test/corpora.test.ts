@@ -79,25 +79,34 @@ describe.each(cases)('$format/$name', (c) => {
   });
 });
 
-test("the clean corpus is clean: nothing but the record of the writer's order, one note per log", async () => {
+test("the clean corpus is clean: the writer's order (ACP lines after later xAI lines) is no finding", async () => {
   const r = await cli(['audit', join(CORPORA, 'grok', 'clean'), '--format', 'json']);
   const report = JSON.parse(r.stdout) as AuditReport;
-  // Written the way Grok's writer writes: each session's updates.jsonl has ACP lines after later xAI lines.
-  const notes = report.findings.map(
-    (f) => `${f.code} ${f.severity} ${f.sessionPath.split('/').pop()} ${f.location.file}`,
-  );
-  expect(notes).toEqual(
-    report.sessions.map((s) => `TIME_FILE_ORDER note ${s.path.split('/').pop()} updates.jsonl`).sort(),
-  );
+  // Written the way Grok's writer writes every log: each session's updates.jsonl has ACP lines after later xAI
+  // lines. The timeline flags them (L); a note on every healthy log would say nothing (issue 31.2).
+  expect(report.findings).toEqual([]);
   expect(report.summary.sessions).toBe(3);
   expect(r.code).toBe(0);
+  const t = await cli([
+    'timeline',
+    join(CORPORA, 'grok', 'clean', 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001'),
+    '--format',
+    'jsonl',
+  ]);
+  expect(t.stdout.split('\n').filter((l) => l.includes('"displaced":true')).length).toBeGreaterThan(0);
 });
+
+/**
+ * Codes kept in the catalog for the reports and baselines that name them, which a healthy session no longer
+ * produces and nothing unhealthy does either (their help says so).
+ */
+const RETIRED = new Set(['TIME_FILE_ORDER']);
 
 test('every finding code in the catalog has a corpora case that produces it', () => {
   const covered = new Set(cases.flatMap((c) => c.expected.must));
   const missing = catalog()
     .map((e) => e.code)
-    .filter((code) => !covered.has(code));
+    .filter((code) => !covered.has(code) && !RETIRED.has(code));
   expect(missing).toEqual([]);
 });
 

@@ -341,16 +341,66 @@ export function claudeCases(): Case[] {
   cases.push(
     single(
       'summary-unresolved',
-      'A summary record names a leaf uuid that no line of this session carries (a summary of another session of ' +
-        'the project, as Claude Code writes them).',
-      ['CLAUDE_SUMMARY_LEAF_UNRESOLVED'],
+      "The turn's last record was cut in half (a torn write the reader cannot parse) and the summary after it " +
+        'names that record as its leaf: the leaf is in no line this session still has, and the session lost a ' +
+        'line it may have been on.',
+      ['CLAUDE_SUMMARY_LEAF_UNRESOLVED', 'JSONL_BAD_LINE'],
       (t) => {
         opening(t);
         turnOne(t);
-        t.summary('Investigate flaky CI', '9f8e7d6c-0000-4000-8000-9f8e7d6c0001');
       },
-      (ls) => [{ code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED', file: mainFile, line: ls.length, severity: 'note' }],
-      { maxSeverity: 'note' },
+      (ls) => {
+        const last = ls.length - 1;
+        const leaf = (JSON.parse(ls[last]!) as { uuid: string }).uuid;
+        ls[last] = ls[last]!.slice(0, Math.floor(ls[last]!.length / 2));
+        ls.push(JSON.stringify({ type: 'summary', summary: 'Fix parse() on empty input', leafUuid: leaf }));
+        return [
+          { code: 'JSONL_BAD_LINE', file: mainFile, line: last + 1 },
+          { code: 'CLAUDE_SUMMARY_LEAF_UNRESOLVED', file: mainFile, line: ls.length, severity: 'note' },
+        ];
+      },
+    ),
+  );
+  cases.push(
+    single(
+      'interrupted-by-user',
+      'The user stopped the second turn while the model worked (Esc): Claude Code writes "[Request interrupted by ' +
+        'user]" as a user message, which ends the turn and which the model sees on the next request, as in real ' +
+        'transcripts. A healthy session: no finding; the timeline shows the message as a notice that ends the ' +
+        'turn, and inspect says the last turn was cancelled.',
+      [],
+      (t) => {
+        opening(t);
+        turnOne(t);
+        t.prompt('Now make parse() accept leading spaces.');
+        t.respond().text('Let me look at how the input is trimmed.');
+        t.interrupt();
+      },
+    ),
+  );
+  cases.push(
+    single(
+      'summary-other-sessions',
+      'Summaries of the other sessions of the project written into this transcript after its first prompt, as ' +
+        "Claude Code writes them (a real transcript holds 16): their leaves are in the other sessions' files. A " +
+        'healthy session: no finding.',
+      [],
+      (t) => {
+        opening(t);
+        turnOne(t);
+      },
+      (ls) => {
+        const first = ls.findIndex((l) => l.includes('"type":"user"'));
+        const summaries = [
+          'Analyzing the parser panic on empty input',
+          'Parser panic: empty input handling',
+          'Fix parse() unwrap on empty input',
+        ].map((summary, i) =>
+          JSON.stringify({ type: 'summary', summary, leafUuid: `7c3e9a10-0000-4000-8000-7c3e9a1000${i}1` }),
+        );
+        ls.splice(first + 1, 0, ...summaries);
+        return [];
+      },
     ),
   );
   {
@@ -362,6 +412,39 @@ export function claudeCases(): Case[] {
         "The session's folder holds a sub-agent transcript and its metadata, but the session's own transcript is gone.",
       must: ['CLAUDE_TRANSCRIPT_MISSING'],
       at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }],
+      files,
+    });
+  }
+  {
+    // Shaped like the real folder of marot/spotter (two sub-agent files, one of them the compaction agent Claude
+    // Code runs to summarise the conversation): byte order puts the compaction agent second, though it ran first.
+    const { files } = claudeCleanTree();
+    for (const p of [...files.keys()]) if (!p.startsWith(`${PROJECT}/${CLAUDE_IDS.main}/`)) files.delete(p);
+    const compact = new ClaudeTranscript({
+      sessionId: CLAUDE_IDS.main,
+      cwd: CLAUDE_CWD,
+      startMs: T0 + 30_000,
+      seed: 3,
+      agentId: 'acompact-3f9e2a',
+      slug: 'tidy-parsing-review',
+    });
+    compact.meta('<system-reminder>PostToolUse:Edit hook additional context: cargo check passed</system-reminder>');
+    compact.prompt(
+      'Your task is to create a detailed summary of the conversation so far, paying close attention to the ' +
+        "user's explicit requests and your previous actions.",
+    );
+    compact.respond().text('<analysis>The user asked to make parse() total; it now returns Option<u32>.</analysis>');
+    files.set(`${PROJECT}/${CLAUDE_IDS.main}/subagents/agent-acompact-3f9e2a.jsonl`, compact.render());
+    cases.push({
+      name: 'subagents-only',
+      description:
+        "The session's folder holds two sub-agent transcripts, one of them the compaction agent that wrote its " +
+        "summary, and the session's own transcript is gone: audited as one session, with the sub-agents' cwd and " +
+        "earliest time; their prompts are not the session's turns, so nothing was interrupted.",
+      must: ['CLAUDE_TRANSCRIPT_MISSING'],
+      onlyAt: ['CLAUDE_TRANSCRIPT_MISSING'],
+      at: [{ code: 'CLAUDE_TRANSCRIPT_MISSING', file: mainFile }],
+      maxSeverity: 'warning',
       files,
     });
   }

@@ -364,8 +364,8 @@ export function piCases(): Case[] {
     single(
       'aborted-call',
       'The user interrupted a response that had asked for a tool call (stopReason "aborted"): Pi runs none of its ' +
-        'calls, so the call has no result by design. A note, never worse.',
-      ['TOOL_INTERRUPTED_CALL'],
+        'calls, so the call has no result by design, as in every Pi session the user ever interrupted. No finding.',
+      [],
       (s) => {
         standard(s);
         s.wait(10_000).user('Run the benchmarks.');
@@ -377,8 +377,7 @@ export function piCases(): Case[] {
         s.user('Never mind.');
         s.assistant('OK.');
       },
-      (ls) => [{ code: 'TOOL_INTERRUPTED_CALL', file: FILE, line: lineOf(ls, /cargo bench/), severity: 'note' }],
-      { maxSeverity: 'note', onlyAt: ['TOOL_INTERRUPTED_CALL'] },
+      () => [],
     ),
   );
   cases.push(

@@ -54,7 +54,7 @@ export function timeCases(): Case[] {
         "A text chunk written after a hook line emitted later (Grok's persistence buffer), then a crash while an " +
         "edit ran and a resume two hours later (a new process: counter re-seeded, commands announced, Grok's " +
         'repair answered the dangling call).',
-      must: ['TIME_FILE_ORDER', 'TIME_RESUME_BOUNDARY'],
+      must: ['TIME_RESUME_BOUNDARY'],
       allow: ['TOOL_SYNTHETIC_RESULT'],
       maxSeverity: 'note',
       files: caseTree(f),
@@ -89,7 +89,7 @@ export function timeCases(): Case[] {
         "A compaction between a tool call and the model's next response: the call's completed update, still in " +
         "Grok's persistence buffer, is written after the checkpoint line. It was emitted before the checkpoint, so " +
         'the timeline marks it compacted, and pairing does not expect the call in the compacted history.',
-      must: ['TIME_FILE_ORDER'],
+      must: [],
       maxSeverity: 'note',
       files: caseTree(f),
       timeline: { session: `sessions/${GROUP}/${IDS.main}`, args: [], events: oracleTimeline(s) },
@@ -260,7 +260,7 @@ function turnEndCase(): Case {
       'stopped while the answer streamed (its last text chunk). Each is written after its turn_completed, when the ' +
       "next turn's first ACP line arrives, the last one at the session's end: one place late, not a regression, " +
       'not a resume.',
-    must: ['TIME_FILE_ORDER'],
+    must: [],
     maxSeverity: 'note',
     files: place(f, `sessions/${GROUP}/${TURN_END_ID}`),
     timeline: { session: `sessions/${GROUP}/${TURN_END_ID}`, args: [], events: oracleTimeline(s) },

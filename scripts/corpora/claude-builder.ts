@@ -114,6 +114,14 @@ export class ClaudeTranscript {
     return id;
   }
 
+  /** The user message Claude Code writes when the user stops the turn (Esc): a text block, as real files hold it. */
+  interrupt(forToolUse = false): string {
+    const text = `[Request interrupted by user${forToolUse ? ' for tool use' : ''}]`;
+    const id = this.push('user', { message: { role: 'user', content: [{ type: 'text', text }] } }, { step: 900 });
+    this.response = undefined;
+    return id;
+  }
+
   meta(text: string): string {
     return this.push('user', { message: { role: 'user', content: text }, isMeta: true }, { step: 5 });
   }

@@ -1,8 +1,8 @@
-/** TIME_*: the authoritative log in emission order — clocks, event-id counters, resumes, and lines written late. */
+/** TIME_*: the authoritative log in emission order — clocks, event-id counters and resumes. */
 import type { SessionEvent } from '../model/events.js';
 import { isoTime } from '../model/safe-values.js';
 import { TimeAnalyzer } from '../timeline/analyze.js';
-import { EmissionOrderer, type Displacement } from '../timeline/order.js';
+import { EmissionOrderer } from '../timeline/order.js';
 import { defineCheck } from './define.js';
 
 const at = (e: SessionEvent) => ({ file: e.file, line: e.line, byteOffset: e.byteOffset });
@@ -50,9 +50,10 @@ export const time = defineCheck({
       title: 'Lines were written after lines emitted later',
       help:
         'Some agents buffer lines and write them after lines emitted later: on disk such a line follows lines that ' +
-        'came after it. Its event id gives its real place; the timeline shows events in emission order (flag L). ' +
-        'Reported once per log, with how many lines and the first one: the record of how file order differs from ' +
-        'emission order, not damage.',
+        'came after it, and its event id gives its real place. A healthy writer does this on every log (Grok holds ' +
+        'each ACP line until the next one arrives), so it is no longer reported: the timeline shows events in ' +
+        'emission order and flags each line written late (L), and a drop the writer cannot explain is a ' +
+        'TIME_EVENT_ID_REGRESSION. The code stays for the reports and baselines that name it.',
     },
   },
   create(ctx) {
@@ -90,30 +91,10 @@ export const time = defineCheck({
         }
       });
     let analyzer = newAnalyzer();
-    /** The lines of the current log written late: how many, and the first. */
-    let late: { n: number; first: Displacement } | undefined;
-    const orderer = new EmissionOrderer(
-      rules,
-      (e) => analyzer.push(e),
-      (d) => {
-        if (late) late.n++;
-        else late = { n: 1, first: d };
-      },
-    );
+    const orderer = new EmissionOrderer(rules, (e) => analyzer.push(e));
     const endOfLog = (): void => {
       orderer.flush();
       analyzer.end();
-      if (!late) return;
-      const { n, first: d } = late;
-      ctx.emit(
-        'TIME_FILE_ORDER',
-        at(d.event),
-        `${n} line(s) were written after lines emitted later (the first: ${d.event.tag}, eventId counter ` +
-          `${d.event.counter}, after line ${d.before.line}, counter ${d.before.counter}): ${rules.lateCause}; ` +
-          'the timeline shows emission order',
-        { key: 'aggregate' },
-      );
-      late = undefined;
     };
     // Each log file is its own clock (a session may send its sub-agents' logs after its own).
     let file: string | undefined;

@@ -47,7 +47,9 @@ export const toolPairing = defineCheck({
         'A call without a result in a turn that never completed: the final turn of a session that stopped (crash, ' +
         'kill, Ctrl-C), or a turn cut off by a crash and followed by a resume, or a cancelled turn. The tool may or ' +
         'may not have run; one that edits files or runs commands may have had side effects that a resume would ' +
-        'repeat. `session-audit inspect` explains what to check before resuming.',
+        'repeat. `session-audit inspect` explains what to check before resuming. The calls of a response the agent ' +
+        'ends without running them (Pi\'s stopReason "error" or "aborted") have no result by design and are not ' +
+        'reported.',
     },
     TOOL_DISPLACED_RESULT: {
       severity: 'warning',

@@ -4,7 +4,7 @@
  * page, characters per event text and bytes per finding are capped (the page says what it left out).
  */
 import { formatOf } from '../formats/registry.js';
-import { lineageView } from '../lineage/view.js';
+import { lineageView, shownRoot } from '../lineage/view.js';
 import type { LineageGraph } from '../lineage/graph.js';
 import type { AuditReport } from '../model/report.js';
 import type { FoundSession } from '../model/found.js';
@@ -177,10 +177,4 @@ export function htmlInput(
     ...(failOn !== undefined ? { failOn } : {}),
     ...(notes ? { notes: true } : {}),
   };
-}
-
-/** A root as the user's paths name it (the display path of one of its sessions, two levels up). */
-function shownRoot(root: string, g: LineageGraph, audited: ReadonlySet<string>): string {
-  const node = g.nodes.find((n) => audited.has(n.path));
-  return node ? node.path.split('/').slice(0, -2).join('/') || root : root;
 }

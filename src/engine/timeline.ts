@@ -33,16 +33,22 @@ export interface BuildOptions {
   annotate?: (e: SessionEvent, r: JsonlRecord, t: TimelineSource) => unknown;
 }
 
+/** A compaction checkpoint: its seq, and the seq it keeps events from (absent: nothing before it). */
+interface Checkpoint {
+  seq: number;
+  keptFrom?: number;
+}
+
 interface FirstPass {
   dead: DeadRanges;
-  /** Per log file, the seq of its last compaction checkpoint. */
-  lastCheckpointSeq: Map<string, number>;
+  /** Per log file, its last compaction checkpoint on the live branch. */
+  lastCheckpoint: Map<string, Checkpoint>;
   resumes: Map<number, string>;
 }
 
 function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
   const artifacts = t.format.classify(t.source.inventory);
-  const lastCheckpointSeq = new Map<string, number>();
+  const checkpoints = new Map<string, Checkpoint[]>();
   const resumes = new Map<number, string>();
   const rules = t.format.timeline;
   const newAnalyzer = (): TimeAnalyzer =>
@@ -60,12 +66,23 @@ function firstPass(t: TimelineSource, limits: LoadLimits): FirstPass {
       analyzer = newAnalyzer();
     }
     file = e.file;
-    if (e.kind === 'compaction_checkpoint') lastCheckpointSeq.set(e.file, e.seq);
+    if (e.kind === 'compaction_checkpoint') {
+      const list = checkpoints.get(e.file) ?? [];
+      list.push(e.keptFrom !== undefined ? { seq: e.seq, keptFrom: e.keptFrom } : { seq: e.seq });
+      checkpoints.set(e.file, list);
+    }
     orderer.push(e);
   });
   orderer.flush();
   analyzer.end();
-  return { dead: end?.dead ?? [], lastCheckpointSeq, resumes };
+  const dead = end?.dead ?? [];
+  // A compaction on a branch a rewind abandoned compacts nothing the model sees on the live one.
+  const lastCheckpoint = new Map<string, Checkpoint>();
+  for (const [file, list] of checkpoints) {
+    const live = list.filter((c) => !isDead(dead, c.seq)).at(-1);
+    if (live) lastCheckpoint.set(file, live);
+  }
+  return { dead, lastCheckpoint, resumes };
 }
 
 /** Emit the timeline of one session (and, depth-first, of its subagents); `hasLog`: it has a readable log. */
@@ -86,7 +103,13 @@ export function buildTimeline(
   const notes = new Map<number, unknown>();
   // Files whose last compaction checkpoint the orderer has emitted.
   const checkpointed = new Set<string>();
-  const isLastCheckpoint = (e: SessionEvent): boolean => fp.lastCheckpointSeq.get(e.file) === e.seq;
+  const isLastCheckpoint = (e: SessionEvent): boolean => fp.lastCheckpoint.get(e.file)?.seq === e.seq;
+  /** Before the file's last checkpoint in emission order (a late-written line can follow it on disk), and not kept. */
+  const isCompacted = (e: SessionEvent): boolean => {
+    const cp = fp.lastCheckpoint.get(e.file);
+    if (!cp || checkpointed.has(e.file) || cp.seq === e.seq) return false;
+    return cp.keptFrom === undefined || e.seq < cp.keptFrom;
+  };
   const toEvent = (e: SessionEvent): TimelineEvent => {
     const ev: TimelineEvent = {
       session: id,
@@ -103,8 +126,7 @@ export function buildTimeline(
       summary: e.summary,
       text: texts.get(e.seq) ?? e.summary,
       rewound: isDead(fp.dead, e.seq),
-      // Before the file's last checkpoint in emission order (a late-written line can follow it on disk).
-      compacted: fp.lastCheckpointSeq.has(e.file) && !checkpointed.has(e.file) && !isLastCheckpoint(e),
+      compacted: isCompacted(e),
       displaced: false,
     };
     if (parent !== undefined) ev.parent = parent;
@@ -114,6 +136,7 @@ export function buildTimeline(
     if (e.promptId !== undefined) ev.promptId = e.promptId;
     if (e.toolCallId !== undefined) ev.toolCallId = e.toolCallId;
     if (e.toolStatus !== undefined) ev.toolStatus = e.toolStatus;
+    if (e.endsTurn) ev.endsTurn = true;
     if (e.subagentId !== undefined) ev.subagentId = e.subagentId;
     const resume = fp.resumes.get(e.seq);
     if (resume !== undefined) ev.resume = resume;

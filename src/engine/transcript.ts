@@ -223,6 +223,9 @@ export function sessionTranscript(
           what: 'compacted',
           text: 'compacted: the model later saw only a summary of what follows, up to the last compaction',
         });
+      // A compaction that keeps the latest events (Pi's first kept entry): the model still sees them whole.
+      else if (ev.kind !== 'compaction_checkpoint')
+        emit({ type: 'divider', at, what: 'live', text: 'kept: the last compaction keeps what follows whole' });
     }
     if (ev.rewound !== state.rewound) {
       state.rewound = ev.rewound;
@@ -315,6 +318,7 @@ export function sessionTranscript(
           out({ type: 'notice', at, text: ev.summary });
         return;
       default:
+        if (ev.endsTurn) out({ type: 'notice', at, text: ev.summary });
         if (DIVIDER_KINDS.has(ev.kind))
           out({
             type: 'divider',

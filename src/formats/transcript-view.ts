@@ -24,8 +24,8 @@ export interface TranscriptViewTrait {
    */
   said?(record: unknown): { thinking?: string; text?: string };
   /**
-   * The record repeats a message of the record before it (Codex writes each prompt and reply twice, as a response
-   * item and as an event): a reader is shown it once.
+   * The record repeats a message of the record before it, with the same kind (an agent that writes a message twice
+   * and gives both copies one kind): a reader is shown it once.
    */
   echo?(record: unknown): boolean;
   /** What a call is; `cwd`: the session's working directory at the call, when known. */

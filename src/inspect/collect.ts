@@ -8,6 +8,7 @@ import type { SessionObserver } from '../model/session.js';
 import type { PairingDialect } from '../pairing/dialect.js';
 import { PairingCollector } from '../pairing/collect.js';
 import type { DamageCode } from '../model/records.js';
+import { closesTurn } from '../model/events.js';
 
 export interface TurnInfo {
   seq: number;
@@ -95,6 +96,8 @@ export function inspectCollector(
   const chatFiles = new Set<string>();
   /** Lines whose record the agent's parser refuses (a repeated top-level field), by file. */
   const refused = new Map<string, Set<number>>();
+  /** The last event's line, and whether it is a sub-agent's own (the conversation items of its line are too). */
+  let lastAt: { file: string; line: number; subagent: boolean } | undefined;
   const run: SessionObserver = {
     doc({ kind, value }) {
       if (kind === IDENTITY_KIND && typeof value === 'object' && value !== null)
@@ -105,16 +108,19 @@ export function inspectCollector(
       data.pairing.event(e);
       data.logLines++;
       data.lastEvent = { line: e.line, timeMs: e.timeMs, summary: e.summary };
-      if (e.opensTurn) {
+      lastAt = { file: e.file, line: e.line, subagent: e.subagentId !== undefined };
+      // A sub-agent's own prompts (its transcript streamed with the session's) open its turns, not the session's.
+      if (e.opensTurn && e.subagentId === undefined) {
         const t: TurnInfo = { seq: e.seq, file: e.file, line: e.line, text: e.summary };
         if (e.promptIndex !== undefined) t.promptIndex = e.promptIndex;
         if (e.timeMs !== undefined) t.timeMs = e.timeMs;
         turns.push({ turn: t });
       }
       const current = turns.at(-1);
-      // A reply that ends its turn itself (an agent that writes no record of its own for the end of a turn).
-      const ends = e.kind === 'turn_completed' || (e.kind === 'model_text' && e.stopReason === 'end_turn');
-      if (ends && current) {
+      // The agent's end of a turn, a line that ends it (closesTurn), or a reply that ends its turn itself (an agent
+      // that writes no record of its own for the end of a turn).
+      const ends = closesTurn(e) || (e.kind === 'model_text' && e.stopReason === 'end_turn');
+      if (ends && current && e.subagentId === undefined) {
         current.end = { file: e.file, line: e.line };
         if (e.stopReason !== undefined) current.end.stopReason = e.stopReason;
         if (e.timeMs !== undefined) current.end.timeMs = e.timeMs;
@@ -137,7 +143,9 @@ export function inspectCollector(
     chat(c) {
       data.pairing.chat(c);
       chatFiles.add(c.file);
+      const ofSubagent = lastAt?.subagent === true && lastAt.file === c.file && lastAt.line === c.line;
       const prompt =
+        !ofSubagent &&
         c.type === 'user' &&
         (c.promptIndex !== undefined || c.syntheticReason === undefined) &&
         !dialect.preamble?.test(c.text ?? '');

@@ -3,7 +3,7 @@
  * (kind, parent, fork time, sandbox profile), the sub-agents it ran, and the points where a new process resumed it.
  * All of it comes from the session's identity document (model/identity.ts), whatever the agent.
  */
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
 import type { Location } from '../model/finding.js';
 import type { FoundSession } from '../model/found.js';
 import { IDENTITY_KIND, type SessionIdentity } from '../model/identity.js';
@@ -28,6 +28,8 @@ export interface LineageFacts {
   group?: string;
   /** The sessions root the session lives in: lineage links and duplicate ids are judged within one root. */
   root: string;
+  /** The root as the user's path names it (the session's display path less the segments below the root). */
+  rootShown?: string;
   /** The agent's identity document of the session was readable (XREF and SANDBOX checks need it). */
   hasSummary: boolean;
   /** The id the session records, when it differs from the directory's or file's name. */
@@ -37,7 +39,10 @@ export interface LineageFacts {
   sessionKind?: string;
   parentSessionId?: string;
   forkedAt?: string;
-  /** The raw sandbox profile string, or undefined when none is recorded. */
+  /**
+   * The raw sandbox profile string, else the last access policy the log recorded (an agent that records one per
+   * turn, as `inspect` shows it), or undefined when neither is recorded.
+   */
   sandboxProfile?: string;
   hidden?: boolean;
   sourceWorkspaceDir?: string;
@@ -53,6 +58,22 @@ export interface LineageFacts {
   selfLinked?: boolean;
 }
 
+/**
+ * The root as displayed: the session's display path is the user's argument joined with the names below it, so
+ * the root is that path less as many segments as lie between the root and the session (one more for a file
+ * session, shown by its file). Undefined when the session is not below its root.
+ */
+function shownRoot(found: FoundSession, root: string): string | undefined {
+  const rel = relative(root, found.abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  const below = (rel === '' ? 0 : rel.split(sep).length) + (found.members !== undefined ? 1 : 0);
+  const parts = found.display.split('/');
+  if (below === 0) return found.display;
+  if (parts.length < below) return undefined;
+  if (parts.length === below) return '.';
+  return parts.slice(0, -below).join('/') || '/';
+}
+
 export function lineageObserver(found: FoundSession): { run: SessionObserver; facts: LineageFacts } {
   const root = found.rootAbs ?? (found.groupAbs ? dirname(found.groupAbs) : dirname(found.abs));
   const facts: LineageFacts = {
@@ -66,7 +87,14 @@ export function lineageObserver(found: FoundSession): { run: SessionObserver; fa
     resumes: [],
   };
   if (found.groupName !== undefined) facts.group = found.groupName;
+  const shown = shownRoot(found, root);
+  if (shown !== undefined) facts.rootShown = shown;
+  /** The last access policy the log set (not one call beyond it), for a session whose identity records none. */
+  let lastPolicy: string | undefined;
   const run: SessionObserver = {
+    event(e) {
+      if (e.policy && !e.policy.oneCall) lastPolicy = e.policy.label;
+    },
     doc({ kind, value }) {
       if (kind !== IDENTITY_KIND || typeof value !== 'object' || value === null) return;
       const s = value as SessionIdentity;
@@ -78,6 +106,7 @@ export function lineageObserver(found: FoundSession): { run: SessionObserver; fa
       if (s.parentId !== undefined) facts.parentSessionId = s.parentId;
       if (s.forkedAt !== undefined) facts.forkedAt = s.forkedAt;
       if (s.sandboxProfile !== undefined) facts.sandboxProfile = s.sandboxProfile;
+      else if (lastPolicy !== undefined) facts.sandboxProfile = lastPolicy;
       if (s.hidden !== undefined) facts.hidden = s.hidden;
       if (s.sourceWorkspaceDir !== undefined) facts.sourceWorkspaceDir = s.sourceWorkspaceDir;
       if (s.linkAt !== undefined) facts.linkAt = s.linkAt;

@@ -38,6 +38,11 @@ export const FLAG_CODES = [
   'LINEAGE_DUPLICATE_ID',
 ];
 
+/** A root as the user's paths name it: as one of its audited sessions shows it (else the root itself). */
+export function shownRoot(root: string, g: LineageGraph, audited: ReadonlySet<string>): string {
+  return g.nodes.find((n) => audited.has(n.path) && n.rootShown !== undefined)?.rootShown ?? root;
+}
+
 export function lineageView(root: string, g: LineageGraph, findings: readonly Finding[]): LineageView {
   const byPath = new Map<string, Finding[]>();
   for (const f of findings) {

@@ -89,10 +89,24 @@ export interface SessionEvent {
   toolKind?: string;
   /** The exit code a tool's end line records (a shell command's). */
   toolExitCode?: number;
+  /**
+   * The sub-agent the event is about, or whose own line it is (a sub-agent's transcript streamed with the
+   * session's: its prompts open the sub-agent's turns, not the session's).
+   */
   subagentId?: string;
   childSessionId?: string;
   stopReason?: string;
+  /**
+   * This event ends its turn although it is not the agent's turn_completed (Claude Code's "[Request interrupted by
+   * user]" message, which the model sees on the next request): `stopReason` says how.
+   */
+  endsTurn?: boolean;
   targetPromptIndex?: number;
+  /**
+   * A compaction checkpoint that keeps the events from this seq on (Pi's first kept entry): the model sees its
+   * summary, then those events. Absent: it keeps nothing written before it.
+   */
+  keptFrom?: number;
   checkpointId?: string;
   checkpointFile?: string;
   /** Short human summary (content from the session, not yet escaped for a terminal). */
@@ -123,6 +137,10 @@ export type TurnStep = { k: 'user'; pi: number | null } | { k: 'rewind'; target:
 
 /** Ranges of `seq` (from inclusive, to exclusive) that a later rewind removed from the live branch. */
 export type DeadRanges = ReadonlyArray<readonly [number, number]>;
+
+/** The event ends the turn it belongs to: the agent's turn_completed, or a line of another kind that ends it. */
+export const closesTurn = (e: Pick<SessionEvent, 'kind' | 'endsTurn'>): boolean =>
+  e.kind === 'turn_completed' || e.endsTurn === true;
 
 export const isDead = (dead: DeadRanges, seq: number): boolean => dead.some(([a, b]) => seq >= a && seq < b);
 

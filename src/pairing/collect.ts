@@ -9,7 +9,7 @@
  * authoritative log) has each conversation's calls settled when the next one starts: their findings (and rows, when
  * asked for) are made then and the calls let go, so memory is that of the largest conversation.
  */
-import { keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
+import { closesTurn, keep, type ChatItem, type DeadRanges, type SessionEvent } from '../model/events.js';
 import type { ChatCall, ChatResult, TurnEnd, Where } from './call-records.js';
 import { classifyConversation } from './classify.js';
 import type { PairingDialect } from './dialect.js';
@@ -87,7 +87,7 @@ export class PairingCollector implements PairingState {
       this.turnKey = e.seq;
       this.turnStarts.push(e.seq);
     }
-    if (e.kind === 'turn_completed')
+    if (closesTurn(e))
       this.turnEnds.set(this.turnKey, {
         file: e.file,
         line: e.line,

@@ -1,6 +1,7 @@
 /**
- * A call with no result in the conversation: abandoned with its response (a note), unanswered although its turn
- * went on, or interrupted (cancelled, crashed, or in flight when the session stopped); and the words for each.
+ * A call with no result in the conversation: abandoned with its response (expected, not reported), unanswered
+ * although its turn went on, or interrupted (cancelled, crashed, or in flight when the session stopped); and the
+ * words for each.
  */
 import { loc, type ChatCall, type LogCall, type Where } from './call-records.js';
 import type { PairingState } from './pairing-state.js';
@@ -43,17 +44,9 @@ export function classifyUnanswered(
   d: PairingDialect,
   logName: string,
 ): void {
+  // The agent runs no call of a response it ended so: no result is what every healthy session has, not a finding.
   if (call.abandoned !== undefined && !log) {
     row.status = 'abandoned';
-    findings.push({
-      code: 'TOOL_INTERRUPTED_CALL',
-      at: call,
-      key: call.id,
-      severity: 'note',
-      message:
-        `call ${call.id} (${call.name}) has no result, as expected: ${call.abandoned}, so the tool never ran ` +
-        '(the agent runs no call of such a response)',
-    });
     return;
   }
   const ran = log?.terminal

@@ -25,6 +25,11 @@ export interface TimelineWriterOptions {
   width: number;
   /** The agent's Timesketch data type (e.g. session-audit:grok:event). */
   dataType: string;
+  /**
+   * What flag L means for this agent (its timeline rules' `lateLine`, e.g. "an ACP line written after xAI lines");
+   * absent: the agent writes every line as it happens, and the legend leaves L out.
+   */
+  lateFlag?: string;
   color?: boolean;
   /** Table rows shown (default: all). */
   limit?: number;
@@ -41,9 +46,10 @@ function flags(e: TimelineEvent): string {
   return [e.rewound ? 'R' : '', e.compacted ? 'C' : '', e.displaced ? 'L' : '', e.resume ? '*' : ''].join('');
 }
 
-const LEGEND =
-  'flags: R rewound (not on the live branch), C compacted (before the last compaction), L written late (buffered ' +
-  'ACP line), * a new process picked the session up';
+/** The flags' legend: L only for an agent whose writer can put a line on disk late. */
+const legend = (lateFlag: string | undefined): string =>
+  'flags: R rewound (not on the live branch), C compacted (before the last compaction), ' +
+  `${lateFlag !== undefined ? `L ${lateFlag}, ` : ''}* a new process picked the session up`;
 
 /** Rows buffered to size the columns before the first is written. */
 const SAMPLE = 200;
@@ -69,6 +75,9 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
   let writer: TableWriter | undefined;
   let whatW = 0;
   let lastDate = '';
+  /** The file of the last row written, and whether the rows name their file (a timeline of several files). */
+  let lastFile: string | undefined;
+  let namedFiles = false;
   let seen = 0;
   let shown = 0;
   const resumes: string[] = [];
@@ -108,10 +117,25 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       paints(c).rule,
     );
     out(writer.header());
+    // Line numbers are each file's own: when the rows come from several files, each file's rows are headed by it.
+    namedFiles = sample.some((e) => e.file !== sample[0]!.file);
     for (const e of sample) write(e);
     sample.length = 0;
   };
   const write = (e: TimelineEvent): void => {
+    if (e.file !== lastFile) {
+      const before = lastFile;
+      lastFile = e.file;
+      if (before !== undefined && !namedFiles) {
+        // The first rows had no heading (one file so far): say which file they were from.
+        namedFiles = true;
+        out(`${c.dim(`── ${escapeText(e.file)} (the rows above: ${escapeText(before)}) ──`)}\n`);
+        lastDate = '';
+      } else if (namedFiles) {
+        out(`${c.dim(`── ${escapeText(e.file)} ──`)}\n`);
+        lastDate = '';
+      }
+    }
     if (!fullTime && e.time) {
       const date = e.time.slice(0, 10);
       if (date !== lastDate) {
@@ -143,7 +167,8 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
     },
     end() {
       if (!writer) start();
-      const tail = [LEGEND, ...resumes];
+      const tail = [legend(o.lateFlag), ...resumes];
+      if (namedFiles) tail.push('line: the line in the file named above the row (each file is numbered from 1).');
       if (moreResumes) tail.push(`… and ${moreResumes} more resume boundaries (--format jsonl lists them all)`);
       if (seen > shown)
         tail.push(

@@ -3,7 +3,7 @@
  * or go down, and the points where a new process picked the session up. Shared by the TIME_* check and the
  * timeline command, so both tell the same story.
  */
-import type { SessionEvent } from '../model/events.js';
+import { closesTurn, type SessionEvent } from '../model/events.js';
 import { RecentIds } from './recent-ids.js';
 import type { TimelineRules } from './rules.js';
 
@@ -166,7 +166,7 @@ export class TimeAnalyzer {
       this.turnOpen = true;
       this.turnCompleted = false;
     }
-    if (e.kind === 'turn_completed') this.turnCompleted = true;
+    if (closesTurn(e)) this.turnCompleted = true;
     if (this.pending && ++this.pending.age > 3) this.flushPending();
     const reasons = this.reasons as string[] | undefined;
     if (reasons) {

@@ -42,7 +42,13 @@ export const TimelineEventSchema = z
     compacted: z.boolean().describe('The event precedes the last compaction: the model now sees only its summary.'),
     displaced: z
       .boolean()
-      .describe('Written to the file after events emitted later (an ACP line the writer held back).'),
+      .describe("Written to the file after events emitted later (a line the agent's writer held back)."),
+    endsTurn: z
+      .boolean()
+      .optional()
+      .describe(
+        'The event ends its turn although it is no turn_completed (a message written when the user stopped it).',
+      ),
     resume: z.string().optional().describe('A new process picked the session up here; the evidence.'),
   })
   .meta({ id: 'TimelineEvent', description: 'One event of `session-audit timeline --format jsonl`.' });

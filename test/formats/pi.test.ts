@@ -56,9 +56,9 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
    * - before-compaction.jsonl's header names `branchedFrom` …/2025-12-09T00-52-54-397Z_d97339c6-….jsonl, a session
    *   that is not in the set (LINEAGE_PARENT_MISSING);
    * - before-compaction.jsonl: 5 calls in assistant messages with stopReason "aborted" (lines 374, 386 ×3, 678)
-   *   never ran (notes); line 628 is a toolUse message whose call has no result and the next entry (629) is a
-   *   compaction: the turn was cut off, a warning;
-   * - large-session.jsonl: all 18 calls without a result are in "error"/"aborted" messages (notes); a time gap
+   *   never ran (expected: no finding); line 628 is a toolUse message whose call has no result and the next entry
+   *   (629) is a compaction: the turn was cut off, a warning;
+   * - large-session.jsonl: all 18 calls without a result are in "error"/"aborted" messages (no finding); a time gap
    *   before a later prompt reads as a resume (TIME_RESUME_BOUNDARY, a note).
    * No error: nothing in these files is broken.
    */
@@ -71,17 +71,13 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
     expect(count(/^before-compaction\.jsonl:1 PI_VERSION_OLD note$/)).toBe(1);
     expect(count(/^large-session\.jsonl:1 PI_VERSION_OLD note$/)).toBe(1);
     expect(count(/^before-compaction\.jsonl:1 LINEAGE_PARENT_MISSING warning$/)).toBe(1);
-    expect(got.filter((s) => s.startsWith('before-compaction.jsonl') && s.includes('TOOL_INTERRUPTED_CALL'))).toEqual([
-      'before-compaction.jsonl:374 TOOL_INTERRUPTED_CALL note',
-      'before-compaction.jsonl:386 TOOL_INTERRUPTED_CALL note',
-      'before-compaction.jsonl:386 TOOL_INTERRUPTED_CALL note',
-      'before-compaction.jsonl:386 TOOL_INTERRUPTED_CALL note',
+    // The calls of the responses that ended with stopReason "error" or "aborted" (5 and 18) have no result by
+    // design: Pi runs none of them, in every session the user interrupts. Not a finding; the one cut off is.
+    expect(got.filter((s) => s.includes('TOOL_INTERRUPTED_CALL'))).toEqual([
       'before-compaction.jsonl:628 TOOL_INTERRUPTED_CALL warning',
-      'before-compaction.jsonl:678 TOOL_INTERRUPTED_CALL note',
     ]);
-    expect(count(/^large-session\.jsonl:\d+ TOOL_INTERRUPTED_CALL note$/)).toBe(18);
     expect(count(/^large-session\.jsonl:\d+ TIME_RESUME_BOUNDARY note$/)).toBe(1);
-    expect(got.length).toBe(3 + 6 + 18 + 1);
+    expect(got.length).toBe(3 + 1 + 1);
   });
 
   test('every call without a result is in an error or aborted response, but one cut off by a compaction', () => {

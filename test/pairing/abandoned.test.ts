@@ -1,6 +1,6 @@
 /**
  * A response the agent ends without running its calls (ChatItem.abandoned: Pi's stopReason "error" / "aborted")
- * leaves calls without results by design: they are graded as expected (a note, status "abandoned", never in flight),
+ * leaves calls without results by design: they are expected (status "abandoned", never in flight) and not a finding,
  * even when the model went on in the same turn, which would otherwise make them TOOL_UNANSWERED_CALL errors.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,11 +36,10 @@ function run(abandoned: string | undefined) {
 }
 
 describe('calls of an abandoned response', () => {
-  it('are expected orphans: status abandoned, one TOOL_INTERRUPTED_CALL note saying why', () => {
+  it('are expected orphans: status abandoned, and no finding (every healthy session of the agent has them)', () => {
     const r = run('the response ended with stopReason "error"');
     expect(r.rows.map((x) => x.status)).toEqual(['abandoned']);
-    expect(r.findings.map((f) => [f.code, f.severity])).toEqual([['TOOL_INTERRUPTED_CALL', 'note']]);
-    expect(r.findings[0]!.message).toContain('stopReason "error"');
+    expect(r.findings).toEqual([]);
   });
   it('without the mark, the same history is an unanswered call (an error by default)', () => {
     const r = run(undefined);

@@ -11,18 +11,24 @@ import { cli } from '../helpers/cli.js';
 
 const PI = fileURLToPath(new URL('../../../shared/external/pi', import.meta.url));
 const CLAUDE = fileURLToPath(new URL('../../../shared/external/claude', import.meta.url));
-const CLEAN = fileURLToPath(new URL('../../corpora/grok/clean', import.meta.url));
+const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
+/** Three sessions with notes only: two SANDBOX_CHANGED in one, a TOOL_SYNTHETIC_RESULT, a PI_VERSION_OLD. */
+const NOTES_ONLY = ['claude/permission-mode-changed', 'codex/tool-aborted', 'pi/version-old'].map(
+  (c) => `${CORPORA}/${c}`,
+);
 
 /** Table rows of notes: a row starts with its severity. */
 const noteRows = (text: string): number => text.split('\n').filter((l) => /^note /.test(l)).length;
 
-test('a clean Grok root: one line for its three notes, no table, no session list', async () => {
-  const t = await cli(['audit', CLEAN], { columns: 100 });
-  expect(t.stdout).toContain('3 sessions with notes only, 3 notes: TIME_FILE_ORDER ×3\n');
-  expect(t.stdout).not.toMatch(/^note +TIME_FILE_ORDER/m);
+test('sessions with notes only: one line for their notes, no table, no session list', async () => {
+  const t = await cli(['audit', ...NOTES_ONLY], { columns: 100 });
+  expect(t.stdout).toContain(
+    '3 sessions with notes only, 4 notes: SANDBOX_CHANGED ×2, PI_VERSION_OLD ×1, TOOL_SYNTHETIC_RESULT ×1\n',
+  );
+  expect(noteRows(t.stdout)).toBe(0);
   expect(t.stdout).not.toContain('Sessions with findings');
-  const all = await cli(['audit', CLEAN, '--notes'], { columns: 100 });
-  expect(all.stdout.match(/^note +TIME_FILE_ORDER/gm)?.length).toBe(3);
+  const all = await cli(['audit', ...NOTES_ONLY, '--notes'], { columns: 100 });
+  expect(noteRows(all.stdout)).toBe(4);
 });
 
 describe.skipIf(!existsSync(PI) || !existsSync(CLAUDE))('the real files of ../shared/external', () => {
@@ -31,7 +37,7 @@ describe.skipIf(!existsSync(PI) || !existsSync(CLAUDE))('the real files of ../sh
       (await cli(['audit', dir, '--format', 'json', '--fail-on', 'never'])).stdout,
     ) as AuditReport;
     const notes = json.findings.filter((f) => f.severity === 'note');
-    expect(notes.length).toBeGreaterThan(10);
+    expect(notes.length).toBeGreaterThan(0);
     const codes = new Set(notes.map((f) => f.code));
     const table = (await cli(['audit', dir, '--fail-on', 'never'], { columns: 120 })).stdout;
     const listed = (await cli(['audit', dir, '--fail-on', 'never', '--notes'], { columns: 120 })).stdout;

@@ -1,5 +1,5 @@
 /** `lineage <root>`: the fork / subagent / worktree / relocation graph of a sessions root, with sandbox profiles. */
-import { lineageView } from '../../lineage/view.js';
+import { lineageView, shownRoot } from '../../lineage/view.js';
 import { LINEAGE_FORMATS, LINEAGE_RENDERERS } from '../../report/lineage.js';
 import { checkOutputFile, writeOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseHome, useColor } from '../options.js';
@@ -26,13 +26,8 @@ export const lineageModule: CommandModule = {
       },
     );
     const findings = results.flatMap((r) => r.findings);
-    // A root as the user's paths name it: the display path of one of its audited sessions, two levels up.
     const audited = new Set(results.map((r) => r.session.path));
-    const shown = (root: string): string => {
-      const node = graphs.get(root)?.nodes.find((n) => audited.has(n.path));
-      return node ? node.path.split('/').slice(0, -2).join('/') || root : root;
-    };
-    const views = [...graphs].map(([root, g]) => lineageView(shown(root), g, findings));
+    const views = [...graphs].map(([root, g]) => lineageView(shownRoot(root, g, audited), g, findings));
     const text = LINEAGE_RENDERERS[format](views, {
       width: io.columns,
       color: useColor(opt.bool(args, 'color'), io, output !== undefined),

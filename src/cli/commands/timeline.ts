@@ -61,9 +61,11 @@ export const timelineModule: CommandModule = {
     const live = opt.bool(args, 'live') ?? false;
     io.setExitCode(0);
     withOutput(output, io.stdout, (out) => {
+      const agent = formatOf(found);
       const w = timelineWriter(format, (s) => out.write(s), {
         width: io.columns,
-        dataType: formatOf(found).timesketchType,
+        dataType: agent.timesketchType,
+        ...(agent.timeline.writtenLate ? { lateFlag: agent.timeline.lateLine } : {}),
         color: useColor(opt.bool(args, 'color'), io, output !== undefined),
         ...(format === 'table' ? { limit } : {}),
         onOmitted: (n, why) =>
@@ -73,7 +75,8 @@ export const timelineModule: CommandModule = {
           ),
       });
       sessionTimeline(found, { limits, includeSubagents: opt.bool(args, 'include-subagents') ?? false }, (e) => {
-        if (live && (e.rewound || e.compacted || !LIVE_KINDS.has(e.kind))) return;
+        // A message that ends a turn (Claude's "[Request interrupted by user]") is one the model sees.
+        if (live && (e.rewound || e.compacted || !(LIVE_KINDS.has(e.kind) || e.endsTurn))) return;
         if (kinds.size && !kinds.has(e.kind)) return;
         if (prompt !== undefined && e.promptIndex !== prompt) return;
         if (since !== undefined && (e.timeMs === null || e.timeMs < since)) return;

@@ -144,7 +144,7 @@ export function loadClaude(
     damage: (file, kind, damage) => sink.damage({ file, kind, damage }),
     fileEnd: (f) => sink.fileEnd(f),
   });
-  const identity = normalizer.identity;
+  const identity = normalizer.finish();
   for (const a of transcripts(source, artifacts)) {
     if (a.kind !== 'subagent') continue;
     const agent = basename(a.path)

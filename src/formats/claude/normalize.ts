@@ -87,11 +87,16 @@ export class ClaudeNormalizer {
   /** Prompt turns on the live branch of the session's transcript. */
   liveTurns = 0;
   readonly identity: SessionIdentity = { subagents: [] };
+  /** The session's transcript was read (else its identity comes from its sub-agents' records, see `finish`). */
+  private sawMain = false;
+  /** What the sub-agents' records say of the session: the cwd they ran in, their earliest time. */
+  private fromSubagents: { cwd?: string; id?: string; first?: { ms: number; iso: string } } = {};
 
   /** Start a file: `main` for the session's transcript (its DAG decides the live branch), else a sub-agent's. */
   begin(file: string, main: boolean): void {
     this.file = file;
     this.main = main;
+    if (main) this.sawMain = true;
     this.lastMsgId = undefined;
     this.turns = -1;
     this.nodes = new Map();
@@ -129,6 +134,12 @@ export class ClaudeNormalizer {
       if (id.id === undefined && e.sessionId !== undefined) id.id = e.sessionId;
       if (id.cwd === undefined && str(v.cwd) !== undefined) id.cwd = str(v.cwd)!;
       if (id.createdAt === undefined && str(v.timestamp) !== undefined) id.createdAt = str(v.timestamp)!;
+    } else {
+      const sub = this.fromSubagents;
+      sub.cwd ??= str(v.cwd);
+      sub.id ??= e.sessionId;
+      if (ms !== undefined && (sub.first === undefined || ms < sub.first.ms))
+        sub.first = { ms, iso: str(v.timestamp)! };
     }
     let attached = true;
     switch (type) {
@@ -282,7 +293,10 @@ export class ClaudeNormalizer {
     if (results.length) return true;
     e.summary = clip(text);
     if (INTERRUPTED.test(text.trim())) {
-      e.kind = 'turn_completed';
+      // A user message Claude Code writes when the user stops the turn: the model sees it on the next request. It
+      // ends the turn, but it is no turn_completed of Claude's (those are system turn_duration records).
+      e.kind = 'notice';
+      e.endsTurn = true;
       e.stopReason = 'cancelled';
       return false;
     }
@@ -370,6 +384,21 @@ export class ClaudeNormalizer {
         if (n.prompt) this.liveTurns++;
       } else this.dead.push(n.seq);
     }
+  }
+
+  /**
+   * The session's identity, complete: a session whose own transcript is missing takes its cwd, id and creation
+   * time from its sub-agents' records (they run in its cwd and carry its sessionId; it was created no later than
+   * the earliest of them).
+   */
+  finish(): SessionIdentity {
+    const id = this.identity;
+    const sub = this.fromSubagents;
+    if (this.sawMain) return id;
+    if (id.id === undefined && sub.id !== undefined) id.id = sub.id;
+    if (id.cwd === undefined && sub.cwd !== undefined) id.cwd = sub.cwd;
+    if (id.createdAt === undefined && sub.first !== undefined) id.createdAt = sub.first.iso;
+    return id;
   }
 
   /** Seq ranges off the live branch (over every file so far). */

@@ -2,6 +2,12 @@
  * Codex rollout lines → the normalized model: one SessionEvent per line (the rollout is the authoritative log),
  * and ChatItems for the response items (the model-facing conversation) so that tool pairing runs on them:
  * function_call / custom_tool_call / local_shell_call / tool_search_call ↔ their outputs by `call_id`.
+ *
+ * Codex writes each prompt, reply and reasoning twice: as a response item (what the model sees) and as an event
+ * (what the user's screen shows). Each is one event of its kind: a prompt is the `user_message` event (one per turn;
+ * the user-role response items are the model's input, which also holds the context Codex adds, AGENTS.md and the
+ * environment), a reply or reasoning is the response item (the events are display copies). The other copy is a
+ * notice.
  */
 import type { JsonlRecord } from '../../model/records.js';
 import { showJson, validTimeMs } from '../../model/safe-values.js';
@@ -27,9 +33,10 @@ const TOOL_ENDS = new Set([
 
 const EVENT_KINDS: Record<string, EventKind> = {
   user_message: 'user_prompt',
-  agent_message: 'model_text',
-  agent_reasoning: 'thought',
-  agent_reasoning_raw_content: 'thought',
+  // Display copies of the response items that carry the reply and the reasoning.
+  agent_message: 'notice',
+  agent_reasoning: 'notice',
+  agent_reasoning_raw_content: 'notice',
   token_count: 'session_update',
   task_started: 'notice',
   task_complete: 'turn_completed',
@@ -87,7 +94,10 @@ export interface CodexStep {
 export class CodexNormalizer {
   private seq = 0;
   private turns = -1;
+  /** Where each turn starts in the model's history: its prompt's response item, else its user_message event. */
   private readonly turnStarts: number[] = [];
+  /** The seq of the last user-role response item (the model's copy of a prompt comes just before its event). */
+  private lastUserItem = -1;
   private readonly dead: number[] = [];
   readonly identity: SessionIdentity = { subagents: [] };
   private metaSeen = false;
@@ -205,8 +215,11 @@ export class CodexNormalizer {
     if (ptype === 'message') {
       const role = str(p.role) ?? '';
       const text = contentText(p.content);
-      e.kind = role === 'assistant' ? 'model_text' : role === 'user' ? 'user_prompt' : 'notice';
-      e.summary = clip(`${role === 'user' || role === 'assistant' ? '' : `${role}: `}${text}`);
+      // A user-role item is the model's copy of a prompt (the user_message event is the prompt) or context Codex
+      // added (AGENTS.md, the environment): input to the model, not a prompt turn.
+      e.kind = role === 'assistant' ? 'model_text' : 'notice';
+      if (role === 'user') this.lastUserItem = e.seq;
+      e.summary = clip(`${role === 'assistant' ? '' : `${role || '?'}: `}${text}`);
       chat({ type: role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system', text: clip(text, 300) });
       return;
     }
@@ -283,17 +296,18 @@ export class CodexNormalizer {
     switch (ptype) {
       case 'user_message':
         this.turns++;
-        this.turnStarts.push(e.seq);
+        // A rollback takes the prompt's response item out of the model's history with the rest of its turn.
+        this.turnStarts.push(this.lastUserItem === e.seq - 1 ? e.seq - 1 : e.seq);
         e.turn = this.turns;
         e.opensTurn = true;
         e.summary = clip(str(p.message) ?? '');
         return;
       case 'agent_message':
-        e.summary = clip(str(p.message) ?? '');
+        e.summary = clip(`shown: ${str(p.message) ?? ''}`);
         return;
       case 'agent_reasoning':
       case 'agent_reasoning_raw_content':
-        e.summary = clip(str(p.text) ?? '');
+        e.summary = clip(`shown reasoning: ${str(p.text) ?? ''}`);
         return;
       case 'task_complete':
         e.stopReason = 'end_turn';

@@ -65,11 +65,6 @@ export const codexTranscriptView: TranscriptViewTrait = {
     if (!isObj(v) || !isObj(v.payload)) return undefined;
     return v.type === 'turn_context' || v.type === 'session_meta' ? str(v.payload.cwd) : undefined;
   },
-  echo: (v) =>
-    isObj(v) &&
-    v.type === 'event_msg' &&
-    isObj(v.payload) &&
-    ['user_message', 'agent_message', 'agent_reasoning'].includes(String(v.payload.type)),
   view(name, args, cwd) {
     const v = viewByArgs(kindByName(KINDS, name), name, args, cwd);
     if (v.kind === 'shell' && isObj(args)) {

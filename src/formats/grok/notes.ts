@@ -58,14 +58,15 @@ export const GROK_CODE_NOTES: Readonly<Record<string, string>> = {
   TIME_BACKWARDS: "Grok's event times are `_meta.agentTimestampMs`, else the envelope's whole seconds.",
   TIME_EVENT_ID_DUPLICATE: 'Grok mints `_meta.eventId` as "<session>-<counter>".',
   TIME_EVENT_ID_REGRESSION:
-    'A drop is not a regression when an ACP line comes after xAI lines emitted later (TIME_FILE_ORDER): Grok holds ' +
-    'the last ACP line until the next one arrives. An ACP line below another ACP line is a real reordering.',
+    'A drop is not a regression when an ACP line comes after xAI lines emitted later: Grok holds the last ACP line ' +
+    'until the next one arrives. An ACP line below another ACP line is a real reordering.',
   TIME_RESUME_BOUNDARY: 'Grok sends an available_commands_update when it loads a session.',
   TIME_FILE_ORDER:
     'Grok holds every ACP notification as the single pending one until the next ACP notification arrives (or a ' +
     'flush), while xAI updates are written at once: an ACP line can follow xAI lines emitted after it, never ' +
     'another ACP line. turn_completed is one of those xAI lines: the last line of a turn the user stopped, or of a ' +
-    'slash command, comes after its turn_completed.',
+    'slash command, comes after its turn_completed. Every Grok log is written so, which is why this is not ' +
+    'reported; the timeline flags those lines (L).',
   SANDBOX_WIDENED:
     'Grok fixes the profile at creation, copies it to forks and refuses a different one on resume: a wider ' +
     'recorded profile means the session was created under another configuration, or summary.json was edited.',

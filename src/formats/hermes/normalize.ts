@@ -133,8 +133,9 @@ export class HermesNormalizer {
           e.toolStatus = 'pending';
           e.summary = clip(`${calls.map((c) => `${c.name} ${c.args}`).join('; ')}${localTime(v)}`);
         } else {
-          // Hermes's loop ends a turn when the model answers without tool calls: this message closes the turn.
-          e.kind = 'turn_completed';
+          // Hermes's loop ends a turn when the model answers without tool calls: the model's answer closes the turn.
+          e.kind = 'model_text';
+          e.endsTurn = true;
           e.stopReason = str(v.finish_reason) ?? 'stop';
           e.summary = clip(`${text}${localTime(v)}`);
         }

@@ -81,7 +81,7 @@ export const pi = {
   codeNotes: {
     TOOL_INTERRUPTED_CALL:
       'Pi runs no call of an assistant message that ended with stopReason "error" or "aborted": those calls have ' +
-      'no result by design (graded as a note).',
+      'no result by design and are not reported.',
     JSONL_MERGED_LINE:
       'Real Pi files hold such lines (an assistant message glued to the next user message or compaction): every ' +
       'complete record on the line is recovered here; Pi itself drops them all.',

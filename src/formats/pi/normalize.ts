@@ -98,10 +98,14 @@ export class PiNormalizer {
         e.kind = 'session_update';
         e.summary = `thinking level ${str(v.thinkingLevel) ?? '?'}`;
         break;
-      case 'compaction':
-        e.kind = 'compaction_completed';
+      case 'compaction': {
+        // The cut itself: the model sees its summary, then the entries from the first kept one on.
+        e.kind = 'compaction_checkpoint';
+        const kept = this.tree.keptFrom(e.seq);
+        if (kept !== undefined) e.keptFrom = kept;
         e.summary = clip(`compaction (${num(v.tokensBefore) ?? '?'} tokens before): ${str(v.summary) ?? ''}`);
         break;
+      }
       case 'branch_summary':
         e.kind = 'notice';
         e.summary = clip(`branch summary from ${str(v.fromId) ?? '?'}: ${str(v.summary) ?? ''}`);
@@ -202,7 +206,11 @@ export class PiNormalizer {
           e.summary = clip(blockText(bs) || '(thinking)');
           chat({ type: 'reasoning', text: e.summary });
         } else {
-          e.kind = stop === 'stop' || abandoned !== undefined ? 'turn_completed' : 'model_text';
+          // The model's answer (a response that ends the turn, too, when it stopped or was cut short); a response that
+          // said nothing is only the turn's end.
+          const ends = stop === 'stop' || abandoned !== undefined;
+          e.kind = text || !ends ? 'model_text' : 'turn_completed';
+          if (ends && e.kind === 'model_text') e.endsTurn = true;
           e.summary = clip(text || (err !== undefined ? `error: ${err}` : stop ? `(${stop})` : '(empty response)'));
           chat({ type: 'assistant', text: clip(text, 300) });
         }

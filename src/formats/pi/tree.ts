@@ -80,6 +80,24 @@ export class PiTree {
     this.entries.push(e);
   }
 
+  /**
+   * The seq of the entry the compaction just added keeps from (v2+ by `firstKeptEntryId`, v1 by
+   * `firstKeptEntryIndex`, the header being 0), when it names an entry before itself; undefined when it names none
+   * (Pi then keeps nothing before the summary) or the compaction is not one Pi reads.
+   */
+  keptFrom(seq: number): number | undefined {
+    const self = this.entries.at(-1);
+    if (self?.seq !== seq || self.type !== 'compaction') return undefined;
+    const n = this.entries.length - 1;
+    if (this.version !== undefined && this.version >= 2) {
+      const id = self.firstKeptEntryId;
+      for (let i = n - 1; id !== undefined && i >= 0; i--) if (this.entries[i]!.id === id) return this.entries[i]!.seq;
+      return undefined;
+    }
+    const idx = self.firstKeptEntryIndex;
+    return typeof idx === 'number' && Number.isInteger(idx) && idx >= 0 && idx < n ? this.entries[idx]!.seq : undefined;
+  }
+
   finish(): TreeFacts {
     const facts: TreeFacts = {
       version: this.version,

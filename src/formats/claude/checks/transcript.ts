@@ -4,7 +4,19 @@
  * them, summaries whose leaf resolves nowhere, and sub-agent transcripts whose session transcript is gone.
  */
 import { defineCheck } from '../../../checks/define.js';
+import type { DamageCode } from '../../../model/records.js';
 import { SESSION_CONTEXT_KIND, type SessionContext } from '../load.js';
+
+/** Damage after which a line's records are not all there: the line may have held a summary's leaf. */
+const LOSSY: ReadonlySet<DamageCode> = new Set<DamageCode>([
+  'JSONL_TORN_TAIL',
+  'JSONL_BAD_LINE',
+  'JSONL_MERGED_LINE',
+  'JSONL_INVALID_UTF8',
+  'JSONL_NUL_BYTES',
+  'JSONL_OVERSIZED_LINE',
+  'JSONL_TOO_DEEP',
+]);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,8 +59,9 @@ export const claudeTranscript = defineCheck({
       help:
         'Claude Code writes {"type":"summary","leafUuid":…} records to title a conversation by its last ' +
         'message; it also writes summaries of OTHER sessions of the project into a transcript (cross-session ' +
-        'summaries), so an unresolved leaf is usually one of those. It matters when the leaf was meant to be here: ' +
-        'resume anchoring fails if the leaf resolves nowhere in the project.',
+        'summaries), so a leaf that is not in the session is normal and not reported. It is reported only when the ' +
+        'session lost lines (torn, unparseable or merged lines the reader could not take whole): the leaf may have ' +
+        'been one of them, and resume anchoring fails if the leaf resolves nowhere in the project.',
     },
     CLAUDE_TRANSCRIPT_MISSING: {
       severity: 'warning',
@@ -72,12 +85,19 @@ export const claudeTranscript = defineCheck({
     const rootsAt = new Map<string, { file: string; line: number; byteOffset: number }>();
     const boundaries = new Set<string>();
     const summaries: Ref[] = [];
+    /** The first line the session lost (a damaged line whose records the reader could not take whole). */
+    let lost: { file: string; line: number; n: number } | undefined;
     const hasTranscript = [...session.artifacts.values()].some((a) => a.kind === 'transcript');
     /** Set when the session is one sub-agent transcript audited alone: its session's transcript, two folders up. */
     let context: (SessionContext & { file: string }) | undefined;
     return {
       doc({ file, kind, value }) {
         if (kind === SESSION_CONTEXT_KIND) context = { ...(value as SessionContext), file };
+      },
+      damage({ file, kind, damage }) {
+        if ((kind !== 'transcript' && kind !== 'subagent') || !LOSSY.has(damage.code)) return;
+        if (lost) lost.n++;
+        else lost = { file, line: damage.line, n: 1 };
       },
       record({ file, kind, record }) {
         if (kind !== 'transcript' && kind !== 'subagent') return;
@@ -131,13 +151,16 @@ export const claudeTranscript = defineCheck({
               `a resume follows only the chain of the latest record`,
           );
         }
-        for (const s of summaries) {
-          if (uuids.has(s.target)) continue;
+        // A leaf elsewhere is a summary of another session of the project (Claude Code writes those here too):
+        // worth saying only when the session lost lines the leaf may have been on.
+        for (const s of lost ? summaries : []) {
+          if (uuids.has(s.target) || context?.uuids?.has(s.target)) continue;
           ctx.emit(
             'CLAUDE_SUMMARY_LEAF_UNRESOLVED',
             { file: s.file, line: s.line, byteOffset: s.byteOffset, pointer: s.pointer },
-            `leafUuid ${JSON.stringify(s.target)} is not a record of this session: a summary of another session of ` +
-              `the project (Claude Code writes those here too), or of lost lines`,
+            `leafUuid ${JSON.stringify(s.target)} is not a record of this session, which lost ${lost!.n} line(s) ` +
+              `(the first: ${lost!.file}:${lost!.line}): a summary of one of them, or of another session of the ` +
+              'project (Claude Code writes those here too)',
             { key: s.target },
           );
         }
