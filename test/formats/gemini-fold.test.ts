@@ -116,7 +116,7 @@ describe('detection by content', () => {
   });
 });
 
-test("a subagent file in chats/<parent id>/ is a child of the one whose toolCalls[].agentId names it", async () => {
+test('a subagent file in chats/<parent id>/ is a child of the one whose toolCalls[].agentId names it', async () => {
   const r = await cli(['lineage', join(CORPORA, 'gemini/clean'), '--format', 'json']);
   type Node = { id: string; kind: string; children: Node[] };
   const view = JSON.parse(r.stdout) as { roots: Array<{ trees: Node[] }> };
