@@ -182,8 +182,8 @@ describe('discovery of Codex sessions', () => {
       'CODEX_FIRST_LINE_NOT_META',
       'SCHEMA_VIOLATION',
     ]);
-    expect((await cli(['audit', f, '--format-hint', 'gemini'])).stderr).toMatch(
-      /--format-hint "gemini": expected one of grok, codex, claude/,
+    expect((await cli(['audit', f, '--format-hint', 'no-such-agent'])).stderr).toMatch(
+      /--format-hint "no-such-agent": expected one of grok, codex, claude/,
     );
     // The HTML report looks the sessions up again for their timelines: with the same hint.
     const html = await cli(['audit', f, '--format-hint', 'codex', '--format', 'html', '--fail-on', 'never']);
