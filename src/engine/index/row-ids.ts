@@ -1,8 +1,9 @@
 /**
  * What the update names by number: the paths of files (`paths`) and the kinds of events with their wire tags and
- * tool statuses (`kinds`), each a row of its own that every other row names by id; and the lines a session's earlier captures
- * already hold, by their key (row-digest.ts), so that a grown log adds only its new lines. Both are caches of
- * what the index holds: `forget` drops them when a savepoint or a batch that handed some out is rolled back.
+ * tool statuses (`kinds`), each a row of its own that every other row names by id; and the lines a session's
+ * earlier captures already hold, by their hash (row-digest.ts), so that a grown log adds only its new lines. Both
+ * are caches of what the index holds: `forget` drops them when a savepoint or a batch that handed some out is
+ * rolled back.
  */
 import { cellsHash, DIGESTED, type Cell } from './row-digest.js';
 import type { Db } from './schema.js';

@@ -133,7 +133,10 @@ CREATE VIRTUAL TABLE events_fts USING fts5(text, content='events', content_rowid
 CREATE VIEW event_rows AS
   SELECT e.id, c.session, c.seq AS capture, p.path AS file, e.line, e.byte, e.time_ms, k.kind, k.tag, e.tool_call_id,
     k.tool_status, e.flags & 1 AS rewound, (e.flags >> 1) & 1 AS compacted, e.text, e.flags, e.digest
-  FROM events e LEFT JOIN captures c ON c.seq = (SELECT seq FROM captures WHERE first_event <= e.id ORDER BY first_event DESC LIMIT 1) AND e.id < c.first_event + c.events
+  FROM events e
+    LEFT JOIN captures c
+      ON c.seq = (SELECT seq FROM captures WHERE first_event <= e.id ORDER BY first_event DESC LIMIT 1)
+      AND e.id < c.first_event + c.events
     LEFT JOIN paths p ON p.id = e.file
     LEFT JOIN kinds k ON k.id = e.kind;
 CREATE VIEW tool_call_rows AS
@@ -146,7 +149,8 @@ CREATE VIEW finding_rows AS
     f.digest
   FROM findings f LEFT JOIN paths p ON p.id = f.file;
 CREATE VIEW file_rows AS
-  SELECT f.capture, p.path, f.type, f.size, f.mtime_ms, f.mode, CASE WHEN f.sha256 IS NULL THEN NULL ELSE lower(hex(f.sha256)) END AS sha256, f.grew_from,
+  SELECT f.capture, p.path, f.type, f.size, f.mtime_ms, f.mode,
+    CASE WHEN f.sha256 IS NULL THEN NULL ELSE lower(hex(f.sha256)) END AS sha256, f.grew_from,
     f.read_error
   FROM files f LEFT JOIN paths p ON p.id = f.path;
 `;
@@ -224,7 +228,14 @@ export function openIndex(store: string, fresh: boolean): WritableIndex {
   return {
     db,
     done: () => {
-      seal(db, beside, sealed);
+      try {
+        seal(db, beside, sealed);
+      } catch (e) {
+        // A full disk, say: the live index stays as it was, and nothing of this one is left in tmp/.
+        if (db.open) db.close();
+        remove();
+        throw e;
+      }
       // A journal a killed run left belongs to the index being replaced: it must never be rolled into this one.
       rmSync(`${indexPath(store)}-journal`, { force: true });
       renameSync(sealed, indexPath(store));

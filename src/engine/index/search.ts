@@ -164,7 +164,8 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
     const from =
       'FROM events_fts JOIN events e ON e.id = events_fts.rowid ' +
       // The capture that added the event: the last whose run of ids starts at or before it.
-      'JOIN captures cap ON cap.seq = (SELECT seq FROM captures WHERE first_event <= e.id ORDER BY first_event DESC LIMIT 1) ' +
+      'JOIN captures cap ON cap.seq = ' +
+      '(SELECT seq FROM captures WHERE first_event <= e.id ORDER BY first_event DESC LIMIT 1) ' +
       'JOIN sessions s ON s.sid = cap.session';
     const order = 'ORDER BY e.time_ms IS NULL, e.time_ms, e.id';
     // With a limit, the hits are chosen and ordered first, then the snippet (whose cost grows with the query's
