@@ -144,14 +144,19 @@ function indexRecords(
   const link = db.prepare('INSERT INTO chain (seq, kind, sha256) VALUES (?, ?, ?)');
   const before = (last.get() as { n: number | null }).n ?? 0;
   const total = chain.filter((c) => c.record && c.seq > before).length;
+  /** The last record this run indexed (or found indexed): another run's work since shows as a later one. */
+  let lastDone = before;
   const batch = db.transaction((from: number) => {
     const done = (last.get() as { n: number | null }).n ?? 0;
+    // Read again under the write lock: another run may have added lines of the same sessions since.
+    if (done !== lastDone) lines.forget();
     let n = 0;
     for (let i = from; i < chain.length && n < BATCH; i++) {
       const c = chain[i]!;
       if (c.seq <= done) continue;
       if (c.record) indexOne(c.record);
       link.run(c.seq, c.record ? 'capture' : 'gap', c.sha256);
+      lastDone = c.seq;
       n++;
     }
   });
