@@ -4,10 +4,22 @@
  * only its new lines, secrets never reach the index, and a bad query is one line.
  */
 import Database from 'better-sqlite3';
-import { appendFileSync, chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { INDEX_VERSION } from '../../src/engine/index/schema.js';
 import { objectPath } from '../../src/store/layout.js';
 import { readVersion } from '../../src/store/objects.js';
 import { openStore, readState } from '../../src/store/open.js';
@@ -47,6 +59,17 @@ interface Hit {
   evidence: string;
 }
 
+/** Bytes of the regular files under a directory. */
+function bytesUnder(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = lstatSync(p);
+    n += st.isDirectory() ? bytesUnder(p) : st.isFile() ? st.size : 0;
+  }
+  return n;
+}
+
 const jsonl = (s: string): Hit[] =>
   s
     .split('\n')
@@ -78,6 +101,19 @@ describe('search across many sessions', () => {
     expect(hits.some((h) => h.kind === 'tool_call' && marked(h).includes('«terraform destroy» -auto-approve'))).toBe(
       true,
     );
+  });
+
+  test('the index is at most half the bytes of the stored pieces, built beside the live one, of this version', () => {
+    const index = statSync(join(store, 'index.sqlite')).size;
+    expect(index / bytesUnder(join(store, 'objects'))).toBeLessThanOrEqual(0.5);
+    expect(readdirSync(join(store, 'tmp'))).toEqual([]);
+    const db = new Database(join(store, 'index.sqlite'), { readonly: true });
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(INDEX_VERSION);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
+    } finally {
+      db.close();
+    }
   });
 
   test('each hit names the line and byte offset where the stored capture holds it', async () => {
@@ -148,8 +184,20 @@ describe('incremental index and reindex', () => {
   const tables = (): string => {
     const db = new Database(join(store, 'index.sqlite'), { readonly: true });
     try {
-      const names = ['sessions', 'captures', 'files', 'events', 'tool_calls', 'findings'];
-      return JSON.stringify(names.map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+      // Every table, the digested ones with their paths and kinds spelled out (the views).
+      const order: Record<string, string> = {
+        sessions: 'sid',
+        captures: 'seq',
+        paths: 'id',
+        kinds: 'id',
+        file_rows: 'capture, path',
+        event_rows: 'id',
+        tool_call_rows: 'id',
+        finding_rows: 'id',
+      };
+      return JSON.stringify(
+        Object.entries(order).map(([t, by]) => db.prepare(`SELECT * FROM ${t} ORDER BY ${by}`).all()),
+      );
     } finally {
       db.close();
     }

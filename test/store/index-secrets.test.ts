@@ -52,7 +52,7 @@ describe('secrets in the index, the findings and the HTML report', () => {
     for (const f of FRAGMENTS) expect(bytes.includes(f), f).toBe(false);
     const db = new Database(join(store, 'index.sqlite'), { readonly: true });
     try {
-      const rows = db.prepare("SELECT text FROM events WHERE kind = 'user_prompt'").all() as Array<{
+      const rows = db.prepare("SELECT text FROM event_rows WHERE kind = 'user_prompt'").all() as Array<{
         text: string;
       }>;
       const planted = rows.filter((r) => /CI token|database at|Log in|Short ones/.test(r.text));

@@ -1,7 +1,8 @@
 /**
  * What the index holds of one capture, got by the engine itself: the capture is read from the store's pieces as a
  * session source (store/store-source.ts: nothing is written out), audited (findings, and the tool-call pairing
- * through an observer) and its timeline rebuilt. No format is parsed here.
+ * through an observer) and its timeline rebuilt from the same parse of its logs (parse-once.ts). No format is
+ * parsed here.
  */
 import { basename, join } from 'node:path';
 import type { CheckRun } from '../../checks/define.js';
@@ -17,6 +18,7 @@ import { storeSource } from '../../store/store-source.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { auditSession } from '../audit-session.js';
 import { buildTimeline } from '../timeline.js';
+import { parsedOnce } from './parse-once.js';
 
 export interface CaptureFacts {
   calls: PairRow[];
@@ -74,11 +76,9 @@ export function captureFacts(
       if (f.file === dialect.toolLog) pairing.logEnd(f.dead);
     },
   };
-  const audit = auditSession(storeSource(store, record, found), format, { command: 'audit' }, [observer]);
-  buildTimeline(
-    { source: storeSource(store, record, found), format },
-    { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } },
-    onEvent,
-  );
+  // One source for both: the audit's read of each log is what the timeline's two passes are given again.
+  const source = parsedOnce(storeSource(store, record, found));
+  const audit = auditSession(source, format, { command: 'audit' }, [observer]);
+  buildTimeline({ source, format }, { limits: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } }, onEvent);
   return { calls: classifyPairs(pairing, dialect).rows, findings: audit.findings };
 }

@@ -4,6 +4,7 @@
  * (file:line @byte in the capture that first held the line). Texts were redacted before they were indexed.
  */
 import { UsageError } from '../../errors.js';
+import { isoTime } from '../../model/safe-values.js';
 import { openStore, StoreError } from '../../store/open.js';
 import { staleness } from './freshness.js';
 import { readIndex, type Db } from './schema.js';
@@ -80,7 +81,7 @@ interface Row {
   session_key: string;
   format: string;
   display: string;
-  time: string | null;
+  time_ms: number | null;
   kind: string;
   tool: string | null;
   rewound: number;
@@ -138,29 +139,34 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       params.until = f.untilMs;
     }
     if (f.kinds?.length) {
-      where.push(`e.kind IN (${f.kinds.map((_, i) => `@kind${i}`).join(', ')})`);
+      where.push(`e.kind IN (SELECT id FROM kinds WHERE kind IN (${f.kinds.map((_, i) => `@kind${i}`).join(', ')}))`);
       f.kinds.forEach((k, i) => {
         params[`kind${i}`] = k;
       });
     }
-    const call = 'SELECT 1 FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id';
+    const call = 'SELECT 1 FROM tool_calls c WHERE c.session = cap.session AND c.call_id = e.tool_call_id';
     if (f.tool !== undefined) {
       where.push(`EXISTS (${call} AND c.name = @tool)`);
       params.tool = f.tool;
     }
     if (f.mutating) where.push(`EXISTS (${call} AND c.may_mutate = 1)`);
     if (f.code !== undefined) {
-      where.push('EXISTS (SELECT 1 FROM findings x WHERE x.session = e.session AND x.code = @code)');
+      where.push('EXISTS (SELECT 1 FROM findings x WHERE x.session = cap.session AND x.code = @code)');
       params.code = f.code;
     }
     const limit = f.limit ?? 100;
-    const columns = `e.session AS sid, s.id AS session, s.key AS session_key, s.format, s.display, s.status,
-        e.time, e.kind,
-        (SELECT c.name FROM tool_calls c WHERE c.session = e.session AND c.call_id = e.tool_call_id
-          ORDER BY c.id LIMIT 1) AS tool, e.rewound, e.compacted,
+    const columns = `cap.session AS sid, s.id AS session, s.key AS session_key, s.format, s.display, s.status,
+        e.time_ms, (SELECT kind FROM kinds WHERE id = e.kind) AS kind,
+        (SELECT c.name FROM tool_calls c WHERE c.session = cap.session AND c.call_id = e.tool_call_id
+          ORDER BY c.id LIMIT 1) AS tool, e.flags & 1 AS rewound, (e.flags >> 1) & 1 AS compacted,
         snippet(events_fts, 0, char(2), char(3), '…', 24) AS snippet,
-        e.file, e.line, e.byte, e.capture`;
-    const from = 'FROM events_fts JOIN events e ON e.id = events_fts.rowid JOIN sessions s ON s.sid = e.session';
+        (SELECT path FROM paths WHERE id = e.file) AS file, e.line, e.byte, cap.seq AS capture`;
+    const from =
+      'FROM events_fts JOIN events e ON e.id = events_fts.rowid ' +
+      // The capture that added the event: the last whose run of ids starts at or before it.
+      'JOIN captures cap ON cap.seq = ' +
+      '(SELECT seq FROM captures WHERE first_event <= e.id ORDER BY first_event DESC LIMIT 1) ' +
+      'JOIN sessions s ON s.sid = cap.session';
     const order = 'ORDER BY e.time_ms IS NULL, e.time_ms, e.id';
     // With a limit, the hits are chosen and ordered first, then the snippet (whose cost grows with the query's
     // terms) and the tool's name are made for them alone, not for every match the sort passes over (the unary +
@@ -194,7 +200,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
         sessionKey: r.session_key,
         agent: r.format,
         path: r.display,
-        time: r.time,
+        time: isoTime(r.time_ms ?? undefined) ?? null,
         kind: r.kind,
         ...(r.tool !== null ? { tool: r.tool } : {}),
         rewound: r.rewound === 1,
@@ -250,8 +256,8 @@ function sessionKeys(db: Db, name: string): string[] {
 function heldUntil(db: Db, sid: number, file: string, first: number): number {
   const rows = db
     .prepare(
-      `SELECT c.seq, c.status, f.sha256, f.size, f.grew_from AS grew FROM captures c
-       LEFT JOIN files f ON f.capture = c.seq AND f.path = @file
+      `SELECT c.seq, c.status, hex(f.sha256) AS sha256, f.size, f.grew_from AS grew FROM captures c
+       LEFT JOIN files f ON f.capture = c.seq AND f.path = (SELECT id FROM paths WHERE path = @file)
        WHERE c.session = @sid AND c.seq >= @first ORDER BY c.seq`,
     )
     .all({ sid, file, first }) as Array<{

@@ -15,7 +15,8 @@ import type { CaptureRecord } from '../../store/record.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { captureFacts, GROUP_FILES } from './extract.js';
-import { rowDigest, type Cell } from './row-digest.js';
+import { LineKeys, NameIds } from './row-ids.js';
+import { COMPACTED, cellsHash, eventDigest, REWOUND, rowDigest, type Cell } from './row-digest.js';
 import { openIndex, type Db } from './schema.js';
 
 export interface IndexOutcome {
@@ -29,6 +30,8 @@ export interface IndexOutcome {
 }
 
 const BATCH = 64;
+
+const HEX32 = /^[0-9a-f]{32}$/;
 
 const digest = (...parts: ReadonlyArray<string | number | null | undefined>): string =>
   createHash('sha256')
@@ -95,6 +98,8 @@ function indexRecords(
   const r = redactor();
   // A `…` may be where a text was cut (a summary, a clipped quote): a secret reaching one goes as far as it goes.
   const clean = (s: string): string => redactText(s, r, true).text;
+  const ids = new NameIds(db);
+  const lines = new LineKeys(db);
   const q = {
     session: db.prepare(
       `INSERT INTO sessions (key, id, format, display, abs, root, group_name, first_capture, last_capture, status,
@@ -112,17 +117,12 @@ function indexRecords(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     event: db.prepare(
-      `INSERT OR IGNORE INTO events (session, capture, file, line, byte, time, time_ms, kind, tag, tool_call_id,
-         tool_status, rewound, compacted, text, line_key, digest)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (file, line, byte, time_ms, kind, tool_call_id, flags, text, digest)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A line indexed from an earlier capture that a later line has since rewound or compacted: its flags follow.
-    flags: db.prepare(
-      `UPDATE events SET rewound = @rewound, compacted = @compacted, digest = @digest
-       WHERE session = @session AND file = @file AND byte = @byte AND line_key = @key
-         AND (rewound <> @rewound OR compacted <> @compacted)`,
-    ),
-    counted: db.prepare('UPDATE captures SET events = ?, not_indexed = ? WHERE seq = ?'),
+    flags: db.prepare('UPDATE events SET flags = ?, digest = ? WHERE id = ?'),
+    counted: db.prepare('UPDATE captures SET events = ?, first_event = ?, not_indexed = ? WHERE seq = ?'),
     sid: db.prepare('SELECT sid FROM sessions WHERE key = ?').pluck(),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     call: db.prepare(
@@ -144,18 +144,32 @@ function indexRecords(
   const link = db.prepare('INSERT INTO chain (seq, kind, sha256) VALUES (?, ?, ?)');
   const before = (last.get() as { n: number | null }).n ?? 0;
   const total = chain.filter((c) => c.record && c.seq > before).length;
+  /** The last record this run indexed (or found indexed): another run's work since shows as a later one. */
+  let lastDone = before;
   const batch = db.transaction((from: number) => {
     const done = (last.get() as { n: number | null }).n ?? 0;
+    // Read again under the write lock: another run may have added lines of the same sessions since.
+    if (done !== lastDone) lines.forget();
     let n = 0;
     for (let i = from; i < chain.length && n < BATCH; i++) {
       const c = chain[i]!;
       if (c.seq <= done) continue;
       if (c.record) indexOne(c.record);
       link.run(c.seq, c.record ? 'capture' : 'gap', c.sha256);
+      lastDone = c.seq;
       n++;
     }
   });
-  for (let i = 0; i < chain.length; i += BATCH) batch.immediate(i);
+  for (let i = 0; i < chain.length; i += BATCH) {
+    try {
+      batch.immediate(i);
+    } catch (e) {
+      // Ids handed out in a batch that did not commit name nothing.
+      ids.forget();
+      lines.forget();
+      throw e;
+    }
+  }
   return out;
 
   function indexOne(rec: CaptureRecord): void {
@@ -180,12 +194,12 @@ function indexRecords(
       for (const f of rec.files)
         q.file.run(
           rec.seq,
-          f.path,
+          ids.path(f.path),
           f.type,
           f.size,
           f.mtimeMs,
           f.mode,
-          f.sha256 ?? null,
+          f.sha256 !== undefined ? Buffer.from(f.sha256, 'hex') : null,
           rec.grewFrom[f.path] ?? null,
           f.readError ?? null,
         );
@@ -202,12 +216,17 @@ function indexRecords(
         ]);
     })();
     // The contents, in a savepoint of their own: a capture that fails half-way adds nothing but its reason.
-    const n = { events: 0, calls: 0, findings: 0 };
+    const n = { events: 0, calls: 0, findings: 0, first: null as number | null };
     let why: string | undefined;
     try {
       db.transaction(() => {
+        const seen = lines.of(key, rec.seq);
         const facts = captureFacts(store, rec, (e) => {
-          if (insertEvent(key, rec.seq, e)) n.events++;
+          const id = insertEvent(seen, e);
+          if (id !== undefined) {
+            n.first ??= id;
+            n.events++;
+          }
         });
         if (typeof facts === 'string') {
           if (rec.status !== 'deleted') why = facts;
@@ -229,8 +248,12 @@ function indexRecords(
       // A damaged stored version, a format that cannot load it: the capture is listed, its contents are not.
       why = `not indexed: ${(e as Error).message}`;
       n.events = n.calls = n.findings = 0;
+      n.first = null;
+      // What the savepoint added is gone: ids and line keys handed out in it name nothing.
+      ids.forget();
+      lines.forget();
     }
-    q.counted.run(n.events, why ?? null, rec.seq);
+    q.counted.run(n.events, n.first, why ?? null, rec.seq);
     out.events += n.events;
     out.calls += n.calls;
     out.findings += n.findings;
@@ -239,50 +262,49 @@ function indexRecords(
     onProgress?.(out.captures, Math.max(total, out.captures));
   }
 
-  function insertEvent(key: number, seq: number, e: TimelineEvent): boolean {
+  /** The event's row (its id), or undefined when an earlier row holds the line (its flags then follow this one). */
+  function insertEvent(seen: ReturnType<LineKeys['of']>, e: TimelineEvent): number | undefined {
     // The characters search marks its matches with (search.ts) never come from the text.
     const text = clean(e.text).replace(/[\u0002\u0003]/g, '\ufffd');
+    const timeMs = e.timeMs !== null && Number.isFinite(e.timeMs) ? e.timeMs : null;
     // In DIGESTED.events' order.
     const cells = [
       e.file,
       e.line,
       e.byteOffset,
-      e.time,
+      timeMs,
       e.kind,
       e.tag,
       e.toolCallId ?? null,
       e.toolStatus ?? null,
-      e.rewound ? 1 : 0,
-      e.compacted ? 1 : 0,
       text,
     ] as const;
-    const [file, line, byte, time, kind, tag, callId, status, rewound, compacted] = cells;
-    const lineKey = rowDigest([file, line, byte, time, kind, tag, callId, status, text]);
-    const digest = rowDigest(cells);
+    const [file, line, byte, time, kind, tag, callId, status] = cells;
+    const flags = (e.rewound ? REWOUND : 0) | (e.compacted ? COMPACTED : 0);
+    const lineHash = cellsHash(cells);
+    const held = seen.get(lineHash);
+    if (held) {
+      if (flags && held.flags !== flags) {
+        q.flags.run(flags, eventDigest(lineHash, flags), held.id);
+        held.flags = flags;
+      }
+      return undefined;
+    }
     const info = q.event.run(
-      key,
-      seq,
-      file,
+      ids.path(file),
       line,
       byte,
       time,
-      e.timeMs,
-      kind,
-      tag,
+      ids.kind(kind, tag, status),
       callId,
-      status,
-      rewound,
-      compacted,
+      flags,
       text,
-      lineKey,
-      digest,
+      eventDigest(lineHash, flags),
     );
-    if (!info.changes) {
-      if (rewound || compacted) q.flags.run({ rewound, compacted, digest, session: key, file, byte, key: lineKey });
-      return false;
-    }
-    q.fts.run(info.lastInsertRowid, text);
-    return true;
+    const id = Number(info.lastInsertRowid);
+    seen.set(lineHash, { id, flags });
+    q.fts.run(id, text);
+    return id;
   }
 
   function insertCall(key: number, seq: number, c: PairRow): number {
@@ -301,7 +323,22 @@ function indexRecords(
       at?.line ?? null,
       at?.byteOffset ?? null,
     ] as const;
-    return q.call.run(key, seq, ...cells, rowDigest(cells)).changes;
+    const [id, name, kind, a, status, mutating, prompt, file, line, byte] = cells;
+    return q.call.run(
+      key,
+      seq,
+      id,
+      name,
+      kind,
+      a,
+      status,
+      mutating,
+      prompt,
+      file !== null ? ids.path(file) : null,
+      line,
+      byte,
+      rowDigest(cells),
+    ).changes;
   }
 
   /** A finding's row; its cells in DIGESTED.findings' order. */
@@ -310,6 +347,9 @@ function indexRecords(
     seq: number,
     cells: readonly [string, string, string, Cell, Cell, string, string],
   ) {
-    return q.finding.run(key, seq, ...cells, rowDigest(cells)).changes;
+    const [code, severity, file, line, byte, message, fingerprint] = cells;
+    // An audit's fingerprint (32 hex digits) is kept as its 16 bytes; finding_rows shows it in hex again.
+    const fp = HEX32.test(fingerprint) ? Buffer.from(fingerprint, 'hex') : fingerprint;
+    return q.finding.run(key, seq, code, severity, ids.path(file), line, byte, message, fp, rowDigest(cells)).changes;
   }
 }

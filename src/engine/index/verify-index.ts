@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { privateTempDir } from '../../read/private-temp.js';
 import type { StoreProblem } from '../../store/chain-checks.js';
 import type { StoreState } from '../../store/open.js';
-import { staleness } from './freshness.js';
-import { DIGESTED, rowDigest, type Cell, type DigestedTable } from './row-digest.js';
+import { ranges, staleness } from './freshness.js';
+import { cellsHash, DIGESTED, eventDigest, ROWS_VIEW, rowDigest, type Cell, type DigestedTable } from './row-digest.js';
 import { INDEX_NAME, indexPath, readIndex, type Db } from './schema.js';
 
 const mismatch = (place: string, message: string): StoreProblem => ({
@@ -73,13 +73,18 @@ function digestFailures(db: Db, table: DigestedTable): { count: number; first?: 
   const cols = DIGESTED[table];
   let count = 0;
   let first: number | undefined;
+  // Through the table's view: a path or a kind named by a row and edited, or missing, fails its digest too.
+  // An event's digest ends with its flags (row-digest.ts).
+  const events = table === 'events';
   const rows = db
-    .prepare(`SELECT id, digest, ${cols.join(', ')} FROM ${table} ORDER BY id`)
+    .prepare(`SELECT id, digest, ${events ? 'flags' : 'NULL'}, ${cols.join(', ')} FROM ${ROWS_VIEW[table]} ORDER BY id`)
     .raw()
     .iterate();
   for (const row of rows as Iterable<Cell[]>) {
-    const [id, digest, ...cells] = row;
-    if (rowDigest(cells) !== digest) {
+    const [id, digest, flags, ...cells] = row as [Cell, unknown, Cell, ...Cell[]];
+    const flagsOk = !events || (Number.isInteger(flags) && (flags as number) >= 0 && (flags as number) <= 3);
+    const want = !flagsOk ? undefined : events ? eventDigest(cellsHash(cells), flags as number) : rowDigest(cells);
+    if (!want || !(digest instanceof Buffer) || !want.equals(digest)) {
       count++;
       first ??= id as number;
     }
@@ -87,14 +92,45 @@ function digestFailures(db: Db, table: DigestedTable): { count: number; first?: 
   return { count, ...(first !== undefined ? { first } : {}) };
 }
 
+/**
+ * Each capture's events are as many rows as it says, in one run of ids from its `first_event`, the runs one after
+ * the other in capture order and covering every event: an event belongs to the capture whose run holds it (what
+ * search and the update rely on). The captures whose runs are not so.
+ */
+function eventRuns(db: Db, caps: ReadonlyArray<{ seq: number; events: number; first_event: number | null }>) {
+  const bad = new Set<number>();
+  for (const c of caps) if (c.events === 0 && c.first_event !== null) bad.add(c.seq);
+  const runs = caps.filter((c) => c.events !== 0).sort((a, b) => Number(a.first_event) - Number(b.first_event));
+  const ids = (db.prepare('SELECT id FROM events ORDER BY id').pluck().iterate() as IterableIterator<number>)[
+    Symbol.iterator
+  ]();
+  try {
+    // The runs, in order, take the ids one by one: each must be the next of its run.
+    for (const run of runs) {
+      const n = Number.isInteger(run.events) && run.events > 0 ? run.events : 0;
+      if (n === 0) bad.add(run.seq);
+      for (let j = 0; j < n; j++) {
+        const id = ids.next();
+        if (id.done || id.value !== Number(run.first_event) + j) bad.add(run.seq);
+        if (id.done) break;
+      }
+    }
+    // Events beyond every run: no capture holds them.
+    if (!ids.next().done) bad.add(runs[runs.length - 1]?.seq ?? caps[caps.length - 1]?.seq ?? 0);
+  } finally {
+    ids.return?.();
+  }
+  return [...bad];
+}
+
 /** The sessions, captures and files rows against the records they were copied from. */
 function recordRows(db: Db, state: StoreState): StoreProblem[] {
   const bySeq = new Map(state.records.map((r) => [r.seq, r]));
-  const wrong = { captures: [] as number[], files: [] as number[], sessions: [] as string[] };
+  const wrong = { captures: [] as number[], files: [] as number[], sessions: [] as string[], events: [] as number[] };
   const caps = db
     .prepare(
-      `SELECT c.seq, s.key, c.run, c.status, c.previous, c.files, c.bytes FROM captures c
-       JOIN sessions s ON s.sid = c.session ORDER BY c.seq`,
+      `SELECT c.seq, s.key, c.run, c.status, c.previous, c.files, c.bytes, c.events, c.first_event FROM captures c
+       LEFT JOIN sessions s ON s.sid = c.session ORDER BY c.seq`,
     )
     .all() as Array<{
     seq: number;
@@ -104,7 +140,10 @@ function recordRows(db: Db, state: StoreState): StoreProblem[] {
     previous: number | null;
     files: number;
     bytes: number;
+    events: number;
+    first_event: number | null;
   }>;
+  wrong.events.push(...eventRuns(db, caps));
   for (const c of caps) {
     const r = bySeq.get(c.seq);
     if (!r) continue;
@@ -119,14 +158,14 @@ function recordRows(db: Db, state: StoreState): StoreProblem[] {
     )
       wrong.captures.push(c.seq);
   }
-  const files = db.prepare('SELECT * FROM files ORDER BY capture, path').all() as Array<Record<string, Cell>>;
-  const held = new Map<number, Map<string, Record<string, Cell>>>();
+  const files = db.prepare('SELECT * FROM file_rows').all() as Array<Record<string, Cell>>;
+  const byCapture = new Map<number, Map<string, Record<string, Cell>>>();
   for (const f of files) {
-    const m = held.get(f.capture as number) ?? new Map<string, Record<string, Cell>>();
+    const m = byCapture.get(f.capture as number) ?? new Map<string, Record<string, Cell>>();
     m.set(f.path as string, f);
-    held.set(f.capture as number, m);
+    byCapture.set(f.capture as number, m);
   }
-  for (const [seq, rows] of held) {
+  for (const [seq, rows] of byCapture) {
     const r = bySeq.get(seq);
     if (!r) continue;
     const same =
@@ -170,6 +209,13 @@ function recordRows(db: Db, state: StoreState): StoreProblem[] {
   if (wrong.files.length)
     out.push(
       mismatch('index.sqlite: files', `the files of capture(s) ${wrong.files.join(', ')} differ from their records`),
+    );
+  if (wrong.events.length)
+    out.push(
+      mismatch(
+        'index.sqlite: captures',
+        `the event rows of capture(s) ${ranges(wrong.events)} are not those their capture rows count`,
+      ),
     );
   if (wrong.sessions.length)
     out.push(
