@@ -138,7 +138,7 @@ describe('sessions of a home of every agent', () => {
     const tight = await list([home, '--since', '2026-03-02T09:30:00Z', '--until', '2026-03-02T10:00:00Z']);
     expect(tight.map((r) => r.id)).toEqual(['019cb100-0000-7000-8000-00000000c002']);
     for (const bad of [
-      ['--agent', 'copilot'],
+      ['--agent', 'no-such-agent'],
       ['--since', 'yesterday'],
       ['--since', '2026-03-04', '--until', '2026-03-02'],
     ]) {
