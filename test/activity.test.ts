@@ -182,6 +182,7 @@ const LAYOUT: Array<[agent: string, from: string, to: string]> = [
   ['pi', 'sessions', '.pi/agent/sessions'],
   ['hermes', '', '.hermes'],
   ['gemini', '', '.gemini'],
+  ['copilot', '', '.copilot'],
 ];
 
 describe('a fake home of every agent', () => {
