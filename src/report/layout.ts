@@ -1,23 +1,33 @@
 /**
  * Terminal tables that fit the width they are given and use it: no borders (two spaces between columns, a rule
- * under the header), columns sized to their content, then narrowed where words can wrap. Three kinds of cell:
- * `text` wraps between words; `token` (an id, a code, a path) is never broken: when it cannot fit it is shortened
- * in the middle with an ellipsis, and only in a column whose full value is printed elsewhere; `tokens` is
- * unbreakable values separated by spaces (a location: `file:line @offset /pointer`), wrapped between them. A column
- * that cannot fit at all may be left out (`drop`), and the caller says so under the table. Rows can be rendered
- * one at a time with fixed widths (`TableWriter`), so a table of a million rows never sits in memory.
+ * under the header), columns sized to their content, then narrowed where words can wrap. This file is the policy;
+ * draw.ts hands the fitted cells to cli-table3, which draws them. Three kinds of cell: `text` wraps at its spaces,
+ * never inside a word; `token` (an id, a code, a path) is never broken, and is shortened in the middle with an
+ * ellipsis only in a column given a `min` (the caller's word that its full value is printed elsewhere); `tokens`
+ * is unbreakable values separated by spaces (a location: `file:line @offset /pointer`), wrapped between them. A
+ * column that cannot fit at all may be left out (`drop`), and the caller says so under the table. When even the
+ * narrowest columns are wider than the width, columns go narrower still, and a word or a token wider than its
+ * column goes whole on a line of its own, as far left as it must to end within the width (only a token wider than
+ * the whole width is wider than it). Rows can be rendered one at a time with fixed widths (`TableWriter`), so a
+ * table of a million rows never sits in memory.
  */
-import { clipMiddle, displayWidth, pad } from './width.js';
-import { wrapLines, wrapText } from './wrap.js';
 import type { Paint } from './ansi.js';
+import { type DrawColumns, type DrawLine, drawLines, GAP } from './draw.js';
+import { clipMiddle, displayWidth } from './width.js';
+import { wrapLines, wrapText } from './wrap.js';
+
+export { GAP } from './draw.js';
 
 export interface Column {
   head: string;
   kind: 'text' | 'token' | 'tokens';
   align?: 'right';
-  /** Narrowest the column may get (default: text 16; token and tokens: their widest value). */
+  /**
+   * Narrowest the column may get before a token or a word goes on a line of its own (default: text 16; token and
+   * tokens: their widest value). A token column given one is shortened in the middle below its widest value.
+   */
   min?: number;
-  /** Widest the column may get (its values are then wrapped or shortened). */
+  /** Widest the column may get (its values are then wrapped; a token wider goes on a line of its own). */
   max?: number;
   /** The column may be left out when the table cannot fit otherwise; the highest number goes first. */
   drop?: number;
@@ -25,8 +35,6 @@ export interface Column {
 
 /** A cell: its text (escaped already; `\n` starts a new line inside it) and an optional colour. */
 export type Cell = string | number | { text: string; paint?: Paint };
-
-export const GAP = 2;
 
 const cellText = (c: Cell): string => (typeof c === 'object' ? c.text : String(c));
 const cellPaint = (c: Cell): Paint | undefined => (typeof c === 'object' ? c.paint : undefined);
@@ -50,71 +58,100 @@ export interface Layout {
   widths: number[];
   /** Heads of the columns left out. */
   dropped: string[];
-  /** False when even at their narrowest the columns are wider than the width given. */
+  /**
+   * False when even at their narrowest (`min`) the columns are wider than the width given: they are then narrowed
+   * below it, and what does not fit a column goes on a line of its own.
+   */
   fits: boolean;
+  /** The width laid out for (a line of its own ends within it). */
+  width: number;
+}
+
+const total = (widths: readonly number[]): number => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
+
+/** Narrow the widest of the columns `may` allows, a column at a time, down to `floor`, until `width` is met. */
+function narrow(widths: number[], floor: (k: number) => number, may: (k: number) => boolean, width: number): void {
+  let over = total(widths) - width;
+  while (over > 0) {
+    let best = -1;
+    widths.forEach((w, k) => {
+      if (!may(k) || w <= floor(k)) return;
+      if (best < 0 || w > widths[best]!) best = k;
+    });
+    if (best < 0) return;
+    widths[best]!--;
+    over--;
+  }
 }
 
 /** Column widths for these rows in `width` terminal columns (see the file comment). */
 export function layoutTable(columns: readonly Column[], rows: readonly Cell[][], width: number): Layout {
+  const head = columns.map((col) => displayWidth(col.head));
   const natural = columns.map((col, i) => {
-    let w = displayWidth(col.head);
+    let w = head[i]!;
     for (const r of rows) if (r[i] !== undefined) w = Math.max(w, naturalWidth(r[i]!));
-    return col.max !== undefined ? Math.min(w, Math.max(col.max, displayWidth(col.head))) : w;
+    return col.max !== undefined ? Math.min(w, Math.max(col.max, head[i]!)) : w;
   });
   const floor = columns.map((col, i) => {
-    const head = displayWidth(col.head);
-    if (col.kind === 'text') return Math.max(head, Math.min(natural[i]!, col.min ?? 16));
+    if (col.kind === 'text') return Math.max(head[i]!, Math.min(natural[i]!, col.min ?? 16));
     let widest = natural[i]!;
     if (col.kind === 'tokens') {
-      widest = head;
+      widest = head[i]!;
       for (const r of rows) if (r[i] !== undefined) widest = Math.max(widest, widestToken(r[i]!));
     }
-    return Math.max(head, Math.min(natural[i]!, col.min ?? widest));
+    return Math.max(head[i]!, Math.min(natural[i]!, col.min ?? widest));
   });
   let kept = columns.map((_, i) => i);
   const dropped: string[] = [];
   for (;;) {
     const widths = kept.map((i) => natural[i]!);
-    const total = (): number => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
-    // Narrow the widest shrinkable column a column at a time: text first, then the others.
-    for (const kinds of [['text'], ['tokens', 'token']]) {
-      let over = total() - width;
-      while (over > 0) {
-        let best = -1;
-        kept.forEach((ci, k) => {
-          if (!kinds.includes(columns[ci]!.kind) || widths[k]! <= floor[ci]!) return;
-          if (best < 0 || widths[k]! > widths[best]!) best = k;
-        });
-        if (best < 0) break;
-        widths[best]!--;
-        over--;
-      }
-    }
-    if (total() <= width) return { columns: kept.map((i) => columns[i]!), kept, widths, dropped, fits: true };
+    const kind = (k: number): Column['kind'] => columns[kept[k]!]!.kind;
+    const atFloor = (k: number): number => floor[kept[k]!]!;
+    // Text first, then the others, each down to its floor.
+    narrow(widths, atFloor, (k) => kind(k) === 'text', width);
+    narrow(widths, atFloor, (k) => kind(k) !== 'text', width);
+    const layout = (fits: boolean): Layout => ({
+      columns: kept.map((i) => columns[i]!),
+      kept,
+      widths,
+      dropped,
+      fits,
+      width,
+    });
+    if (total(widths) <= width) return layout(true);
     const droppable = kept.filter((i) => columns[i]!.drop !== undefined);
-    if (droppable.length === 0) return { columns: kept.map((i) => columns[i]!), kept, widths, dropped, fits: false };
+    if (droppable.length === 0) {
+      // Below the floors, down to the heads: what is wider than its column then goes on a line of its own.
+      narrow(
+        widths,
+        (k) => head[kept[k]!]!,
+        () => true,
+        width,
+      );
+      return layout(false);
+    }
     const victim = droppable.reduce((a, b) => (columns[b]!.drop! > columns[a]!.drop! ? b : a));
     dropped.push(columns[victim]!.head);
     kept = kept.filter((i) => i !== victim);
   }
 }
 
+/** A cell's lines in `w` columns: a line wider than `w` is one word or token, to go on a line of its own. */
 function cellLines(col: Column, text: string, w: number): string[] {
   if (col.kind === 'text') return wrapLines(text, w);
   const out: string[] = [];
   for (const line of text.split('\n')) {
     if (col.kind === 'token') {
-      out.push(clipMiddle(line, w));
+      out.push(col.min !== undefined ? clipMiddle(line, w) : line);
       continue;
     }
     let cur = '';
     for (const tok of line.split(' ')) {
-      const t = clipMiddle(tok, w);
-      if (!cur) cur = t;
-      else if (displayWidth(cur) + 1 + displayWidth(t) <= w) cur += ` ${t}`;
+      if (!cur) cur = tok;
+      else if (displayWidth(cur) + 1 + displayWidth(tok) <= w) cur += ` ${tok}`;
       else {
         out.push(cur);
-        cur = t;
+        cur = tok;
       }
     }
     out.push(cur);
@@ -124,48 +161,79 @@ function cellLines(col: Column, text: string, w: number): string[] {
 
 /** Renders the header and rows of a table with fixed column widths, one row at a time. */
 export class TableWriter {
+  private readonly draw: DrawColumns;
+  /** Where each column starts. */
+  private readonly starts: number[];
+
   constructor(
     readonly layout: Layout,
     private readonly headPaint: Paint = (s) => s,
     private readonly rulePaint: Paint = (s) => s,
-  ) {}
+  ) {
+    this.draw = { widths: layout.widths, right: layout.columns.map((c) => c.align === 'right') };
+    let x = 0;
+    this.starts = layout.widths.map((w) => {
+      const at = x;
+      x += w + GAP;
+      return at;
+    });
+  }
 
   /** The width the table takes. */
   get width(): number {
-    return this.layout.widths.reduce((a, b) => a + b, 0) + GAP * (this.layout.widths.length - 1);
+    return total(this.layout.widths);
+  }
+
+  /** The header and its rule, as lines to draw. */
+  headerLines(): DrawLine[] {
+    const { columns, widths } = this.layout;
+    return [
+      { cells: columns.map((c) => ({ text: c.head, paint: this.headPaint })) },
+      { cells: widths.map((w) => ({ text: '─'.repeat(w), paint: this.rulePaint })) },
+    ];
   }
 
   header(): string {
-    const { columns, widths } = this.layout;
-    const head = columns
-      .map((c, k) => this.headPaint(pad(c.head, widths[k]!, c.align === 'right')))
-      .join(' '.repeat(GAP));
-    const rule = widths.map((w) => this.rulePaint('─'.repeat(w))).join(' '.repeat(GAP));
-    return `${head.trimEnd()}\n${rule}\n`;
+    return drawLines(this.draw, this.headerLines());
   }
 
-  /** One row (cells in the order of the columns given to layoutTable), as lines ending in `\n`. */
-  row(cells: readonly Cell[]): string {
+  /** One row's lines to draw (cells in the order of the columns given to layoutTable). */
+  rowLines(cells: readonly Cell[]): DrawLine[] {
     const { columns, widths, kept } = this.layout;
     const blocks = kept.map((ci, k) => {
       const cell = cells[ci] ?? '';
       return { lines: cellLines(columns[k]!, cellText(cell), widths[k]!), paint: cellPaint(cell) };
     });
     const height = Math.max(1, ...blocks.map((b) => b.lines.length));
-    let out = '';
+    const out: DrawLine[] = [];
     for (let y = 0; y < height; y++) {
-      const parts = blocks.map((b, k) => {
+      const alone: DrawLine[] = [];
+      const line = blocks.map((b, k) => {
         const text = b.lines[y] ?? '';
-        const padded = pad(text, widths[k]!, columns[k]!.align === 'right');
-        if (!b.paint || text === '') return padded;
-        const n = padded.length - text.length;
-        return columns[k]!.align === 'right'
-          ? padded.slice(0, n) + b.paint(text)
-          : b.paint(text) + padded.slice(text.length);
+        const tw = displayWidth(text);
+        if (tw <= widths[k]!) return { text, paint: b.paint };
+        // Wider than its column: whole, on a line of its own, as far right as its column or as the width allows.
+        alone.push({
+          alone: text,
+          indent: Math.max(0, Math.min(this.starts[k]!, this.layout.width - tw)),
+          paint: b.paint,
+        });
+        return { text: '' };
       });
-      out += `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
+      if (line.some((c) => c.text !== '') || alone.length === 0) out.push({ cells: line });
+      out.push(...alone);
     }
     return out;
+  }
+
+  /** One row (cells in the order of the columns given to layoutTable), as lines ending in `\n`. */
+  row(cells: readonly Cell[]): string {
+    return drawLines(this.draw, this.rowLines(cells));
+  }
+
+  /** Lines drawn with this table's columns. */
+  drawLines(lines: readonly DrawLine[]): string {
+    return drawLines(this.draw, lines);
   }
 }
 
@@ -178,9 +246,9 @@ export function renderGrid(
 ): { text: string; layout: Layout } {
   const layout = layoutTable(columns, rows, width);
   const w = new TableWriter(layout, paints.head, paints.rule);
-  let text = w.header();
-  for (const r of rows) text += w.row(r);
-  return { text, layout };
+  const lines = w.headerLines();
+  for (const r of rows) lines.push(...w.rowLines(r));
+  return { text: w.drawLines(lines), layout };
 }
 
 /** The line under a table that names the columns left out for lack of width. */

@@ -15,6 +15,7 @@ import {
   formatLocation,
   hiddenCount,
   plural,
+  titleFile,
   total,
   worstFirst,
 } from './human.js';
@@ -45,7 +46,7 @@ export function paintSeverity(c: Colors, sev: Severity): (s: string) => string {
 const WIDE: Column[] = [
   { head: 'severity', kind: 'token' },
   { head: 'code', kind: 'token' },
-  { head: 'location', kind: 'tokens', max: 48 },
+  { head: 'location', kind: 'tokens' },
   { head: 'message', kind: 'text', min: 24 },
 ];
 const NARROW: Column[] = [
@@ -54,11 +55,20 @@ const NARROW: Column[] = [
   { head: 'message', kind: 'text', min: 20 },
 ];
 
-/** The findings of one session as a table: four columns when the message gets room, else code over location. */
-export function findingsTable(list: readonly Finding[], width: number, c: Colors, grouped = false): string {
+/**
+ * The findings of one session as a table: four columns when the message gets room, else code over location.
+ * `title`: the file the table's title names, whose locations are given by line alone.
+ */
+export function findingsTable(
+  list: readonly Finding[],
+  width: number,
+  c: Colors,
+  grouped = false,
+  title?: string,
+): string {
   const rows: FindingRow[] = grouped ? groupRows(list) : list.map((finding) => ({ finding, count: 1 }));
   const sev = (f: Finding): Cell => ({ text: f.severity, paint: paintSeverity(c, f.severity) });
-  const loc = (f: Finding): string => escapeText(formatLocation(f.location));
+  const loc = (f: Finding): string => escapeText(formatLocation(f.location, title));
   const msg = (r: FindingRow): string => escapeText(rowMessage(r, r.finding.message));
   const wide = rows.map((r): Cell[] => [sev(r.finding), r.finding.code, loc(r.finding), msg(r)]);
   const layout = layoutTable(WIDE, wide, width);
@@ -101,7 +111,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       continue;
     }
     out.push(c.bold(escapeText(s.path)), `${c.dim(s.format)}  ${counts(s.findings)}`);
-    out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped));
+    out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped, titleFile(s)));
     if (notes.length)
       out.push(...wrapLines(`${plural(notes.length, 'note')}: ${escapeText(noteSummary(notes))}`, width), '');
   }
@@ -202,6 +212,7 @@ function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Col
       columns: [...counts3, cols[3]!],
       kept: [0, 1, 2, 3],
       widths: [...numbers.widths, Math.max(7, Math.min(pathRoom, widest))],
+      width,
     },
     c.bold,
     c.grey,

@@ -103,7 +103,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
     const used = widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
     whatW = Math.max(16, width - used);
     writer = new TableWriter(
-      { columns, kept: [0, 1, 2, 3, 4, 5], widths: [...widths, whatW], dropped: [], fits: true },
+      { columns, kept: [0, 1, 2, 3, 4, 5], widths: [...widths, whatW], dropped: [], fits: true, width },
       paints(c).head,
       paints(c).rule,
     );

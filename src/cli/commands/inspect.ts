@@ -6,6 +6,7 @@ import { parseFailOn, parseFormat, parseFormatHint, parseMaxDbBytes, useColor } 
 import { oneSession } from '../../engine/session.js';
 import { readUserFile } from '../../engine/user-files.js';
 import { opt, type CommandModule } from '../spec.js';
+import { fileTitle } from '../title-file.js';
 
 export const inspectModule: CommandModule = {
   async run(args, io) {
@@ -29,6 +30,7 @@ export const inspectModule: CommandModule = {
       import('../../report/inspect-text.js'),
     ]);
     const { view, result } = inspectSession(found, extras, maxDbBytes);
+    const title = fileTitle(found);
     const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
     const failed = fails(result.findings, failOn);
     io.setExitCode(result.toolErrors.length ? EXIT.internal : failed ? EXIT.findings : EXIT.ok);
@@ -40,7 +42,7 @@ export const inspectModule: CommandModule = {
     writeOutput(
       format === 'json'
         ? `${JSON.stringify(view.report, null, 2)}\n`
-        : renderInspect(view, { color, width: io.columns }),
+        : renderInspect(view, { color, width: io.columns, ...(title !== undefined ? { title } : {}) }),
       output,
       io.stdout,
     );
