@@ -34,7 +34,7 @@ export interface DrawColumns {
   right: readonly boolean[];
 }
 
-/** Columns are this many spaces apart: one drawn by cli-table3 as the border between cells, one as padding. */
+/** Columns are this many spaces apart: the border cli-table3 draws between two cells. */
 export const GAP = 2;
 
 const NONE = {
@@ -52,7 +52,7 @@ const NONE = {
   'mid-mid': '',
   right: '',
   'right-mid': '',
-  middle: ' ',
+  middle: ' '.repeat(GAP),
 };
 
 /** cli-table3 lays a table out in time quadratic in its rows: a long table is drawn this many lines at a time. */
@@ -91,7 +91,7 @@ function drawChunk(columns: DrawColumns, lines: readonly { cells: readonly DrawC
   const table = new T({
     chars: NONE,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-    colWidths: columns.widths.map((w, k) => w + (k > 0 ? 1 : 0)),
+    colWidths: [...columns.widths],
     colAligns: columns.right.map((r) => (r ? 'right' : 'left')),
   });
   for (const line of lines)
@@ -99,8 +99,7 @@ function drawChunk(columns: DrawColumns, lines: readonly { cells: readonly DrawC
       columns.widths.map((_, k) => {
         const cell = line.cells[k];
         const content = cell ? stand(cell.text, originals) : '';
-        const painted = cell?.paint && content ? cell.paint(content) : content;
-        return k > 0 ? { content: painted, style: { 'padding-left': 1 } } : painted;
+        return cell?.paint && content ? cell.paint(content) : content;
       }),
     );
   return finish(table.toString(), originals);

@@ -64,16 +64,18 @@ export function renderInspect(
   const c = colors(opts.color);
   const w = Math.max(40, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
+  // A word wider than the room (a path) is on a line of its own: indented only if it fits so.
   const para = (s: string, indent = '  '): string =>
     wrapText(e(s), w - indent.length)
       .split('\n')
-      .map((l) => indent + l)
+      .map((l) => (displayWidth(l) + indent.length <= w ? indent + l : l))
       .join('\n');
   const at = (file: string, line?: number): string =>
     formatLocation(line !== undefined ? { file, line } : { file }, opts.title);
   const out: string[] = [];
   const s = r.session;
-  out.push(c.bold(`Session ${e(s.id)}`), `  ${e(s.path)}`);
+  // The path whole, indented when it fits so.
+  out.push(c.bold(`Session ${e(s.id)}`), displayWidth(e(s.path)) + 2 <= w ? `  ${e(s.path)}` : e(s.path));
   const facts: Array<[string, string | undefined]> = [
     ['cwd', s.cwd],
     ['sandbox', s.sandboxProfile ?? '(none recorded)'],

@@ -116,7 +116,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       const date = e.time.slice(0, 10);
       if (date !== lastDate) {
         lastDate = date;
-        out(`${c.dim(`── ${date} ──`)}\n`);
+        out(writer!.drawLines([{ alone: `── ${date} ──`, indent: 0, paint: c.dim }]));
       }
     }
     const row = cells(e);
