@@ -49,7 +49,7 @@ function expectFits(name: string, text: string, width: number, tokens: Iterable<
   expect(splitTokens(text, tokens), `${name} at ${width}`).toEqual([]);
   for (const t of tokens) expect(text, `${name} at ${width}: ${t}`).toContain(t);
   // inspect's warnings before resuming are the agent's own words (its format's inspect texts), left as they are.
-  const ours = text.replace(/^Before resuming\n[^]*?\n\n/m, '');
+  const ours = text.replace(/^Before resuming\n[\s\S]*?\n\n/m, '');
   if (title !== undefined)
     expect(ours, `${name} at ${width}: the title's file again`).not.toMatch(
       new RegExp(`${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d`),
