@@ -84,6 +84,35 @@ function narrow(widths: number[], floor: (k: number) => number, may: (k: number)
   }
 }
 
+/** Widen the columns `may` allows, the narrowest first, a column at a time, up to `ceil`, while `width` allows. */
+function grow(widths: number[], ceil: (k: number) => number, may: (k: number) => boolean, width: number): void {
+  let room = width - total(widths);
+  while (room > 0) {
+    let best = -1;
+    widths.forEach((w, k) => {
+      if (!may(k) || w >= ceil(k)) return;
+      if (best < 0 || w < widths[best]!) best = k;
+    });
+    if (best < 0) return;
+    widths[best]!++;
+    room--;
+  }
+}
+
+/** The widest token of column `i` no wider than `room` (a token column's values; a tokens column's tokens). */
+function widestWithin(col: Column, rows: readonly Cell[][], i: number, room: number): number {
+  let w = 0;
+  for (const r of rows) {
+    if (r[i] === undefined) continue;
+    for (const line of cellText(r[i]!).split('\n'))
+      for (const t of col.kind === 'tokens' ? line.split(' ') : [line]) {
+        const tw = displayWidth(t);
+        if (tw <= room && tw > w) w = tw;
+      }
+  }
+  return w;
+}
+
 /** Column widths for these rows in `width` terminal columns (see the file comment). */
 export function layoutTable(columns: readonly Column[], rows: readonly Cell[][], width: number): Layout {
   const head = columns.map((col) => displayWidth(col.head));
@@ -101,15 +130,29 @@ export function layoutTable(columns: readonly Column[], rows: readonly Cell[][],
     }
     return Math.max(head[i]!, Math.min(natural[i]!, col.min ?? widest));
   });
+  /** The longest word of a text column (as wide as it may get). */
+  const word = columns.map((col, i) => {
+    let w = 0;
+    if (col.kind === 'text') for (const r of rows) if (r[i] !== undefined) w = Math.max(w, widestToken(r[i]!));
+    return Math.min(w, natural[i]!);
+  });
   let kept = columns.map((_, i) => i);
   const dropped: string[] = [];
   for (;;) {
     const widths = kept.map((i) => natural[i]!);
     const kind = (k: number): Column['kind'] => columns[kept[k]!]!.kind;
     const atFloor = (k: number): number => floor[kept[k]!]!;
-    // Text first, then the others, each down to its floor.
+    // Text first, while its longest word still fits; then tokens, between them; then text down to its floor, and
+    // single tokens.
+    narrow(
+      widths,
+      (k) => Math.max(atFloor(k), word[kept[k]!]!),
+      (k) => kind(k) === 'text',
+      width,
+    );
+    narrow(widths, atFloor, (k) => kind(k) === 'tokens', width);
     narrow(widths, atFloor, (k) => kind(k) === 'text', width);
-    narrow(widths, atFloor, (k) => kind(k) !== 'text', width);
+    narrow(widths, atFloor, (k) => kind(k) === 'token', width);
     const layout = (fits: boolean): Layout => ({
       columns: kept.map((i) => columns[i]!),
       kept,
@@ -121,11 +164,23 @@ export function layoutTable(columns: readonly Column[], rows: readonly Cell[][],
     if (total(widths) <= width) return layout(true);
     const droppable = kept.filter((i) => columns[i]!.drop !== undefined);
     if (droppable.length === 0) {
-      // Below the floors, down to the heads: what is wider than its column then goes on a line of its own.
+      // Below the floors. A token column keeps room for the tokens that can fit beside the others' floors; the
+      // wider ones go on lines of their own. Then down to the heads if still too wide, or what is left to the text.
+      kept.forEach((ci, k) => {
+        if (columns[ci]!.kind === 'text') return;
+        const room = width - total(kept.map((cj, j) => (j === k ? 0 : floor[cj]!)));
+        widths[k] = Math.min(widths[k]!, Math.max(head[ci]!, widestWithin(columns[ci]!, rows, ci, room)));
+      });
       narrow(
         widths,
         (k) => head[kept[k]!]!,
         () => true,
+        width,
+      );
+      grow(
+        widths,
+        (k) => natural[kept[k]!]!,
+        (k) => kind(k) === 'text',
         width,
       );
       return layout(false);
@@ -220,8 +275,10 @@ export class TableWriter {
         });
         return { text: '' };
       });
-      if (line.some((c) => c.text !== '') || alone.length === 0) out.push({ cells: line });
-      out.push(...alone);
+      // The lone tokens where their line of the cell is, before what the other cells hold on that line; on a row's
+      // first line, after it (a row starts on its own line).
+      const cells = line.some((c) => c.text !== '') || alone.length === 0 ? [{ cells: line }] : [];
+      out.push(...(y === 0 ? [...cells, ...alone] : [...alone, ...cells]));
     }
     return out;
   }
@@ -235,6 +292,14 @@ export class TableWriter {
   drawLines(lines: readonly DrawLine[]): string {
     return drawLines(this.draw, lines);
   }
+}
+
+/** How many lines of their own these rows take under this layout: the fewer, the better a layout reads. */
+export function linesAlone(layout: Layout, rows: readonly Cell[][]): number {
+  const w = new TableWriter(layout);
+  let n = 0;
+  for (const r of rows) for (const l of w.rowLines(r)) if ('alone' in l) n++;
+  return n;
 }
 
 /** A whole table: header and rows, laid out for `width`. */

@@ -20,7 +20,7 @@ import {
   worstFirst,
 } from './human.js';
 import { type FindingRow, GROUP_FROM, groupRows, noteSummary, rowMessage } from './group-findings.js';
-import { type Cell, type Column, layoutTable, renderGrid, TableWriter } from './layout.js';
+import { type Cell, type Column, type Layout, layoutTable, linesAlone, renderGrid, TableWriter } from './layout.js';
 import { displayWidth } from './width.js';
 import { wrapLines } from './wrap.js';
 
@@ -73,8 +73,13 @@ export function findingsTable(
   const wide = rows.map((r): Cell[] => [sev(r.finding), r.finding.code, loc(r.finding), msg(r)]);
   const layout = layoutTable(WIDE, wide, width);
   const msgW = layout.widths[3] ?? 0;
-  if (msgW >= Math.min(48, Math.floor(width / 3))) return renderGrid(WIDE, wide, width, paints(c)).text;
   const narrow = rows.map((r): Cell[] => [sev(r.finding), `${r.finding.code}\n${loc(r.finding)}`, msg(r)]);
+  // Four columns when the message gets room there, unless code over location fits where they do not, or puts
+  // fewer words on lines of their own.
+  const narrowLayout = layoutTable(NARROW, narrow, width);
+  const score = (l: Layout, rows: Cell[][]): number => (l.fits ? 0 : 1_000_000) + linesAlone(l, rows);
+  if (msgW >= Math.min(48, Math.floor(width / 3)) && score(layout, wide) <= score(narrowLayout, narrow))
+    return renderGrid(WIDE, wide, width, paints(c)).text;
   return renderGrid(NARROW, narrow, width, paints(c)).text;
 }
 
