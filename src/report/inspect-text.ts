@@ -115,7 +115,8 @@ export function renderInspect(
     out.push(
       c.yellow(
         para(
-          `a later prompt on a damaged line (skipped on load, never seen): ${at(r.lostPrompt.file, r.lostPrompt.line)} ` +
+          'a later prompt on a damaged line (skipped on load, never seen): ' +
+            `${at(r.lostPrompt.file, r.lostPrompt.line)} ` +
             `${JSON.stringify(r.lostPrompt.text.slice(0, 100))}`,
         ),
       ),

@@ -22,7 +22,7 @@ import {
 import { type FindingRow, GROUP_FROM, groupRows, noteSummary, rowMessage } from './group-findings.js';
 import { type Cell, type Column, type Layout, layoutTable, linesAlone, renderGrid, TableWriter } from './layout.js';
 import { displayWidth } from './width.js';
-import { wrapLines } from './wrap.js';
+import { wrapLines, wrapText } from './wrap.js';
 
 export { counts, formatLocation } from './human.js';
 
@@ -139,20 +139,28 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   const hidden = hiddenCount(report);
   if (clean > 0 && report.command !== 'verify')
     out.push(
-      hidden
-        ? `${plural(clean, 'session')} with no findings left to show (${plural(hidden, 'finding')} hidden: see below).`
-        : `${plural(clean, 'session')} with no findings.`,
+      ...wrapLines(
+        hidden
+          ? `${plural(clean, 'session')} with no findings left to show ` +
+              `(${plural(hidden, 'finding')} hidden: see below).`
+          : `${plural(clean, 'session')} with no findings.`,
+        width,
+      ),
     );
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
   const tally = `${counts(sm.findings)}${hidden ? ` shown, ${hidden} hidden` : ''}`;
   if (options.summary === false) {
     /* the caller says it */
-  } else if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`);
+  } else if (report.command === 'verify')
+    out.push(...wrapLines(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`, width));
   else
     out.push(
-      `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
-        `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+      ...wrapLines(
+        `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
+          `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+        width,
+      ),
     );
   if (summed)
     out.push(
@@ -222,7 +230,7 @@ function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Col
     c.bold,
     c.grey,
   );
-  let text = `Sessions with findings (${sessions.length}), worst first:\n${w.header()}`;
+  let text = `${wrapText(`Sessions with findings (${sessions.length}), worst first:`, width)}\n${w.header()}`;
   // Beside the counts when every path fits there; else every path on a line of its own, under its counts.
   const beside = widest <= pathRoom;
   shown.forEach((s, i) => {

@@ -131,7 +131,9 @@ export const pairsModule: CommandModule = {
         if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit, fileTitle(f)));
         out.write('\n');
       });
-      out.write(format === 'json' ? '\n  ]\n}\n' : '* the tool can change files or run commands\n');
+      out.write(
+        format === 'json' ? '\n  ]\n}\n' : `${wrapText('* the tool can change files or run commands', width)}\n`,
+      );
     });
   },
 };
