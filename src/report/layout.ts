@@ -196,10 +196,11 @@ function cellLines(col: Column, text: string, w: number): string[] {
   if (col.kind === 'text') return wrapLines(text, w);
   const out: string[] = [];
   for (const line of text.split('\n')) {
-    if (col.kind === 'token') {
+    if (col.kind === 'token' && (col.min !== undefined || displayWidth(line) <= w)) {
       out.push(col.min !== undefined ? clipMiddle(line, w) : line);
       continue;
     }
+    // Tokens, or a token's value too wide for its column: between the words it holds, if any.
     let cur = '';
     for (const tok of line.split(' ')) {
       if (!cur) cur = tok;
