@@ -2,14 +2,16 @@
  * `npm run bench`: generates deterministic data, then measures in ONE run, on the same data, side by side:
  * the bare baseline (split + JSON.parse), `jq -c .` when jq is present, and session-audit validate / audit
  * (json, table), and the SECRET_IN_SESSION check's own cost (in-process); over roots of many small sessions,
- * audit with --jobs 1 and 2 and the HTML page (its time and size); the start-up of `--version` and `checks`
- * against `node -e 0`. Prints a table and writes reports/bench.json: MB/s, records/s, ratios to the baselines,
- * peak RSS of every process, and the DESIGN §8 targets with whether each holds. It never fails on speed; it reports.
+ * audit with --jobs 1 and 2 and the HTML page (its time and size); the start-up of `--version`, `--help`, `checks`
+ * and a 3-session audit (tables, and JSON: the difference is what its tables cost) against `node -e 0`, and what
+ * drawing a table costs in-process (table-cost.ts). Prints a table and writes reports/bench.json: MB/s, records/s,
+ * ratios to the baselines, peak RSS of every process, and the DESIGN §8
+ * targets with whether each holds. It never fails on speed; it reports.
  *
  *   npm run bench                        # 100 MB and 1 GB sessions, 1,000 and 10,000-session roots
  *   npm run bench -- --quick             # 50 MB, 200 and 2,000 sessions (a minute)
  *   npm run bench -- --sizes 100 --roots 1000,10000 --repeat 3 --dir /var/tmp/sa-bench
- *   npm run bench -- --startup-only      # start-up only (--version, checks vs node -e 0), merged into bench.json
+ *   npm run bench -- --startup-only      # start-up and a table's cost only, merged into bench.json
  *   npm run bench -- --no-store          # without the evidence store's measures
  *
  * Last, the evidence store (store.ts) on a generated root as large as the largest sessions root: the first
@@ -35,6 +37,7 @@ import { cleanGrokSession, writeLargeSession, writeManySessions } from './genera
 import { depthCost } from './depth-cost.js';
 import { secretCost } from './secret-cost.js';
 import { benchStore } from './store.js';
+import { tableCost } from './table-cost.js';
 
 interface Measure {
   name: string;
@@ -131,22 +134,32 @@ line(
 );
 /**
  * Start-up: what a CI gate pays per call. The built CLI through its bin (as users run it) against `node -e 0`, in
- * interleaved rounds; the fastest and the median of each. Target: `--version` and `checks` under 150 ms.
+ * interleaved rounds; the fastest and the median of each. Target: `--version` and `--help` (no table drawn) under
+ * 150 ms; `checks` and the 3-session audit draw tables, whose cost is reported beside.
  */
 const STARTUP_ROUNDS = 15;
 const bin = join(root, 'bin', 'session-audit.js');
+/** Three corpora sessions with findings: an audit that draws three tables (one per session) and a summary. */
+const threeSessions = ['tool-interrupted-call', 'schema-violation', 'jsonl-too-deep'].map((c) =>
+  join(root, 'corpora', 'grok', c, 'sessions', '%2Fhome%2Fdev%2Fproj', '019a3f2c-1d00-7a3e-8000-00000000a001'),
+);
+const AUDIT3 = 'session-audit audit (3 sessions)';
+const AUDIT3_JSON = 'session-audit audit (3) --format json';
 const startupCases: Array<{ name: string; argv: string[] }> = [
   { name: 'node -e 0', argv: ['-e', '0'] },
   { name: 'session-audit --version', argv: [bin, '--version'] },
+  { name: 'session-audit --help', argv: [bin, '--help'] },
   { name: 'session-audit checks', argv: [bin, 'checks'] },
   { name: 'session-audit checks CODE', argv: [bin, 'checks', 'JSONL_TORN_TAIL'] },
   { name: 'session-audit audit --help', argv: [bin, 'audit', '--help'] },
+  { name: AUDIT3, argv: [bin, 'audit', ...threeSessions, '--fail-on', 'never'] },
+  { name: AUDIT3_JSON, argv: [bin, 'audit', ...threeSessions, '--fail-on', 'never', '--format', 'json'] },
 ];
 const startupTimes = new Map<string, number[]>(startupCases.map((c) => [c.name, []]));
 for (let k = 0; k < STARTUP_ROUNDS; k++)
   for (const c of startupCases) {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(node, c.argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync(node, c.argv, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, COLUMNS: '120' } });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.status !== 0) process.stderr.write(`warning: ${c.name} exited ${r.status}\n`);
     startupTimes.get(c.name)!.push(ms);
@@ -159,11 +172,28 @@ const nodeMs = startup[0]!.fastestMs;
 line(`\nstart-up (${STARTUP_ROUNDS} rounds; fastest and median, and the fastest above node -e 0):`);
 for (const s of startup)
   line(
-    `  ${s.name.padEnd(28)} ${`${s.fastestMs.toFixed(0)} ms`.padStart(8)} ` +
+    `  ${s.name.padEnd(38)} ${`${s.fastestMs.toFixed(0)} ms`.padStart(8)} ` +
       `${`${s.medianMs.toFixed(0)} ms`.padStart(8)}` +
       `${s.name === 'node -e 0' ? '' : `  +${(s.fastestMs - nodeMs).toFixed(0)} ms`}`,
   );
-for (const name of ['session-audit --version', 'session-audit checks']) {
+// What a table costs: the 3-session audit as tables against the same audit as JSON (cli-table3 loaded, four
+// tables drawn), then drawing alone, in this process: a 1,000-row table by cli-table3 against the same fitted lines
+// padded and joined by hand.
+const a3 = startup.find((x) => x.name === AUDIT3)!;
+const a3json = startup.find((x) => x.name === AUDIT3_JSON)!;
+const tables = tableCost();
+const signed = (ms: number): string => `${ms >= 0 ? '+' : '−'}${Math.abs(ms).toFixed(0)} ms`;
+line(
+  `  the tables of that audit: ${signed(a3.fastestMs - a3json.fastestMs)} over its JSON (fastest), ` +
+    `${signed(a3.medianMs - a3json.medianMs)} (median)`,
+);
+line(
+  `  a table of ${tables.rows} rows, ${tables.lines} lines: cli-table3 ${tables.cliMs.toFixed(0)} ms ` +
+    `(${tables.msPer100Lines.toFixed(1)} ms per 100 lines; loading it ${tables.loadMs.toFixed(0)} ms), ` +
+    `the same lines padded and joined by hand ${tables.plainMs.toFixed(1)} ms`,
+);
+// The start-up target is for what draws no table; `checks` draws one, and what a table costs is measured below.
+for (const name of ['session-audit --version', 'session-audit --help']) {
   const s = startup.find((x) => x.name === name)!;
   targets.push({
     target: `start-up of \`${name}\``,
@@ -403,6 +433,7 @@ const report = {
   },
   options: { sizesMb: sizes, roots: rootSizes, repeat },
   startup,
+  tables,
   results,
   ...(store ? { store } : {}),
   targets,
@@ -413,6 +444,6 @@ if (startupOnly && existsSync(out)) {
   // The throughput results stay those of the last full run; the start-up ones and their targets are replaced.
   const prev = JSON.parse(readFileSync(out, 'utf8')) as typeof report;
   const kept = prev.targets.filter((t) => !t.target.startsWith('start-up'));
-  writeFileSync(out, `${JSON.stringify({ ...prev, startup, targets: [...kept, ...targets] }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ ...prev, startup, tables, targets: [...kept, ...targets] }, null, 2)}\n`);
 } else writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 line('\nwrote reports/bench.json');

@@ -12,12 +12,28 @@ export function counts(c: Record<Severity, number>): string {
   return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.note, 'note')}`;
 }
 
-export function formatLocation(l: Location): string {
-  let s = l.file === '' ? '.' : l.file;
+/**
+ * A finding's place: `file:line @offset /pointer`. Under a title that names the file itself (a session stored as
+ * one file: see `titleFile`), a place on a line of it is just `:line @offset /pointer`.
+ */
+export function formatLocation(l: Location, titleFile?: string): string {
+  const inTitle = titleFile !== undefined && l.file === titleFile && l.line !== undefined;
+  let s = inTitle ? '' : l.file === '' ? '.' : l.file;
   if (l.line !== undefined) s += `:${l.line}`;
   if (l.byteOffset !== undefined) s += ` @${l.byteOffset}`;
   if (l.pointer) s += ` ${l.pointer}`;
   return s;
+}
+
+/**
+ * The file a session's title (its path) names, when the session is stored as files beside others (`dir`) and its
+ * path is one of them: locations in it are then given by line alone.
+ */
+export function titleFile(s: { path: string; dir?: string | undefined }): string | undefined {
+  if (s.dir === undefined) return undefined;
+  const slash = s.path.lastIndexOf('/');
+  const name = s.path.slice(slash + 1);
+  return name && s.path.slice(0, Math.max(0, slash)) === s.dir.replace(/\/+$/, '') ? name : undefined;
 }
 
 /** Severity first, then place: session path, file, byte offset, line, code. */

@@ -3,6 +3,7 @@ import type { InspectReport, InspectView } from '../inspect/report.js';
 import { escapeText } from './escape.js';
 import { formatLocation } from './human.js';
 import { colors } from './ansi.js';
+import { displayWidth } from './width.js';
 import { wrapText } from './wrap.js';
 
 const STATE: Record<InspectReport['state'], string> = {
@@ -13,19 +14,68 @@ const STATE: Record<InspectReport['state'], string> = {
   'no-turns': 'no prompt turn was ever recorded',
 };
 
-export function renderInspect(view: InspectView, opts: { color: boolean; width: number }): string {
+/**
+ * A shell command in lines of at most `w` columns: broken only at a space outside quotes, each line but the last
+ * ending in ` \` (a POSIX shell joins them again), the lines after the first indented by `more`. A word wider than
+ * the width stays whole on its line.
+ */
+export function shellLines(cmd: string, w: number, more = '    '): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (let i = 0; i < cmd.length; i++) {
+    const ch = cmd[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+      else if (ch === '\\' && quote === '"') cur += cmd[i++] ?? '';
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '\\') cur += cmd[i++] ?? '';
+    else if (ch === ' ') {
+      if (cur) words.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur) words.push(cur);
+  if (displayWidth(cmd) <= w) return [cmd];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const room = w - 2 - (lines.length ? more.length : 0);
+    if (line && displayWidth(line) + 1 + displayWidth(word) > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.map((l, i) => `${i ? more : ''}${l}${i < lines.length - 1 ? ' \\' : ''}`);
+}
+
+export function renderInspect(
+  view: InspectView,
+  opts: {
+    color: boolean;
+    width: number /** The file the session's path names (see cli/title-file.ts). */;
+    title?: string;
+  },
+): string {
   const r = view.report;
   const c = colors(opts.color);
   const w = Math.max(40, Math.min(opts.width, 120));
   const e = (s: string): string => escapeText(s);
+  // A word wider than the room (a path) is on a line of its own: indented only if it fits so.
   const para = (s: string, indent = '  '): string =>
     wrapText(e(s), w - indent.length)
       .split('\n')
-      .map((l) => indent + l)
+      .map((l) => (displayWidth(l) + indent.length <= w ? indent + l : l))
       .join('\n');
+  const at = (file: string, line?: number): string =>
+    formatLocation(line !== undefined ? { file, line } : { file }, opts.title);
   const out: string[] = [];
   const s = r.session;
-  out.push(c.bold(`Session ${e(s.id)}`), `  ${e(s.path)}`);
+  // The path whole, indented when it fits so.
+  out.push(c.bold(`Session ${e(s.id)}`), displayWidth(e(s.path)) + 2 <= w ? `  ${e(s.path)}` : e(s.path));
   const facts: Array<[string, string | undefined]> = [
     ['cwd', s.cwd],
     ['sandbox', s.sandboxProfile ?? '(none recorded)'],
@@ -42,14 +92,14 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     out.push(
       para(
         `last prompt turn${t.promptIndex !== undefined ? ` #${t.promptIndex}` : ''} at ` +
-          `${t.file}:${t.line}${t.startedAt ? `, ${t.startedAt}` : ''}:`,
+          `${at(t.file, t.line)}${t.startedAt ? `, ${t.startedAt}` : ''}:`,
       ),
     );
     out.push(para(JSON.stringify(t.prompt), '    '));
     out.push(
       para(
         t.end
-          ? `ended ${t.end.stopReason ?? '?'} at ${t.end.file}:${t.end.line}${t.end.at ? `, ${t.end.at}` : ''}`
+          ? `ended ${t.end.stopReason ?? '?'} at ${at(t.end.file, t.end.line)}${t.end.at ? `, ${t.end.at}` : ''}`
           : 'no turn_completed follows it',
       ),
     );
@@ -57,15 +107,18 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   if (r.lastChatPrompt)
     out.push(
       para(
-        `last prompt the model saw: ${r.lastChatPrompt.file}:${r.lastChatPrompt.line} ` +
+        `last prompt the model saw: ${at(r.lastChatPrompt.file, r.lastChatPrompt.line)} ` +
           `${JSON.stringify(r.lastChatPrompt.text.slice(0, 100))}`,
       ),
     );
   if (r.lostPrompt)
     out.push(
       c.yellow(
-        `  a later prompt on a damaged line (skipped on load, never seen): ${e(r.lostPrompt.file)}:` +
-          `${r.lostPrompt.line} ${e(JSON.stringify(r.lostPrompt.text.slice(0, 100)))}`,
+        para(
+          'a later prompt on a damaged line (skipped on load, never seen): ' +
+            `${at(r.lostPrompt.file, r.lostPrompt.line)} ` +
+            `${JSON.stringify(r.lostPrompt.text.slice(0, 100))}`,
+        ),
       ),
     );
 
@@ -77,8 +130,8 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     out.push(`  ${tag}  ${label.split('\n').join(`\n${' '.repeat(14)}`)}`);
     if (p.args) out.push(para(`arguments: ${p.args}`, '      '));
     const where = [
-      p.call && `called at ${formatLocation(p.call)}`,
-      p.logCall && `logged at ${formatLocation(p.logCall)}`,
+      p.call && `called at ${formatLocation(p.call, opts.title)}`,
+      p.logCall && `logged at ${formatLocation(p.logCall, opts.title)}`,
     ]
       .filter(Boolean)
       .join(', ');
@@ -86,7 +139,7 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   }
   out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
   if (!r.subagentsRunning.length) out.push('  none');
-  for (const a of r.subagentsRunning) out.push(para(`${a.id}: ${a.why} (${a.file}${a.line ? `:${a.line}` : ''})`));
+  for (const a of r.subagentsRunning) out.push(para(`${a.id}: ${a.why} (${at(a.file, a.line || undefined)})`));
 
   out.push('', c.bold('What a resume replays'));
   for (const line of view.replay) out.push(para(line));
@@ -96,7 +149,8 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
     out.push('', c.bold(c.yellow('Before resuming')));
     for (const wn of r.warnings) out.push(para(`! ${wn}`));
   }
-  out.push('', c.bold('Resume'), `  ${c.cyan(e(r.resume.command))}`, para(r.resume.sandbox));
+  out.push('', c.bold('Resume'), ...shellLines(e(r.resume.command), w - 2).map((l) => `  ${c.cyan(l)}`));
+  out.push(para(r.resume.sandbox));
   out.push(
     para(
       r.safeToResume
@@ -113,6 +167,7 @@ export function renderInspect(view: InspectView, opts: { color: boolean; width: 
   );
   if (f.list.length > top.length)
     out.push(para(`(${f.list.length - top.length} more: session-audit audit ${r.session.path})`));
-  for (const x of top) out.push(para(`${x.severity} ${x.code} ${formatLocation(x.location)}: ${x.message}`, '    '));
+  for (const x of top)
+    out.push(para(`${x.severity} ${x.code} ${formatLocation(x.location, opts.title)}: ${x.message}`, '    '));
   return `${out.join('\n')}\n`;
 }

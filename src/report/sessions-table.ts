@@ -8,8 +8,10 @@ import type { SessionRow } from '../model/session-row.js';
 import { colors, type Colors } from './ansi.js';
 import { escapeText } from './escape.js';
 import { plural } from './human.js';
+import type { DrawLine } from './draw.js';
 import { type Cell, type Column, layoutTable, TableWriter } from './layout.js';
 import { MIN_WIDTH, paintSeverity, paints } from './table.js';
+import { displayWidth } from './width.js';
 import { wrapText } from './wrap.js';
 
 export interface SessionsTableOptions {
@@ -90,8 +92,14 @@ export function sessionsTable(rows: readonly SessionRow[], options: SessionsTabl
     rows.forEach((r, i) => {
       text += w.row(cells[i]!);
       // Whole, on lines of their own: a path longer than the width is still one line, to be copied.
-      if (r.project !== null) text += `${c.dim('project')} ${escapeText(r.project)}\n`;
-      text += `${escapeText(r.path)}\n\n`;
+      const under: DrawLine[] = [];
+      if (r.project !== null) {
+        const project = escapeText(r.project);
+        if (displayWidth(project) + 8 <= width) under.push({ alone: `project ${project}`, indent: 0, paint: c.dim });
+        else under.push({ alone: 'project', indent: 0, paint: c.dim }, { alone: project, indent: 0 });
+      }
+      under.push({ alone: escapeText(r.path), indent: 0 });
+      text += `${w.drawLines(under)}\n`;
     });
   }
   const shown = rows.length === options.total ? '' : ` (of ${options.total} found; the others did not match)`;

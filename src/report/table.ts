@@ -15,13 +15,14 @@ import {
   formatLocation,
   hiddenCount,
   plural,
+  titleFile,
   total,
   worstFirst,
 } from './human.js';
 import { type FindingRow, GROUP_FROM, groupRows, noteSummary, rowMessage } from './group-findings.js';
-import { type Cell, type Column, layoutTable, renderGrid, TableWriter } from './layout.js';
+import { type Cell, type Column, type Layout, layoutTable, linesAlone, renderGrid, TableWriter } from './layout.js';
 import { displayWidth } from './width.js';
-import { wrapLines } from './wrap.js';
+import { wrapLines, wrapText } from './wrap.js';
 
 export { counts, formatLocation } from './human.js';
 
@@ -45,7 +46,7 @@ export function paintSeverity(c: Colors, sev: Severity): (s: string) => string {
 const WIDE: Column[] = [
   { head: 'severity', kind: 'token' },
   { head: 'code', kind: 'token' },
-  { head: 'location', kind: 'tokens', max: 48 },
+  { head: 'location', kind: 'tokens' },
   { head: 'message', kind: 'text', min: 24 },
 ];
 const NARROW: Column[] = [
@@ -54,17 +55,31 @@ const NARROW: Column[] = [
   { head: 'message', kind: 'text', min: 20 },
 ];
 
-/** The findings of one session as a table: four columns when the message gets room, else code over location. */
-export function findingsTable(list: readonly Finding[], width: number, c: Colors, grouped = false): string {
+/**
+ * The findings of one session as a table: four columns when the message gets room, else code over location.
+ * `title`: the file the table's title names, whose locations are given by line alone.
+ */
+export function findingsTable(
+  list: readonly Finding[],
+  width: number,
+  c: Colors,
+  grouped = false,
+  title?: string,
+): string {
   const rows: FindingRow[] = grouped ? groupRows(list) : list.map((finding) => ({ finding, count: 1 }));
   const sev = (f: Finding): Cell => ({ text: f.severity, paint: paintSeverity(c, f.severity) });
-  const loc = (f: Finding): string => escapeText(formatLocation(f.location));
+  const loc = (f: Finding): string => escapeText(formatLocation(f.location, title));
   const msg = (r: FindingRow): string => escapeText(rowMessage(r, r.finding.message));
   const wide = rows.map((r): Cell[] => [sev(r.finding), r.finding.code, loc(r.finding), msg(r)]);
   const layout = layoutTable(WIDE, wide, width);
   const msgW = layout.widths[3] ?? 0;
-  if (msgW >= Math.min(48, Math.floor(width / 3))) return renderGrid(WIDE, wide, width, paints(c)).text;
   const narrow = rows.map((r): Cell[] => [sev(r.finding), `${r.finding.code}\n${loc(r.finding)}`, msg(r)]);
+  // Four columns when the message gets room there, unless code over location fits where they do not, or puts
+  // fewer words on lines of their own.
+  const narrowLayout = layoutTable(NARROW, narrow, width);
+  const score = (l: Layout, rows: Cell[][]): number => (l.fits ? 0 : 1_000_000) + linesAlone(l, rows);
+  if (msgW >= Math.min(48, Math.floor(width / 3)) && score(layout, wide) <= score(narrowLayout, narrow))
+    return renderGrid(WIDE, wide, width, paints(c)).text;
   return renderGrid(NARROW, narrow, width, paints(c)).text;
 }
 
@@ -101,7 +116,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       continue;
     }
     out.push(c.bold(escapeText(s.path)), `${c.dim(s.format)}  ${counts(s.findings)}`);
-    out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped));
+    out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped, titleFile(s)));
     if (notes.length)
       out.push(...wrapLines(`${plural(notes.length, 'note')}: ${escapeText(noteSummary(notes))}`, width), '');
   }
@@ -124,20 +139,28 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   const hidden = hiddenCount(report);
   if (clean > 0 && report.command !== 'verify')
     out.push(
-      hidden
-        ? `${plural(clean, 'session')} with no findings left to show (${plural(hidden, 'finding')} hidden: see below).`
-        : `${plural(clean, 'session')} with no findings.`,
+      ...wrapLines(
+        hidden
+          ? `${plural(clean, 'session')} with no findings left to show ` +
+              `(${plural(hidden, 'finding')} hidden: see below).`
+          : `${plural(clean, 'session')} with no findings.`,
+        width,
+      ),
     );
   const sm = report.summary;
   const mb = (sm.bytes / (1024 * 1024)).toFixed(1);
   const tally = `${counts(sm.findings)}${hidden ? ` shown, ${hidden} hidden` : ''}`;
   if (options.summary === false) {
     /* the caller says it */
-  } else if (report.command === 'verify') out.push(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`);
+  } else if (report.command === 'verify')
+    out.push(...wrapLines(`Verified ${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`, width));
   else
     out.push(
-      `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
-        `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+      ...wrapLines(
+        `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
+          `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+        width,
+      ),
     );
   if (summed)
     out.push(
@@ -202,11 +225,12 @@ function sessionSummary(sessions: AuditReport['sessions'], width: number, c: Col
       columns: [...counts3, cols[3]!],
       kept: [0, 1, 2, 3],
       widths: [...numbers.widths, Math.max(7, Math.min(pathRoom, widest))],
+      width,
     },
     c.bold,
     c.grey,
   );
-  let text = `Sessions with findings (${sessions.length}), worst first:\n${w.header()}`;
+  let text = `${wrapText(`Sessions with findings (${sessions.length}), worst first:`, width)}\n${w.header()}`;
   // Beside the counts when every path fits there; else every path on a line of its own, under its counts.
   const beside = widest <= pathRoom;
   shown.forEach((s, i) => {

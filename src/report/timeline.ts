@@ -112,7 +112,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
     const used = widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
     whatW = Math.max(16, width - used);
     writer = new TableWriter(
-      { columns, kept: [0, 1, 2, 3, 4, 5], widths: [...widths, whatW], dropped: [], fits: true },
+      { columns, kept: [0, 1, 2, 3, 4, 5], widths: [...widths, whatW], dropped: [], fits: true, width },
       paints(c).head,
       paints(c).rule,
     );
@@ -140,7 +140,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       const date = e.time.slice(0, 10);
       if (date !== lastDate) {
         lastDate = date;
-        out(`${c.dim(`── ${date} ──`)}\n`);
+        out(writer!.drawLines([{ alone: `── ${date} ──`, indent: 0, paint: c.dim }]));
       }
     }
     const row = cells(e);

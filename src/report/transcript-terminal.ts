@@ -80,14 +80,14 @@ export function terminalEntry(e: TranscriptEntry, o: TerminalOptions): string {
   const where = escapeText(b.where);
   let out = '';
   if (b.tone === 'divider' || b.tone === 'session') {
-    const lines = wrapLines(`${MARK[b.tone].repeat(2)} ${title}`, width - indent.length);
+    const lines = wrapLines(`${MARK[b.tone].repeat(2)} ${title}`, width - indent.length, 'break');
     lines.forEach((l, i) => {
       const room = width - indent.length - displayWidth(l) - 1;
       const rule =
         i === lines.length - 1 && b.tone === 'divider' && room >= 2 ? ` ${'─'.repeat(Math.min(room, 8))}` : '';
       out += `${indent}${paint(l + rule)}\n`;
     });
-    if (where) for (const l of wrapLines(where, width - indent.length - 3)) out += `${indent}   ${c.dim(l)}\n`;
+    if (where) for (const l of wrapLines(where, width - indent.length - 3, 'break')) out += `${indent}   ${c.dim(l)}\n`;
     return out;
   }
   const head = `${MARK[b.tone]} ${title}`;
@@ -95,15 +95,15 @@ export function terminalEntry(e: TranscriptEntry, o: TerminalOptions): string {
   const whereW = displayWidth(where);
   if (indent.length + headW + 2 + whereW <= width) out += `${indent}${paint(head)}  ${c.dim(where)}\n`;
   else {
-    for (const l of wrapLines(head, width - indent.length)) out += `${indent}${paint(l)}\n`;
-    if (where) for (const l of wrapLines(where, width - indent.length - 2)) out += `${indent}  ${c.dim(l)}\n`;
+    for (const l of wrapLines(head, width - indent.length, 'break')) out += `${indent}${paint(l)}\n`;
+    if (where) for (const l of wrapLines(where, width - indent.length - 2, 'break')) out += `${indent}  ${c.dim(l)}\n`;
   }
   const bar = b.code ? '│ ' : '  ';
   const room = width - indent.length - 2;
   for (const line of b.body) {
     const p = stylePaint(c, line.style);
     const text = escapeText(line.text).replace(/\\t/g, '  ');
-    for (const l of b.code ? hardWrap(text, room) : wrapLines(text, room))
+    for (const l of b.code ? hardWrap(text, room) : wrapLines(text, room, 'break'))
       out += `${indent}${b.code ? c.dim(bar) : bar}${p(l)}\n`;
   }
   return out;

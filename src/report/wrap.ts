@@ -1,7 +1,9 @@
 /**
- * Word wrapping that never loses text, measured in terminal columns. A word longer than the width is the only
- * thing ever broken: after a `/` when there is one (a path breaks between its segments), else after a `-`, `_`,
- * `.`, `,` or `:`, else where it must.
+ * Word wrapping that never loses text, measured in terminal columns, at spaces only: a word longer than the width
+ * (an id, a path, a location, a code) goes whole on a line of its own, wider than the width, so that it can be
+ * read and copied whole. Prose that may hold any run of characters (a transcript's bodies) asks for `break`: a word
+ * longer than the width is then broken, after a `/` when there is one (a path breaks between its segments), else
+ * after a `-`, `_`, `.`, `,` or `:`, else where it must.
  */
 import { charWidth, displayWidth } from './width.js';
 
@@ -36,15 +38,29 @@ function breakWord(word: string, w: number): string[] {
   return out;
 }
 
+/** What to do with a word longer than the width: keep it whole on a line of its own, or break it. */
+export type LongWords = 'whole' | 'break';
+
 /** The lines of `text` wrapped to `width` columns (its own newlines kept). */
-export function wrapLines(text: string, width: number): string[] {
+export function wrapLines(text: string, width: number, long: LongWords = 'whole'): string[] {
   const w = Math.max(4, width);
   const out: string[] = [];
   for (const para of text.split('\n')) {
     let line = '';
     let lineW = 0;
+    /** The paragraph's last word so far was a long one, on its line already. */
+    let alone = false;
     for (const word of para.split(' ')) {
       const ww = displayWidth(word);
+      if (ww > w && long === 'whole') {
+        if (line) out.push(line);
+        out.push(word);
+        line = '';
+        lineW = 0;
+        alone = true;
+        continue;
+      }
+      alone = false;
       if (ww > w) {
         if (line) out.push(line);
         const pieces = breakWord(word, w);
@@ -65,11 +81,11 @@ export function wrapLines(text: string, width: number): string[] {
         lineW = ww;
       }
     }
-    out.push(line);
+    if (!alone) out.push(line);
   }
   return out;
 }
 
-export function wrapText(text: string, width: number): string {
-  return wrapLines(text, width).join('\n');
+export function wrapText(text: string, width: number, long: LongWords = 'whole'): string {
+  return wrapLines(text, width, long).join('\n');
 }

@@ -46,8 +46,8 @@ export const checksModule: CommandModule = {
       { head: c.bold, rule: c.grey },
     );
     io.stdout(
-      `${text}${droppedNote(layout, width, '--format json')}${all.length} codes. ` +
-        '`session-audit checks CODE` explains one.\n',
+      `${text}${droppedNote(layout, width, '--format json')}` +
+        `${wrapText(`${all.length} codes. \`session-audit checks CODE\` explains one.`, width)}\n`,
     );
   },
 };

@@ -6,6 +6,7 @@ import { parseFailOn, parseFormat, parseFormatHint, parseMaxDbBytes, useColor } 
 import { oneSession } from '../../engine/session.js';
 import { readUserFile } from '../../engine/user-files.js';
 import { opt, type CommandModule } from '../spec.js';
+import { fileTitle } from '../title-file.js';
 
 export const inspectModule: CommandModule = {
   async run(args, io) {
@@ -29,6 +30,7 @@ export const inspectModule: CommandModule = {
       import('../../report/inspect-text.js'),
     ]);
     const { view, result } = inspectSession(found, extras, maxDbBytes);
+    const title = fileTitle(found);
     const color = useColor(opt.bool(args, 'color'), io, output !== undefined);
     const failed = fails(result.findings, failOn);
     // Not safe to resume says more than findings do: a script decides on it (exit 4) before it looks at them.
@@ -49,7 +51,7 @@ export const inspectModule: CommandModule = {
     writeOutput(
       format === 'json'
         ? `${JSON.stringify(view.report, null, 2)}\n`
-        : renderInspect(view, { color, width: io.columns }),
+        : renderInspect(view, { color, width: io.columns, ...(title !== undefined ? { title } : {}) }),
       output,
       io.stdout,
     );

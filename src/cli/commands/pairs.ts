@@ -5,12 +5,14 @@ import { colors } from '../../report/ansi.js';
 import { renderGrid, droppedNote, layoutTable, type Cell, type Column } from '../../report/layout.js';
 import { paints } from '../../report/table.js';
 import { displayWidth } from '../../report/width.js';
+import { wrapText } from '../../report/wrap.js';
 import { checkOutputFile, withOutput } from '../../engine/output.js';
 import { parseFormat, parseFormatHint, parseLimit, parseMaxDbBytes, useColor } from '../options.js';
 import { findSessions } from '../../engine/tree.js';
 import { notRead, notReadLines, whyNotRead } from '../../model/not-read.js';
 import { pairRows } from '../../engine/session.js';
 import { opt, type CommandModule } from '../spec.js';
+import { fileTitle } from '../title-file.js';
 
 type Where = PairRow['call'];
 
@@ -40,15 +42,22 @@ export function argsLine(args: string | undefined, max = ARGS_SHOWN): string {
 }
 
 /**
- * One session's table: locations are `file:line`, or just the line when every one is in the same file; where the
- * six columns do not fit, called and answered share one.
+ * One session's table: locations are `file:line`, or just `:line` when every one is in the same file (named above
+ * the table unless it is the file the title names, `title`); where the six columns do not fit, called and answered
+ * share one.
  */
-export function pairsTable(rows: readonly PairRow[], width: number, color: boolean, limit: number): string {
+export function pairsTable(
+  rows: readonly PairRow[],
+  width: number,
+  color: boolean,
+  limit: number,
+  title?: string,
+): string {
   const c = colors(color);
   const files = new Set<string>();
   for (const r of rows) for (const w of [r.call, r.result, r.logCall, r.logTerminal]) if (w) files.add(w.file);
   const oneFile = files.size === 1 ? [...files][0]! : undefined;
-  const where = (w: Where): string => (w ? (oneFile !== undefined ? `line ${w.line}` : `${w.file}:${w.line}`) : '');
+  const where = (w: Where): string => (w ? (oneFile !== undefined ? `:${w.line}` : `${w.file}:${w.line}`) : '');
   const shown = rows.slice(0, limit);
   const parts = shown.map((r) => {
     const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
@@ -89,7 +98,8 @@ export function pairsTable(rows: readonly PairRow[], width: number, color: boole
           width,
           paints(c),
         );
-  let out = oneFile !== undefined ? `(locations are lines of ${escapeText(oneFile)})\n${grid.text}` : grid.text;
+  const named = oneFile !== undefined && oneFile !== title;
+  let out = named ? `${wrapText(`(locations are lines of ${escapeText(oneFile)})`, width)}\n${grid.text}` : grid.text;
   out += droppedNote(grid.layout, width, '--format json');
   if (rows.length > shown.length)
     out += `${shown.length} of ${rows.length} calls shown: \`--limit 0\` shows them all, \`--format json\` too.\n`;
@@ -131,10 +141,12 @@ export const pairsModule: CommandModule = {
           return;
         }
         out.write(`${colors(color).bold(escapeText(s.path))}\n${s.rows.length} tool call(s)\n`);
-        if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit));
+        if (s.rows.length) out.write(pairsTable(s.rows, width, color, limit, fileTitle(f)));
         out.write('\n');
       });
-      out.write(format === 'json' ? '\n  ]\n}\n' : '* the tool can change files or run commands\n');
+      out.write(
+        format === 'json' ? '\n  ]\n}\n' : `${wrapText('* the tool can change files or run commands', width)}\n`,
+      );
     });
   },
 };
