@@ -141,7 +141,7 @@ describe('pairs: how each call ended, its arguments and its turn', () => {
   test('at 80 columns the arguments and the turn are still there', async () => {
     const table = (await cli(['pairs', claude], { columns: 80 })).stdout;
     expect(table).toContain('{"command":"cargo test"…');
-    expect(table).toContain('turn 0 called line 2');
+    expect(table).toContain('turn 0 called :2');
     expect(table).toMatch(/toolu_fail .*\sfailed\s/);
   });
 });
