@@ -28,7 +28,7 @@ import {
   type HermesSession,
 } from '../../scripts/corpora/hermes-builder.js';
 import { writeHermesHome } from '../../scripts/bench/hermes-db.js';
-import { copyDatabase } from '../../src/formats/hermes/db/copy.js';
+import { copyDatabase } from '../../src/formats/shared/sqlite/copy.js';
 import type { SessionSource } from '../../src/model/source.js';
 import type { AuditReport } from '../../src/model/report.js';
 import { BUILT, runBuilt } from '../helpers/cli-child.js';

@@ -14,7 +14,7 @@ import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
-import { copyDatabase, DB_SUFFIXES } from './db/copy.js';
+import { copyDatabase, DB_SUFFIXES } from '../shared/sqlite/copy.js';
 import { blankFacts, DB_KIND, DB_ROW_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';

@@ -3,7 +3,7 @@
  * the number of message rows of each session, and the message rows themselves as a stream (`rows`): never all in
  * memory, read from the open private copy while the doc is being handled.
  */
-import type { WalState } from './wal.js';
+import type { WalState } from '../../shared/sqlite/wal.js';
 
 export const DB_KIND = 'hermes-state-db';
 /** The kind of the records the loader gives for the message rows (line = the row's id): the secret scan reads them. */

@@ -1,11 +1,11 @@
 /**
- * A private copy of `state.db` with its `-wal` and `-journal`, the only way this audit opens the database: SQLite
- * writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so the evidence
- * itself is never opened. The files are read through the session source (read-only, hashed) into a new directory
- * only this process can enter (read/private-temp.ts: a killed run's copy is removed by the next), and read again: if
- * any of them changed between the two reads the capture is retried, then refused. The `-shm` is not copied: it is
- * an index SQLite rebuilds from the WAL, and a stale one would only mislead it. Runs of zeros (a sparse file's
- * holes, or pages never written) are not written: the copy is as sparse as it can be.
+ * A private copy of an agent's SQLite database with its `-wal` and `-journal`, the only way this audit opens a
+ * database: SQLite writes beside a database it opens (a `-shm`, a `-wal`, a `-journal`, a checkpoint on close), so
+ * the evidence itself is never opened. The files are read through the session source (read-only, hashed) into a new
+ * directory only this process can enter (read/private-temp.ts: a killed run's copy is removed by the next), and read
+ * again: if any of them changed between the two reads the capture is retried, then refused. The `-shm` is not
+ * copied: it is an index SQLite rebuilds from the WAL, and a stale one would only mislead it. Runs of zeros (a sparse
+ * file's holes, or pages never written) are not written: the copy is as sparse as it can be.
  */
 import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +71,7 @@ function copyOnce(
       if (suffix === '') return { ok: false, error: `${from} is a ${e.type}, not a regular file (not opened)` };
       continue;
     }
-    const fd = openSync(join(dir, `state.db${suffix}`), 'w', 0o600);
+    const fd = openSync(join(dir, `copy.db${suffix}`), 'w', 0o600);
     try {
       let pos = 0;
       const r = source.streamRaw(from, (chunk) => {
@@ -111,7 +111,7 @@ export function copyDatabase(source: SessionSource, rel: string): ReadOutcome<Db
       }
       lastChanged = rehash(source, rel, r.value);
       if (lastChanged.length === 0)
-        return { ok: true, value: { dir, path: join(dir, 'state.db'), files: r.value, remove } };
+        return { ok: true, value: { dir, path: join(dir, 'copy.db'), files: r.value, remove } };
       remove();
     } catch (e) {
       remove();

@@ -1,5 +1,5 @@
 /**
- * Whether the `-wal` or the hot `-journal` beside `state.db` is the database's own (sqlite.org/fileformat2.html
+ * Whether the `-wal` or the hot `-journal` beside an agent's database is its own (sqlite.org/fileformat2.html
  * §1.3, §3, §4). SQLite reads any `-wal` it finds beside a database, whatever wrote it, and rolls back any hot
  * journal: a log of another database laid over a clean one replaces its pages, and sessions vanish without an
  * error. What ties a log to its database: the page size; the database header a log carries in its copy of page 1,
