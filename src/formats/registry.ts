@@ -9,9 +9,10 @@ import { codex } from './codex/index.js';
 import { claude } from './claude/index.js';
 import { pi } from './pi/index.js';
 import { hermes } from './hermes/index.js';
+import { opencode } from './opencode/index.js';
 
 /** Every format, in the order detection tries them (a const tuple, so the catalog keeps each check's code types). */
-export const FORMATS = [grok, codex, claude, pi, hermes] as const satisfies readonly FormatModule[];
+export const FORMATS = [grok, codex, claude, pi, hermes, opencode] as const satisfies readonly FormatModule[];
 
 export const FORMAT_NAMES: readonly string[] = FORMATS.map((f) => f.name);
 
