@@ -16,6 +16,7 @@ import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
+import { OPENCODE_LAYOUT, opencodeCorpus } from './corpora/cases-opencode.js';
 
 export interface Expected {
   description: string;
@@ -154,6 +155,7 @@ export function generate(outDir: string): string[] {
       allCodes,
     ),
   );
+  written.push(...generateAgentCorpora(outDir, 'opencode', 'opencode', OPENCODE_LAYOUT, ...opencodeCorpus(), allCodes));
   return written;
 }
 
