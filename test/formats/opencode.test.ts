@@ -1,0 +1,195 @@
+/**
+ * opencode data directories: the real E0 tree and E2 channel database in ../shared/external/opencode audit to
+ * exactly the findings that are really in them; every command runs on them, and on a synthetic directory whose rows
+ * live only in a live -wal, without changing a byte, a mode, an mtime or a directory listing; the credential rows
+ * and files never reach a report, a timeline, the index or a bag; the corpora (checked-in = generated); the read
+ * of the rows (terminal states only pair); inspect's warning that opening the data with opencode destroys evidence.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
+import { OPENCODE_LAYOUT, opencodeCorpus } from '../../scripts/corpora/cases-opencode.js';
+import { catalog } from '../../src/checks/catalog.js';
+import type { AuditReport } from '../../src/model/report.js';
+import { expectShippedCorpora } from '../helpers/agent-corpora.js';
+import { cli } from '../helpers/cli.js';
+import { CORPORA } from '../helpers/corpora.js';
+import { changes, fingerprint } from '../helpers/fingerprint.js';
+
+const EXTERNAL = [join(CORPORA, '..', '..', 'shared', 'external', 'opencode'), '/work/shared/external/opencode'].find(
+  (p) => existsSync(p),
+);
+if (!EXTERNAL) console.warn('skipping the real opencode files: ../shared/external/opencode is absent');
+const DATA = EXTERNAL && join(EXTERNAL, 'Saintcyberwarrior__dotfiles', '.local', 'share', 'opencode');
+
+const scratch = mkdtempSync(join(tmpdir(), 'sa-opencode-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const audit = async (...args: string[]): Promise<AuditReport> => {
+  const r = await cli(['audit', ...args, '--format', 'json', '--fail-on', 'never']);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as AuditReport;
+};
+const summary = (rep: AuditReport): string[] =>
+  rep.findings.map((f) => `${f.location.file}:${f.location.line ?? ''} ${f.code} ${f.severity}`).sort();
+
+/**
+ * Every command a user has, on `target` (a data directory or one database), into `scratch`/`tag`; returns all the
+ * text the commands wrote. Each must succeed.
+ */
+async function everyCommand(target: string, tag: string, word: string): Promise<string> {
+  let out = '';
+  const run = async (args: string[]) => {
+    const r = await cli(args);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    out += r.stdout + r.stderr;
+  };
+  await run(['audit', target, '--fail-on', 'never', '--format', 'json']);
+  await run(['validate', target, '--fail-on', 'never']);
+  for (const c of ['timeline', 'pairs', 'inspect', 'lineage', 'transcript', 'activity', 'sessions'])
+    await run([c, target]);
+  await run(['timeline', target, '--format', 'jsonl']);
+  const bag = join(scratch, `${tag}.zip`);
+  await run(['bundle', target, '-o', bag]);
+  await run(['verify', bag, '--against', target]);
+  const store = join(scratch, `${tag}-store`);
+  await run(['archive', target, '--store', store]);
+  await run(['search', word, '--store', store]);
+  return out;
+}
+
+describe.skipIf(!DATA)('the real opencode data directory (../shared/external/opencode)', () => {
+  /**
+   * Every finding, each confirmed against the files:
+   * - project/global/ is an E0 tree (opencode 0.5.28): its two sessions are in no newer store (opencode ≥0.6 never
+   *   migrates the `global` project, and opencode-stable.db holds only ses_2c01b767…): OPENCODE_LEGACY_NOT_IMPORTED,
+   *   a warning each: true, opencode cannot show them.
+   * - opencode-stable.db (E2, 8 drizzle migrations, all known; an empty -wal: nothing uncheckpointed; no credential
+   *   row; one session whose assistant message failed with APIError 402 and has no parts): nothing.
+   */
+  test('it audits to exactly the findings that are really in it, and none is an error', async () => {
+    const rep = await audit(DATA!);
+    expect(rep.toolErrors).toEqual([]);
+    expect(summary(rep)).toEqual([
+      'project/global/storage/session/info/ses_4343439b2ffe8vCbtGr04gHePJ.json: OPENCODE_LEGACY_NOT_IMPORTED warning',
+      'project/global/storage/session/info/ses_44234b4aeffe6EUGUjiyzSIEZV.json: OPENCODE_LEGACY_NOT_IMPORTED warning',
+    ]);
+    const db = await audit(join(DATA!, 'opencode-stable.db'));
+    expect(db.findings).toEqual([]);
+  });
+
+  test('every command runs on the directory and on the database alone, and nothing changes', async () => {
+    const before = fingerprint(EXTERNAL!);
+    await everyCommand(DATA!, 'real', 'hello');
+    await everyCommand(join(DATA!, 'opencode-stable.db'), 'real-db', 'hello');
+    expect(changes(before, fingerprint(EXTERNAL!))).toEqual([]);
+  });
+
+  test('the timeline has every prompt of both eras, by time, each with its own clock', async () => {
+    const r = await cli(['timeline', DATA!, '--format', 'jsonl']);
+    const events = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; summary?: string; what?: string });
+    const prompts = events.filter((e) => e.kind === 'user_prompt').map((e) => JSON.stringify(e));
+    expect(prompts.length).toBe(3);
+    expect(prompts.join('\n')).toContain('How are you');
+    expect(prompts.join('\n')).toContain('Explain surface codes');
+    expect(prompts.join('\n')).toContain('hello');
+  });
+
+  test('inspect names the resume command and says that opening the data with opencode deletes rows', async () => {
+    for (const target of [DATA!, join(DATA!, 'opencode-stable.db')]) {
+      const r = await cli(['inspect', target]);
+      expect(r.stdout).toContain('opencode --session');
+      expect(r.stdout).toContain('Opening the data with opencode deletes rows and drops tables');
+      expect(r.stdout).toContain('Bundle first');
+      expect(r.stdout).toContain('A resume appends the next prompt to the same rows');
+    }
+  });
+});
+
+describe('a data directory whose rows live only in a live -wal', () => {
+  test('every command reads the rows through the log, and no byte, mode, mtime or listing changes', async () => {
+    const dir = join(scratch, 'wal');
+    cpSync(join(CORPORA, 'opencode', 'wal-uncheckpointed'), dir, { recursive: true });
+    rmSync(join(dir, 'expected.json'));
+    const before = fingerprint(dir);
+    const out = await everyCommand(dir, 'wal', 'health');
+    expect(changes(before, fingerprint(dir))).toEqual([]);
+    // The rows were read through the -wal: the prompt and the subagent's reply are there.
+    expect(out).toContain('Add a /health endpoint and run the tests.');
+    const rep = await audit(dir);
+    expect(rep.findings.map((f) => f.code)).toEqual(['OPENCODE_WAL_UNCHECKPOINTED']);
+    expect(rep.findings[0]!.message).toMatch(/committed frame\(s\)/);
+  });
+});
+
+describe('credentials', () => {
+  test('an account token and auth.json never reach a report, a timeline, the index or a bag', async () => {
+    const dir = join(scratch, 'secrets');
+    cpSync(join(CORPORA, 'opencode', 'secret-rows'), dir, { recursive: true });
+    cpSync(join(CORPORA, 'opencode', 'secret-file', 'auth.json'), join(dir, 'auth.json'));
+    const out = await everyCommand(dir, 'secrets', 'health');
+    expect(out).not.toContain('sk-oc-FAKE');
+    expect(out).not.toContain('sk-ant-api03-FAKE');
+    const rep = await audit(dir);
+    expect(rep.findings.map((f) => f.code).sort()).toEqual(['OPENCODE_SECRET_FILE', 'OPENCODE_SECRET_ROWS']);
+    const bag = join(scratch, 'secrets-redacted.zip');
+    expect((await cli(['bundle', dir, '-o', bag, '--redact'])).code).toBe(0);
+    const bytes = readFileSync(bag);
+    expect(bytes.includes('sk-ant-api03-FAKE')).toBe(false);
+    expect(bytes.includes('sk-oc-FAKE')).toBe(false);
+  });
+});
+
+describe('pairing reads terminal states only', () => {
+  test('completed parts are answered; one left running is interrupted, one left pending unanswered', async () => {
+    const rows = async (name: string) => {
+      const r = await cli(['pairs', join(CORPORA, 'opencode', name), '--format', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { sessions: Array<{ rows: Array<{ id: string; status: string }> }> }).sessions[0]!
+        .rows;
+    };
+    expect((await rows('clean')).map((x) => `${x.id} ${x.status}`)).toEqual([
+      'toolu_01bash answered',
+      'toolu_02edit answered',
+      'toolu_03task answered',
+      'toolu_04grep answered',
+    ]);
+    expect((await rows('tool-interrupted')).find((x) => x.id === 'toolu_09bash')?.status).toBe('interrupted');
+    expect((await rows('tool-unanswered')).find((x) => x.id === 'toolu_02edit')?.status).toBe('unanswered');
+  });
+
+  test('activity reads the shell command, the edited file and the subagent', async () => {
+    const r = await cli(['activity', join(CORPORA, 'opencode', 'clean'), '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('npm test');
+    expect(r.stdout).toContain('/home/dev/app/src/server.ts');
+  });
+});
+
+describe('the opencode corpora', () => {
+  test('checked-in corpora/opencode is what the generator writes', () => {
+    const out = mkdtempSync(join(scratch, 'corpora-'));
+    generateAgentCorpora(
+      out,
+      'opencode',
+      'opencode',
+      OPENCODE_LAYOUT,
+      ...opencodeCorpus(),
+      catalog().map((e) => e.code),
+    );
+    expectShippedCorpora(out, 'opencode');
+  });
+
+  test('every OPENCODE_ code has a case that must produce it', () => {
+    const must = new Set(opencodeCorpus()[1].flatMap((c) => c.must));
+    const own = catalog()
+      .map((e) => e.code)
+      .filter((c) => c.startsWith('OPENCODE_'));
+    expect(own.filter((c) => !must.has(c))).toEqual([]);
+  });
+});
