@@ -171,6 +171,23 @@ describe('pairing reads terminal states only', () => {
   });
 });
 
+describe('the timeline of an E3 database', () => {
+  test("tells a session from its event log: a tool part's pending, running and completed states, in seq order", async () => {
+    const r = await cli(['timeline', join(CORPORA, 'opencode', 'clean'), '--format', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    const bash = r.stdout
+      .split('\n')
+      .filter((l) => l.includes('bash {'))
+      .map((l) => (JSON.parse(l) as { kind: string }).kind);
+    expect(bash).toEqual(['tool_update', 'tool_call', 'tool_update']);
+    expect(r.stdout).toContain('[pending]');
+    expect(r.stdout).toContain('[running]');
+    // Without an event log (E2, or E3 after the 1.16 wipe) each row's last state only.
+    const e2 = await cli(['timeline', join(CORPORA, 'opencode', 'events-empty'), '--format', 'jsonl']);
+    expect(e2.stdout).not.toContain('[pending]');
+  });
+});
+
 describe('the opencode corpora', () => {
   test('checked-in corpora/opencode is what the generator writes', () => {
     const out = mkdtempSync(join(scratch, 'corpora-'));

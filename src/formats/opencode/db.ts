@@ -43,7 +43,7 @@ export interface DbFacts {
   sessions: OcSession[];
   secretRows: Array<{ table: string; rows: number }>;
   /** E3's event log: rows, and what is wrong with its sequence numbers. */
-  events?: { rows: number; problems: string[] };
+  events?: { rows: number; problems: string[]; sessions: string[] };
   messageRows: number;
   partRows: number;
   /** Reading the rows stopped part way. */
@@ -151,7 +151,7 @@ function readFacts(db: Database.Database, facts: DbFacts): void {
 }
 
 /** E3's event log: per aggregate, seq contiguous from 0 and unique, and `event_sequence.seq` its last (§7.3). */
-function eventFacts(db: Database.Database, withSequence: boolean): { rows: number; problems: string[] } {
+function eventFacts(db: Database.Database, withSequence: boolean): NonNullable<DbFacts['events']> {
   const problems: string[] = [];
   let rows = 0;
   let agg: string | undefined;
@@ -180,7 +180,7 @@ function eventFacts(db: Database.Database, withSequence: boolean): { rows: numbe
       if (have !== undefined && have !== n(r.seq) && problems.length < 20)
         problems.push(`${a}: event_sequence.seq is ${String(r.seq)}, the last event's seq ${have}`);
     }
-  return { rows, problems };
+  return { rows, problems, sessions: [...last.keys()] };
 }
 
 /**
@@ -188,7 +188,7 @@ function eventFacts(db: Database.Database, withSequence: boolean): { rows: numbe
  * and each message followed by its parts by (time_created, id): opencode's own order, never the id alone (ids wrap,
  * §7.2). Parts whose message is not in the table come at the end of their session.
  */
-function* streamRows(db: Database.Database, facts: DbFacts): Generator<OcRow> {
+function* streamRows(db: Database.Database, facts: DbFacts, only?: string): Generator<OcRow> {
   if (!facts.tables.includes('message') || !facts.tables.includes('part')) return;
   let line = 0;
   const msgs = db.prepare(
@@ -233,21 +233,48 @@ function* streamRows(db: Database.Database, facts: DbFacts): Generator<OcRow> {
     .iterate() as Iterable<Row>)
     if (!known.has(String(r.s))) order.push(String(r.s));
   try {
-    for (const sid of order) {
+    for (const sid of only === undefined ? order : [only]) {
       for (const m of msgs.iterate(sid) as Iterable<Row>) {
         yield row('message', m);
         for (const p of parts.iterate(String(m.id)) as Iterable<Row>) yield row('part', p);
       }
     }
-    for (const p of strays.iterate() as Iterable<Row>) yield row('part', p);
+    if (only === undefined) for (const p of strays.iterate() as Iterable<Row>) yield row('part', p);
   } catch (e) {
     facts.partial ??= (e as Error).message;
   }
 }
 
+/** One row of E3's `event` log, its data parsed (undefined when it does not parse). */
+export interface EventRow {
+  id: string;
+  seq: number;
+  type: string;
+  data?: Record<string, unknown>;
+  byteLength: number;
+}
+
 export interface OpenDb {
   facts: DbFacts;
-  rows(): Iterable<OcRow>;
+  /** Every session's rows, or one session's. */
+  rows(session?: string): Iterable<OcRow>;
+  /** One session's events in `seq` order (E3; none when the table is absent). */
+  events(session: string): Iterable<EventRow>;
+}
+
+function* streamEvents(db: Database.Database, facts: DbFacts, session: string): Generator<EventRow> {
+  if (!facts.tables.includes('event')) return;
+  const q = 'SELECT id, seq, type, data, length(data) AS len FROM event WHERE aggregate_id = ? ORDER BY seq';
+  try {
+    for (const r of db.prepare(q).iterate(session) as Iterable<Row>) {
+      const p = parseData(r.data);
+      const e: EventRow = { id: String(r.id), seq: n(r.seq) ?? -1, type: String(r.type), byteLength: n(r.len) ?? 0 };
+      if ('value' in p) e.data = p.value;
+      yield e;
+    }
+  } catch (e) {
+    facts.partial ??= (e as Error).message;
+  }
 }
 
 /**
@@ -256,7 +283,7 @@ export interface OpenDb {
  */
 export function withOpencodeDb<T>(source: SessionSource, rel: string, cap: number, use: (db: OpenDb) => T): T {
   const facts = blankFacts(rel);
-  const none: OpenDb = { facts, rows: () => [] };
+  const none: OpenDb = { facts, rows: () => [], events: () => [] };
   const main = source.entry(rel);
   if (!main) {
     facts.error = 'the database is missing';
@@ -314,7 +341,11 @@ export function withOpencodeDb<T>(source: SessionSource, rel: string, cap: numbe
       facts.partial = (e as Error).message;
     }
     const open = db;
-    return use({ facts, rows: () => streamRows(open, facts) });
+    return use({
+      facts,
+      rows: (only) => streamRows(open, facts, only),
+      events: (session) => streamEvents(open, facts, session),
+    });
   } finally {
     db?.close();
     copy.value.remove();

@@ -13,8 +13,8 @@ import { isoTime } from '../../model/safe-values.js';
 import type { LoadLimits } from '../types.js';
 import { isObj, num } from '../shared/events.js';
 import { databasesIn } from './artifacts.js';
-import { DB_KIND, DEFAULT_MAX_DB_BYTES, withOpencodeDb, type DbFacts } from './db.js';
-import { OpencodeNormalizer, recordOf } from './normalize.js';
+import { DB_KIND, DEFAULT_MAX_DB_BYTES, withOpencodeDb, type DbFacts, type OpenDb } from './db.js';
+import { logEvent, OpencodeNormalizer, recordOf } from './normalize.js';
 import type { OcRow, OcSession } from './rows.js';
 import { readTrees } from './tree.js';
 
@@ -203,7 +203,76 @@ function identity(source: SessionSource, sessions: readonly OcSession[]): Sessio
 }
 
 /**
- * The timeline's log: every session's rows, each event at its own clock (`time_created`, milliseconds since the
+ * One session of an E3 database told from its event log, in `seq` order: every state each row went through (a tool
+ * part pending, running, then completed), each at the row that holds its last state (its line), rows removed since
+ * at the line before.
+ */
+function replay(
+  open: OpenDb,
+  session: string,
+  rows: readonly OcRow[],
+  n: OpencodeNormalizer,
+  onEvent: (e: SessionEvent, r: JsonlRecord) => void,
+): void {
+  const lineOf = new Map(rows.map((r) => [r.id, r.line]));
+  const file = rows[0]!.file;
+  const messages = new Map<string, OcRow>();
+  const shown = new Set<string>();
+  const prompted = new Set<string>();
+  let line = rows[0]!.line;
+  n.session();
+  for (const ev of open.events(session)) {
+    const d = ev.data;
+    const info = d && isObj(d.info) ? d.info : undefined;
+    const part = d && isObj(d.part) ? d.part : undefined;
+    const base = ev.type.replace(/\.\d+$/, '');
+    if (base === 'message.updated' && info && typeof info.id === 'string') {
+      line = lineOf.get(info.id) ?? line;
+      const r: OcRow = {
+        table: 'message',
+        id: info.id,
+        sessionId: session,
+        file,
+        line,
+        byteLength: ev.byteLength,
+        value: info,
+      };
+      const t = isObj(info.time) ? num(info.time.created) : undefined;
+      if (t !== undefined) r.timeCreated = t;
+      messages.set(info.id, r);
+      // A user message's prompt is its first text part, which the log records after it.
+      const prompt: OcRow[] = info.role === 'user' ? [{ ...r, table: 'part', value: { type: 'text', text: '' } }] : [];
+      for (const e of n.events(r, undefined, prompt, true, shown)) onEvent(e, recordOf(r));
+    } else if (base === 'message.part.updated' && part && typeof part.id === 'string') {
+      line = lineOf.get(part.id) ?? line;
+      const msg = typeof part.messageID === 'string' ? messages.get(part.messageID) : undefined;
+      const r: OcRow = {
+        table: 'part',
+        id: part.id,
+        sessionId: session,
+        file,
+        line,
+        byteLength: ev.byteLength,
+        value: part,
+      };
+      if (typeof part.messageID === 'string') r.messageId = part.messageID;
+      const t = num(d?.time);
+      if (t !== undefined) r.timeCreated = t;
+      // The first text part of a user message opens its turn (a rewrite of the same part does not).
+      const first = part.type === 'text' && msg !== undefined && !prompted.has(msg.id);
+      if (first) prompted.add(msg!.id);
+      const parts = first ? [r] : [];
+      for (const e of n.events(r, msg, parts, true, shown)) onEvent(e, recordOf(r));
+    } else {
+      const { event, record } = logEvent(n, file, line, session, ev.type, d);
+      onEvent(event, record);
+    }
+  }
+}
+
+/**
+ * The timeline's log: every session's rows (an E3 session's told from its event log: every state of each row), each
+ * event at its own clock (`time_created`, milliseconds since the
  * epoch, opencode's process clock; a JSON tree's part has no time of its own), the JSON trees first, then each
  * database.
  */
@@ -233,17 +302,20 @@ export function streamOpencodeLog(
     withOpencodeDb(source, db, cap, (open) => {
       if (open.facts.error !== undefined) return;
       let count = 0;
-      emitRows(
-        (function* () {
-          for (const r of open.rows()) {
-            count++;
-            yield r;
-          }
-        })(),
-        n,
-        true,
-        { event: onEvent },
-      );
+      const logged = new Set(open.facts.events?.sessions ?? []);
+      let held: OcRow[] = [];
+      const flush = () => {
+        const sid = held[0]?.sessionId;
+        if (sid !== undefined && logged.has(sid)) replay(open, sid, held, n, onEvent);
+        else emitRows(held, n, true, { event: onEvent });
+        held = [];
+      };
+      for (const r of open.rows()) {
+        count++;
+        if (held.length && held[0]!.sessionId !== r.sessionId) flush();
+        held.push(r);
+      }
+      flush();
       end = {
         file: db,
         kind: 'db',

@@ -62,6 +62,11 @@ export class OpencodeNormalizer {
   private turns = -1;
   private fresh = true;
 
+  /** A blank event of the next place in the stream. */
+  blank(file: string, r: JsonlRecord): SessionEvent {
+    return blankEvent(file, r, 'opencode', this.seq++);
+  }
+
   /** The next rows are another opencode session's (its turns count from 0, its conversation is its own). */
   session(): void {
     this.turns = -1;
@@ -72,7 +77,14 @@ export class OpencodeNormalizer {
    * A row as its events (a terminal tool part gives two: its call, then its result). `message`: the message a part
    * belongs to; `time` (the timeline) gives each event its own clock, `time_created` (else `time_updated`).
    */
-  events(r: OcRow, message: OcRow | undefined, parts: readonly OcRow[], time: boolean): SessionEvent[] {
+  events(
+    r: OcRow,
+    message: OcRow | undefined,
+    parts: readonly OcRow[],
+    time: boolean,
+    /** Replaying E3's event log: the parts whose call was shown already (a later state is an update only). */
+    shown?: Set<string>,
+  ): SessionEvent[] {
     const e = blankEvent(r.file, recordOf(r), 'opencode', this.seq++);
     e.sessionId = r.sessionId;
     if (time) {
@@ -144,6 +156,17 @@ export class OpencodeNormalizer {
         e.toolTitle = str(v.tool);
         e.toolStatus = str(st.status);
         e.summary = tag(clip(toolSummary(v)));
+        if (shown) {
+          // A state of the part's history: the call once its input is known (running, or a terminal state first),
+          // every other state an update.
+          if (shown.has(r.id) || st.status === 'pending') {
+            e.kind = 'tool_update';
+            if (st.status === 'completed' || st.status === 'error')
+              e.toolStatus = st.status === 'completed' ? 'completed' : 'failed';
+            return [e];
+          }
+          shown.add(r.id);
+        }
         if (!TERMINAL.has(String(st.status))) return [e];
         const u: SessionEvent = { ...e, seq: this.seq++, kind: 'tool_update' };
         u.toolStatus = st.status === 'completed' ? 'completed' : 'failed';
@@ -235,6 +258,33 @@ export class OpencodeNormalizer {
     if (open && isObj(v.time) && num(v.time.completed) !== undefined) item(m, { type: 'assistant', text: '' });
     return out;
   }
+}
+
+/** An event of E3's log that is not a row's state (a session created or updated, a row removed), as an event. */
+export function logEvent(
+  n: OpencodeNormalizer,
+  file: string,
+  line: number,
+  session: string,
+  type: string,
+  data: Obj | undefined,
+): { event: SessionEvent; record: JsonlRecord } {
+  const record: JsonlRecord = { line, byteOffset: 0, byteLength: 0, value: { type: `event:${type}`, ...data } };
+  const e = n.blank(file, record);
+  e.sessionId = session;
+  e.tag = type;
+  const info = data && isObj(data.info) ? data.info : undefined;
+  const t = info && isObj(info.time) ? info.time : undefined;
+  const at = t ? (type.includes('.created') ? num(t.created) : (num(t.updated) ?? num(t.created))) : undefined;
+  const ms = validTimeMs(at);
+  if (ms !== undefined) {
+    e.timeMs = ms;
+    e.timeSource = 'agentTimestampMs';
+  }
+  e.kind = type.startsWith('session.') ? 'session_update' : 'notice';
+  const what = info ? str(info.title) : (str(data?.partID) ?? str(data?.messageID));
+  e.summary = `[${session}] ${type}${what ? ` ${clip(what, 80)}` : ''}`;
+  return { event: e, record };
 }
 
 /** Full text of an event's row: a prompt or a reply, a tool's input and output. */
