@@ -43,6 +43,9 @@ const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
 /** Why `--redact` leaves a file out of the payload. */
 export const WITHHELD = 'withheld by --redact: not text, so it cannot be redacted (bundle without --redact to keep it)';
 
+/** Why a bag leaves out a file its format says holds credentials (redaction would miss tokens it cannot tell). */
+export const SECRET_WITHHELD = 'withheld: it holds credentials (never put in a bag; the inventory records its size)';
+
 /** How a file is redacted: by its name, and by what its format says it is (its artifact role). */
 export function contentClass(rel: string, role?: ArtifactRole): ContentClass {
   if (/\.jsonl$/.test(rel) || role === 'quarantine') return 'jsonl';
@@ -140,9 +143,9 @@ export function planPayload(
   const withheld: Array<{ source: SessionSource; rel: string }> = [];
   for (const f of files) {
     const cls = contentClass(f.rel, f.role);
-    if (r && cls === 'binary') {
+    if ((r && cls === 'binary') || f.role === 'secret') {
       // A database, an image or any bytes that are not text cannot be redacted: a redacted bag leaves them out.
-      problems.push({ bagPath: f.bagPath, type: 'file', reason: WITHHELD });
+      problems.push({ bagPath: f.bagPath, type: 'file', reason: f.role === 'secret' ? SECRET_WITHHELD : WITHHELD });
       withheld.push({ source: f.source, rel: f.rel });
       continue;
     }

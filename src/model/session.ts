@@ -16,6 +16,7 @@ export type ArtifactRole =
   | 'transient' // probe file the agent creates and removes
   | 'dir'
   | 'foreign' // known, but written by a non-upstream build
+  | 'secret' // credentials: never in a bag (hashed, listed as withheld)
   | 'unexpected';
 
 export interface Artifact {
