@@ -5,7 +5,7 @@
  * and files never reach a report, a timeline, the index or a bag; the corpora (checked-in = generated); the read
  * of the rows (terminal states only pair); inspect's warning that opening the data with opencode destroys evidence.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -137,11 +137,19 @@ describe('credentials', () => {
     expect(out).not.toContain('sk-ant-api03-FAKE');
     const rep = await audit(dir);
     expect(rep.findings.map((f) => f.code).sort()).toEqual(['OPENCODE_SECRET_FILE', 'OPENCODE_SECRET_ROWS']);
-    const bag = join(scratch, 'secrets-redacted.zip');
-    expect((await cli(['bundle', dir, '-o', bag, '--redact'])).code).toBe(0);
-    const bytes = readFileSync(bag);
-    expect(bytes.includes('sk-ant-api03-FAKE')).toBe(false);
-    expect(bytes.includes('sk-oc-FAKE')).toBe(false);
+    // Bags as directories, read whole: a plain bag and a redacted one hold neither token.
+    for (const args of [[], ['--redact']]) {
+      const bag = join(scratch, `secrets-bag${args.length}`);
+      expect((await cli(['bundle', dir, '-o', bag, ...args])).code).toBe(0);
+      const text = readdirSync(bag, { recursive: true, encoding: 'utf8' })
+        .map((p) => join(bag, p))
+        .filter((p) => statSync(p).isFile())
+        .map((p) => readFileSync(p, 'latin1'))
+        .join('\n');
+      expect(text).not.toContain('sk-ant-api03-FAKE');
+      if (args.length) expect(text).not.toContain('sk-oc-FAKE');
+      expect(text).toContain('withheld: it holds credentials');
+    }
   });
 });
 

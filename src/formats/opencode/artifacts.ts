@@ -59,7 +59,7 @@ export function classifyOpencode(inventory: readonly InventoryEntry[]): Map<stri
     else if (side?.[2] === 'wal') set(p, 'db-wal', 'binary', `write-ahead log of ${side[1]}`);
     else if (side?.[2] === 'shm') set(p, 'db-shm', 'transient', `shared-memory index of ${side[1]}-wal`);
     else if (side?.[2] === 'journal') set(p, 'db-journal', 'binary', `rollback journal of ${side[1]}`);
-    else if (SECRET_FILES.test(p)) set(p, 'secret', 'json', 'credentials: never read or shown by this audit');
+    else if (SECRET_FILES.test(p)) set(p, 'secret', 'secret', 'credentials: never read, shown or bagged');
     else if (E0_SESSION.test(p) || E1_SESSION.test(p)) set(p, 'tree-session', 'json');
     else if (E0_MESSAGE.test(p) || E1_MESSAGE.test(p)) set(p, 'message', 'json');
     else if (E0_PART.test(p) || E1_PART.test(p)) set(p, 'part', 'json');

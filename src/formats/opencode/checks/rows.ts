@@ -71,8 +71,8 @@ export const opencodeRows = defineCheck({
       title: 'The data directory holds credential files',
       help:
         'auth.json (provider keys and OAuth tokens), mcp-auth.json (MCP tokens) and storage/session_share/*.json ' +
-        '(share secrets) are never read or shown by this audit. A bag copies them byte for byte unless made with ' +
-        '--redact (which redacts them): share only a redacted bag.',
+        '(share secrets) are never read or shown by this audit, and never put in a bag (with or without --redact: ' +
+        'a redaction by detectors would miss tokens it cannot tell); the inventory records them as withheld.',
     },
   },
   create(ctx) {
@@ -130,7 +130,7 @@ export const opencodeRows = defineCheck({
             { file: secrets[0]! },
             `${secrets.length} credential file(s) (${secrets.slice(0, 3).join(', ')}` +
               `${secrets.length > 3 ? ', …' : ''}` +
-              '), never read: a bag holds them unless made with --redact',
+              '), never read: no bag holds them',
           );
       },
     };
