@@ -112,12 +112,24 @@ const finishPart = (n: number, t: number, reason: string) => ({
   },
 });
 
+/** The main session's own rules; its subagent's child derives the denies (task.ts:125-156). */
+const MAIN_RULES = [
+  { permission: 'bash', pattern: '*', action: 'ask' },
+  { permission: 'webfetch', pattern: '*', action: 'deny' },
+];
+const CHILD_RULES = [
+  { permission: 'webfetch', pattern: '*', action: 'deny' },
+  { permission: 'todowrite', pattern: '*', action: 'deny' },
+  { permission: 'task', pattern: '*', action: 'deny' },
+];
+
 /** The main session: a prompt, a shell command and an edit, a subagent, the answer. */
 export function mainSession(): OcSessionSpec {
   const u = user(1, T0, 'Add a /health endpoint and run the tests.');
   return {
     id: OC_IDS.main,
     title: 'Add a health endpoint',
+    permission: MAIN_RULES,
     time: T0 - 50,
     updated: T0 + 60000,
     directory: CWD,
@@ -180,6 +192,7 @@ export function childSession(): OcSessionSpec {
     updated: T0 + 29000,
     parentId: OC_IDS.main,
     directory: CWD,
+    permission: CHILD_RULES,
     messages: [
       u,
       assistant(21, T0 + 7000, u.id, 'stop', [
@@ -410,6 +423,26 @@ export function opencodeCases(): Case[] {
         e3(),
         new Map([['auth.json', '{\n  "anthropic": {\n    "type": "api",\n    "key": "sk-ant-api03-FAKE"\n  }\n}']]),
       ),
+    },
+    {
+      name: 'permission-widened',
+      description:
+        "a session.updated event replaces the session's ruleset with one that allows bash and drops the webfetch " +
+        'deny (a prompt `tools` map or an HTTP PATCH)',
+      must: ['OPENCODE_PERMISSION_WIDENED'],
+      files: opencodeHome(
+        e3(
+          editSession((s) => {
+            s.permissionUpdates = [[{ permission: 'bash', pattern: '*', action: 'allow' }]];
+          }),
+        ),
+      ),
+    },
+    {
+      name: 'permission-child-widened',
+      description: "the subagent's child session lacks its parent's webfetch deny (its ruleset was edited)",
+      must: ['OPENCODE_PERMISSION_WIDENED'],
+      files: opencodeHome(e3([mainSession(), { ...childSession(), permission: CHILD_RULES.slice(1) }])),
     },
     {
       name: 'tool-interrupted',

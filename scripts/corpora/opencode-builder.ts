@@ -34,6 +34,10 @@ export interface OcSessionSpec {
   parentId?: string;
   directory?: string;
   version?: string;
+  /** session.permission (a ruleset). */
+  permission?: Json[];
+  /** Later rulesets, each a session.updated event after the messages (E3), the last one the column's. */
+  permissionUpdates?: Json[][];
   messages: OcMessageSpec[];
 }
 
@@ -140,8 +144,8 @@ export function opencodeDb(sessions: readonly OcSessionSpec[], o: DbOptions): Bu
       'INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, ?, ?)',
     ).run(PROJECT, '/home/dev/app', 'git', t0 - 1000, t0 - 1000, '[]');
     const addSession = db.prepare(
-      'INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) ' +
-        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated, ' +
+        'permission) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const addMessage = db.prepare(
       'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)',
@@ -172,6 +176,7 @@ export function opencodeDb(sessions: readonly OcSessionSpec[], o: DbOptions): Bu
         setSeq.run(s.id, seq++);
       };
       const updated = s.updated ?? s.time;
+      const finalPermission = s.permissionUpdates?.at(-1) ?? s.permission;
       const info = {
         id: s.id,
         slug: 'calm-river',
@@ -180,6 +185,7 @@ export function opencodeDb(sessions: readonly OcSessionSpec[], o: DbOptions): Bu
         title: s.title,
         version: s.version ?? (o.era === 'E3' ? '1.16.2' : '1.2.25'),
         time: { created: s.time, updated },
+        ...(s.permission ? { permission: s.permission } : {}),
       };
       addSession.run(
         s.id,
@@ -191,6 +197,7 @@ export function opencodeDb(sessions: readonly OcSessionSpec[], o: DbOptions): Bu
         info.version,
         s.time,
         updated,
+        finalPermission ? JSON.stringify(finalPermission) : null,
       );
       event('session.created.1', { sessionID: s.id, info });
       for (const m of s.messages) {
@@ -207,6 +214,11 @@ export function opencodeDb(sessions: readonly OcSessionSpec[], o: DbOptions): Bu
           addPart.run(p.id, m.id, s.id, p.time, p.time, JSON.stringify(strip(p.data, 'id', 'sessionID', 'messageID')));
         }
       }
+      for (const [k, permission] of (s.permissionUpdates ?? []).entries())
+        event('session.updated.1', {
+          sessionID: s.id,
+          info: { ...info, permission, time: { ...info.time, updated: updated + k } },
+        });
     }
     for (const sql of o.edit ?? []) db.exec(sql);
     const bytes = db.serialize();

@@ -44,6 +44,11 @@ export interface DbFacts {
   secretRows: Array<{ table: string; rows: number }>;
   /** E3's event log: rows, and what is wrong with its sequence numbers. */
   events?: { rows: number; problems: string[]; sessions: string[] };
+  /**
+   * E3: each session's permission ruleset as its session.created / session.updated events recorded it, when it
+   * changed (the first MAX_PERMISSION_STEPS of them).
+   */
+  permissionSteps: Array<{ session: string; seq: number; permission: unknown }>;
   messageRows: number;
   partRows: number;
   /** Reading the rows stopped part way. */
@@ -63,6 +68,7 @@ export const blankFacts = (file: string): DbFacts => ({
   migrations: [],
   sessions: [],
   secretRows: [],
+  permissionSteps: [],
   messageRows: 0,
   partRows: 0,
 });
@@ -147,7 +153,33 @@ function readFacts(db: Database.Database, facts: DbFacts): void {
   }
   if (has('message')) facts.messageRows = n(all('SELECT count(*) AS c FROM message')[0]?.c) ?? 0;
   if (has('part')) facts.partRows = n(all('SELECT count(*) AS c FROM part')[0]?.c) ?? 0;
-  if (has('event')) facts.events = eventFacts(db, has('event_sequence'));
+  if (has('event')) {
+    facts.events = eventFacts(db, has('event_sequence'));
+    permissionSteps(db, facts);
+  }
+}
+
+const MAX_PERMISSION_STEPS = 1000;
+
+/** The permission ruleset of every session.created / session.updated event, where it differs from the one before. */
+function permissionSteps(db: Database.Database, facts: DbFacts): void {
+  const q =
+    "SELECT aggregate_id AS a, seq, data FROM event WHERE type LIKE 'session.created.%' OR type LIKE " +
+    "'session.updated.%' ORDER BY aggregate_id, seq";
+  const last = new Map<string, string>();
+  for (const r of db.prepare(q).iterate() as Iterable<Row>) {
+    const p = parseData(r.data);
+    if (!('value' in p)) continue;
+    const info = p.value.info;
+    if (typeof info !== 'object' || info === null) continue;
+    const perm = (info as Row).permission;
+    const key = JSON.stringify(perm ?? null);
+    const a = String(r.a);
+    if (last.get(a) === key) continue;
+    last.set(a, key);
+    if (facts.permissionSteps.length >= MAX_PERMISSION_STEPS) return;
+    facts.permissionSteps.push({ session: a, seq: n(r.seq) ?? -1, permission: perm ?? null });
+  }
 }
 
 /** E3's event log: per aggregate, seq contiguous from 0 and unique, and `event_sequence.seq` its last (§7.3). */

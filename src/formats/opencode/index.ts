@@ -9,6 +9,7 @@ import { IN_ORDER } from '../../timeline/rules.js';
 import type { FormatModule } from '../types.js';
 import { classifyOpencode, detectOpencode, detectOpencodeFiles } from './artifacts.js';
 import { opencodeDb } from './checks/db.js';
+import { opencodePermission } from './checks/permission.js';
 import { opencodeRows } from './checks/rows.js';
 import { opencodeInspect } from './inspect.js';
 import { loadOpencode, streamOpencodeLog } from './load.js';
@@ -61,7 +62,7 @@ export const opencode = {
     unclaimedSubagent: 'no session of the data directory is its parent (parent_id)',
     duplicateId: 'opencode keys sessions by id in its database: only the copy in the newest store is the one it opens',
   },
-  checks: [opencodeDb, opencodeRows],
+  checks: [opencodeDb, opencodeRows, opencodePermission],
   schemas: OPENCODE_SCHEMAS,
   inspect: opencodeInspect(PAIRING),
   changePolicy: (rel) =>
