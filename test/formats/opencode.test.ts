@@ -5,7 +5,18 @@
  * and files never reach a report, a timeline, the index or a bag; the corpora (checked-in = generated); the read
  * of the rows (terminal states only pair); inspect's warning that opening the data with opencode destroys evidence.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -176,6 +187,41 @@ describe('pairing reads terminal states only', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('npm test');
     expect(r.stdout).toContain('/home/dev/app/src/server.ts');
+  });
+});
+
+describe('hostile databases', () => {
+  test('a foreign schema, a database that is a directory, an empty one: findings, never a crash', async () => {
+    const make = (name: string, sql: string[]): string => {
+      const dir = join(scratch, name);
+      mkdirSync(dir);
+      const db = new Database(':memory:');
+      for (const q of sql) db.exec(q);
+      writeFileSync(join(dir, 'opencode.db'), db.serialize());
+      db.close();
+      return dir;
+    };
+    const foreign = make('foreign', [
+      'CREATE TABLE session (id text)',
+      'CREATE TABLE message (id text, session_id text)',
+      'CREATE TABLE part (id text)',
+      "INSERT INTO session VALUES ('s1')",
+      "INSERT INTO message VALUES ('m1', 's1')",
+    ]);
+    const asDir = join(scratch, 'as-dir');
+    mkdirSync(join(asDir, 'opencode.db'), { recursive: true });
+    const empty = join(scratch, 'empty');
+    mkdirSync(empty);
+    writeFileSync(join(empty, 'opencode-dev.db'), '');
+    const codes = async (dir: string) => (await audit(dir)).findings.map((f) => f.code);
+    expect(await codes(foreign)).toEqual(['OPENCODE_ROW_UNREADABLE']);
+    expect(await codes(asDir)).toEqual(['OPENCODE_DB_UNREADABLE']);
+    expect(await codes(empty)).toEqual(['OPENCODE_DB_UNREADABLE']);
+    for (const dir of [foreign, asDir, empty])
+      for (const c of ['timeline', 'inspect', 'transcript', 'pairs']) {
+        const r = await cli([c, dir]);
+        expect(r.stderr, `${c} ${dir}`).toBe('');
+      }
   });
 });
 

@@ -223,19 +223,37 @@ function eventFacts(db: Database.Database, withSequence: boolean): NonNullable<D
 function* streamRows(db: Database.Database, facts: DbFacts, only?: string): Generator<OcRow> {
   if (!facts.tables.includes('message') || !facts.tables.includes('part')) return;
   let line = 0;
-  const msgs = db.prepare(
-    'SELECT id, session_id, time_created, time_updated, data, length(data) AS len FROM message ' +
-      'WHERE session_id = ? ORDER BY time_created, id',
-  );
-  const parts = db.prepare(
-    'SELECT id, message_id, session_id, time_created, time_updated, data, length(data) AS len FROM part ' +
-      'WHERE message_id = ? ORDER BY time_created, id',
-  );
-  const strays = db.prepare(
-    'SELECT p.id, p.message_id, p.session_id, p.time_created, p.time_updated, p.data, length(p.data) AS len ' +
-      'FROM part p LEFT JOIN message m ON m.id = p.message_id WHERE m.id IS NULL ' +
-      'ORDER BY p.session_id, p.time_created, p.id',
-  );
+  // Columns a foreign or damaged schema lacks read as NULL (a row without its data is unreadable, not a crash).
+  const mc = columns(db, 'message');
+  const pc = columns(db, 'part');
+  const pick = (have: string[], p: string, c: string) => (have.includes(c) ? `${p}${c}` : `NULL AS ${c}`);
+  const m = (c: string) => pick(mc, '', c);
+  const pp = (c: string, p = '') => pick(pc, p, c);
+  const orderBy = (have: string[], p = '') => (have.includes('time_created') ? `${p}time_created, ${p}id` : `${p}id`);
+  const mdata = mc.includes('data') ? 'data, length(data) AS len' : 'NULL AS data, 0 AS len';
+  const pdata = (p = '') => (pc.includes('data') ? `${p}data, length(${p}data) AS len` : 'NULL AS data, 0 AS len');
+  let msgs: Database.Statement;
+  let parts: Database.Statement;
+  let strays: Database.Statement | undefined;
+  try {
+    msgs = db.prepare(
+      `SELECT id, session_id, ${m('time_created')}, ${m('time_updated')}, ${mdata} FROM message ` +
+        `WHERE session_id = ? ORDER BY ${orderBy(mc)}`,
+    );
+    parts = db.prepare(
+      `SELECT id, ${pp('message_id')}, ${pp('session_id')}, ${pp('time_created')}, ${pp('time_updated')}, ` +
+        `${pdata()} FROM part WHERE ${pc.includes('message_id') ? 'message_id' : 'NULL'} = ? ORDER BY ${orderBy(pc)}`,
+    );
+    if (pc.includes('message_id'))
+      strays = db.prepare(
+        `SELECT p.id, ${pp('message_id', 'p.')}, ${pp('session_id', 'p.')}, ${pp('time_created', 'p.')}, ` +
+          `${pp('time_updated', 'p.')}, ${pdata('p.')} FROM part p LEFT JOIN message m ON m.id = p.message_id ` +
+          `WHERE m.id IS NULL ORDER BY ${pc.includes('session_id') ? 'p.session_id, ' : ''}${orderBy(pc, 'p.')}`,
+      );
+  } catch (e) {
+    facts.partial ??= `the message and part tables cannot be read (${(e as Error).message})`;
+    return;
+  }
   const row = (table: OcRow['table'], r: Row): OcRow => {
     const out: OcRow = {
       table,
@@ -271,7 +289,7 @@ function* streamRows(db: Database.Database, facts: DbFacts, only?: string): Gene
         for (const p of parts.iterate(String(m.id)) as Iterable<Row>) yield row('part', p);
       }
     }
-    if (only === undefined) for (const p of strays.iterate() as Iterable<Row>) yield row('part', p);
+    if (only === undefined && strays) for (const p of strays.iterate() as Iterable<Row>) yield row('part', p);
   } catch (e) {
     facts.partial ??= (e as Error).message;
   }

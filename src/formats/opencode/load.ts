@@ -121,7 +121,9 @@ function emitRows(rows: Iterable<OcRow>, n: OpencodeNormalizer, time: boolean, o
 
 const files = (source: SessionSource): string[] => source.inventory.filter((e) => e.type === 'file').map((e) => e.path);
 
-const dbsOf = (source: SessionSource): string[] => databasesIn(files(source).filter((p) => !p.includes('/')));
+/** The databases at the top of the directory (any entry of their names: one that is not a file is reported). */
+const dbsOf = (source: SessionSource): string[] =>
+  databasesIn(source.inventory.map((e) => e.path).filter((p) => !p.includes('/')));
 
 function countStore(store: StoreSessions, sessions: readonly OcSession[], rows: OcRow[] | undefined): void {
   for (const s of sessions) {
