@@ -138,6 +138,19 @@ describe('a data directory whose rows live only in a live -wal', () => {
   });
 });
 
+describe('a -wal SQLite does not read', () => {
+  test('frames past a broken header are counted and kept, the database read without them', async () => {
+    const dir = join(scratch, 'stale');
+    cpSync(join(CORPORA, 'opencode', 'clean'), dir, { recursive: true });
+    const wal = Buffer.from(readFileSync(join(CORPORA, 'opencode', 'wal-uncheckpointed', 'opencode.db-wal')));
+    wal.writeUInt32BE((wal.readUInt32BE(16) + 1) >>> 0, 16);
+    writeFileSync(join(dir, 'opencode.db-wal'), wal);
+    const rep = await audit(dir);
+    expect(rep.findings.map((f) => `${f.code} ${f.severity}`)).toEqual(['OPENCODE_WAL_UNCHECKPOINTED note']);
+    expect(rep.findings[0]!.message).toMatch(/no committed frame SQLite reads \(the header checksum/);
+  });
+});
+
 describe('credentials', () => {
   test('an account token and auth.json never reach a report, a timeline, the index or a bag', async () => {
     const dir = join(scratch, 'secrets');

@@ -64,12 +64,14 @@ export const opencodeDb = defineCheck({
     },
     OPENCODE_WAL_UNCHECKPOINTED: {
       severity: 'note',
-      title: 'Committed transactions are still only in the write-ahead log',
+      title: 'The write-ahead log holds frames not checkpointed into the database',
       help:
         'opencode runs in WAL mode and checkpoints on open (wal_checkpoint PASSIVE): frames still in the -wal were ' +
         'committed after the last checkpoint (opencode was killed or is running). The audit read them, as opencode ' +
         'would; a reader that ignores the -wal sees an older, possibly empty, database. Opening the data with ' +
-        'opencode checkpoints them into the main file and may overwrite older frames: bundle first.',
+        'opencode checkpoints them into the main file and may overwrite older frames: bundle first. Frames that are ' +
+        'not read (after the last commit, from an earlier generation, past a checksum break) are older page images ' +
+        'of deleted or rewritten rows: the message counts them.',
     },
     OPENCODE_MIGRATIONS_UNKNOWN: {
       severity: 'note',
@@ -157,6 +159,16 @@ export const opencodeDb = defineCheck({
             `${w.committedFrames} committed frame(s) of ${w.pageSize} bytes in ${w.commits} transaction(s) are only ` +
               `in ${f.file}-wal (${w.frames} frame(s) valid, ${w.uncommittedFrames} uncommitted, ${w.staleFrames} ` +
               `from an earlier generation; the database is ${w.dbPages ?? '?'} page(s) after the last commit)`,
+          );
+        else if (w && (w.frames > 0 || w.staleFrames > 0 || w.problem !== undefined))
+          ctx.emit(
+            'OPENCODE_WAL_UNCHECKPOINTED',
+            { file: `${f.file}-wal` },
+            `${f.file}-wal holds no committed frame SQLite reads (${
+              w.problem ??
+              `${w.uncommittedFrames} ` +
+                `uncommitted, ${w.staleFrames} from an earlier generation or past a checksum break`
+            }): older page ` + 'images that opencode would overwrite, kept in a bundle byte for byte',
           );
         const unknown = f.migrations.filter((m) => !KNOWN_MIGRATIONS.has(m.slice(0, 14)));
         if (unknown.length)
