@@ -445,6 +445,21 @@ export function opencodeCases(): Case[] {
       files: opencodeHome(e3([mainSession(), { ...childSession(), permission: CHILD_RULES.slice(1) }])),
     },
     {
+      name: 'revert-pending',
+      description:
+        'the user ran /undo to the first answer: session.revert names it, the two later messages are still there ' +
+        'and the next prompt deletes them',
+      must: ['OPENCODE_REVERT_PENDING'],
+      maxSeverity: 'note',
+      files: opencodeHome(
+        e3(sessions(), {
+          edit: [
+            `UPDATE session SET revert = '{"messageID":"${mainSession().messages[1]!.id}"}' WHERE id = '${OC_IDS.main}'`,
+          ],
+        }),
+      ),
+    },
+    {
       name: 'tool-interrupted',
       description:
         'the last assistant message never completed and its bash part is still running (opencode was killed ' +

@@ -49,6 +49,8 @@ export interface DbFacts {
    * changed (the first MAX_PERMISSION_STEPS of them).
    */
   permissionSteps: Array<{ session: string; seq: number; permission: unknown }>;
+  /** Sessions with a pending revert: the messages after it, which opencode deletes at the next prompt. */
+  reverts: Array<{ session: string; messageId: string; after: number }>;
   messageRows: number;
   partRows: number;
   /** Reading the rows stopped part way. */
@@ -69,6 +71,7 @@ export const blankFacts = (file: string): DbFacts => ({
   sessions: [],
   secretRows: [],
   permissionSteps: [],
+  reverts: [],
   messageRows: 0,
   partRows: 0,
 });
@@ -151,6 +154,14 @@ function readFacts(db: Database.Database, facts: DbFacts): void {
       facts.sessions.push(row);
     }
   }
+  if (has('message'))
+    for (const x of facts.sessions)
+      if (x.revertMessageId !== undefined) {
+        // opencode's cleanup compares ids as strings (revert.ts:100-134): what it would delete at the next prompt.
+        const q = 'SELECT count(*) AS c FROM message WHERE session_id = ? AND id > ?';
+        const after = n((db.prepare(q).get(x.id, x.revertMessageId) as Row | undefined)?.c) ?? 0;
+        facts.reverts.push({ session: x.id, messageId: x.revertMessageId, after });
+      }
   if (has('message')) facts.messageRows = n(all('SELECT count(*) AS c FROM message')[0]?.c) ?? 0;
   if (has('part')) facts.partRows = n(all('SELECT count(*) AS c FROM part')[0]?.c) ?? 0;
   if (has('event')) {

@@ -97,6 +97,14 @@ export const opencodeDb = defineCheck({
         'intermediate states of the rows (a tool part pending, running, then completed) are lost; only the final ' +
         'rows remain. Not evidence of tampering.',
     },
+    OPENCODE_REVERT_PENDING: {
+      severity: 'note',
+      title: 'A session has a pending revert: the next prompt deletes the messages after it',
+      help:
+        '`/undo` (session.revert) restores the files from the snapshot and records the message it reverts to, but ' +
+        'deletes nothing yet: at the next prompt opencode deletes every message whose id sorts after it (parts ' +
+        'cascade), and in E1/E2 nothing of them remains. Resuming the session destroys them: bundle first.',
+    },
     OPENCODE_SECRET_ROWS: {
       severity: 'note',
       title: 'The database holds credential rows',
@@ -190,6 +198,15 @@ export const opencodeDb = defineCheck({
             at,
             `${f.sessions.length} session(s) and no event: the history of their rows is gone, only the rows remain`,
           );
+        for (const r of f.reverts)
+          if (r.after > 0)
+            ctx.emit(
+              'OPENCODE_REVERT_PENDING',
+              at,
+              `session ${r.session} is reverted to ${r.messageId}: the next prompt deletes the ${r.after} message(s) ` +
+                'after it',
+              { key: r.session },
+            );
         const secret = f.secretRows.filter((r) => r.rows > 0);
         if (secret.length)
           ctx.emit(
