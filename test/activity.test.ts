@@ -181,6 +181,7 @@ const LAYOUT: Array<[agent: string, from: string, to: string]> = [
   ['claude', 'projects', '.claude/projects'],
   ['pi', 'sessions', '.pi/agent/sessions'],
   ['hermes', '', '.hermes'],
+  ['opencode', '', '.local/share/opencode'],
 ];
 
 describe('a fake home of every agent', () => {
