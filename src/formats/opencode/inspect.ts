@@ -17,8 +17,9 @@ export const OPENCODE_DESTROYS =
 export function opencodeInspect(pairing: PairingDialect): InspectTraits {
   return {
     resumeCommand: (id, identity) =>
-      `${identity?.cwd !== undefined ? `cd ${shellQuote(identity.cwd)} && ` : ''}opencode session list   # then: ` +
-      `opencode --session <session id>   (data directory ${id}; XDG_DATA_HOME decides which one opencode opens)`,
+      `${identity?.cwd !== undefined ? `cd ${shellQuote(identity.cwd)} && ` : ''}opencode --session ` +
+      `${shellQuote(identity?.id ?? id)}   # the session updated last; \`opencode session list\` names the ` +
+      'others (XDG_DATA_HOME decides which data directory opencode opens)',
     resumeSandbox: () =>
       "no sandbox travels with the session: opencode's permissions are the agent's ruleset from opencode.json, the " +
       "session's own `permission` column (a task child's derived ruleset) and approvals kept in memory only",

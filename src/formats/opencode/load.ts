@@ -191,6 +191,11 @@ export function loadOpencode(
   source.hashUnread();
 }
 
+/**
+ * What the directory records about itself: when its first session began and its last was updated, and the session
+ * a resume would most likely continue (the one updated last, of the newest store: a database's before a tree's),
+ * with its directory.
+ */
 function identity(source: SessionSource, sessions: readonly OcSession[]): SessionIdentity {
   const id: SessionIdentity = { subagents: [], id: source.found.id };
   const created = sessions.map((s) => s.timeCreated).filter((t): t is number => t !== undefined);
@@ -199,8 +204,15 @@ function identity(source: SessionSource, sessions: readonly OcSession[]): Sessio
   const u = isoTime(updated.length ? Math.max(...updated) : undefined);
   if (c !== undefined) id.createdAt = c;
   if (u !== undefined) id.updatedAt = u;
-  const dirs = sessions.map((s) => s.directory).filter((d): d is string => !!d);
-  if (dirs.length) id.cwd = dirs[dirs.length - 1]!;
+  const pool = sessions.some((s) => s.origin === 'db') ? sessions.filter((s) => s.origin === 'db') : sessions;
+  const when = (s: OcSession) => s.timeUpdated ?? s.timeCreated ?? 0;
+  const last = pool
+    .filter((s) => s.parentId === undefined)
+    .reduce<OcSession | undefined>((a, s) => (a === undefined || when(s) >= when(a) ? s : a), undefined);
+  if (last) {
+    id.id = last.id;
+    if (last.directory) id.cwd = last.directory;
+  }
   return id;
 }
 
