@@ -18,6 +18,7 @@ import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
 import { copilotCorpus } from './corpora/cases-copilot.js';
 import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from './corpora/cases-gemini.js';
+import { OPENCODE_LAYOUT, opencodeCorpus } from './corpora/cases-opencode.js';
 
 export interface Expected {
   description: string;
@@ -151,6 +152,7 @@ export function generate(outDir: string): string[] {
     ),
   );
   written.push(...generateAgentCorpora(outDir, ...copilotCorpus(), allCodes));
+  written.push(...generateAgentCorpora(outDir, 'opencode', 'opencode', OPENCODE_LAYOUT, ...opencodeCorpus(), allCodes));
   return written;
 }
 

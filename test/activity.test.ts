@@ -183,6 +183,7 @@ const LAYOUT: Array<[agent: string, from: string, to: string]> = [
   ['hermes', '', '.hermes'],
   ['gemini', '', '.gemini'],
   ['copilot', '', '.copilot'],
+  ['opencode', '', '.local/share/opencode'],
 ];
 
 describe('a fake home of every agent', () => {

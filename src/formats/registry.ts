@@ -11,9 +11,19 @@ import { pi } from './pi/index.js';
 import { hermes } from './hermes/index.js';
 import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
+import { opencode } from './opencode/index.js';
 
 /** Every format, in the order detection tries them (a const tuple, so the catalog keeps each check's code types). */
-export const FORMATS = [grok, codex, claude, pi, hermes, copilot, gemini] as const satisfies readonly FormatModule[];
+export const FORMATS = [
+  grok,
+  codex,
+  claude,
+  pi,
+  hermes,
+  copilot,
+  gemini,
+  opencode,
+] as const satisfies readonly FormatModule[];
 
 export const FORMAT_NAMES: readonly string[] = FORMATS.map((f) => f.name);
 

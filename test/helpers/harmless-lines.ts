@@ -130,7 +130,9 @@ function pi(lines: Buffer[]): Insertion {
  * finding's line is its row's id (rows are not lines: nothing inserted changes it).
  */
 export function harmlessLine(format: string, file: string): Insertion | undefined {
-  if (format === 'hermes' && basename(file) === 'state.db') return undefined;
+  // Database rows have no line to insert before them.
+  if ((format === 'hermes' && basename(file) === 'state.db') || (format === 'opencode' && /\.db$/.test(file)))
+    return undefined;
   // A log that is one JSON document (a legacy Gemini CLI session): white space before it, as for documents.
   if (format === 'gemini' && file.endsWith('.json')) return { at: 0, text: '', causes: [] };
   if (!file.endsWith('.jsonl') && !file.endsWith('.jsonl.corrupt'))

@@ -1,17 +1,17 @@
 /**
- * Reading a private copy of `state.db` (formats/shared/sqlite/copy.ts) with SQLite itself, read-only: the WAL state,
- * the schema version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows
- * streamed (never all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless
- * the WAL is not the database's own (formats/shared/sqlite/own.ts): then the database is read without it, as it is.
+ * Reading a private copy of `state.db` (db/copy.ts) with SQLite itself, read-only: the WAL state, the schema
+ * version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows streamed (never
+ * all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless the WAL is not
+ * the database's own (db/own.ts): then the database is read without it, as it is.
  */
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { tooDeepText, tooDeepDetail } from '../../../read/json-depth.js';
 import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
 import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
+import { integrity, openCopy, tablesOf } from '../../shared/sqlite/open.js';
 import { blankFacts, CALL_PROBLEMS_KEPT, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
-const INTEGRITY_ROWS = 100;
 const HEAD = 400;
 
 type Row = Record<string, unknown>;
@@ -188,44 +188,10 @@ export function readDatabase(rel: string, path: string, hasShm: boolean): OpenDa
   };
 }
 
-const tablesOf = (db: Database.Database): string[] =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Row[]).map((r) =>
-    String(r.name),
-  );
-
-function integrity(db: Database.Database): string[] {
-  try {
-    return (db.prepare(`PRAGMA integrity_check(${INTEGRITY_ROWS})`).all() as Row[])
-      .map((r) => String(Object.values(r)[0]))
-      .filter((t) => t !== 'ok');
-  } catch (e) {
-    return [`integrity_check itself failed: ${(e as Error).message}`];
-  }
-}
-
-/**
- * Open the copy read-only. A hot rollback journal cannot be rolled back read-only (SQLITE_READONLY_ROLLBACK): the
- * private copy is then opened read-write once, so SQLite rolls the interrupted write back there, as Hermes's next
- * open would, and opened read-only again. The evidence is never involved: this is the copy.
- */
-function open(path: string, facts: DbFacts): Database.Database {
-  const first = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    first.prepare('SELECT count(*) FROM sqlite_master').get();
-    return first;
-  } catch (e) {
-    first.close();
-    if ((e as { code?: string }).code !== 'SQLITE_READONLY_ROLLBACK') throw e;
-  }
-  const rw = new Database(path, { fileMustExist: true });
-  try {
-    rw.prepare('SELECT count(*) FROM sqlite_master').get();
-  } finally {
-    rw.close();
-  }
-  facts.rolledBack = true;
-  return new Database(path, { readonly: true, fileMustExist: true });
-}
+const open = (path: string, facts: DbFacts): Database.Database =>
+  openCopy(path, () => {
+    facts.rolledBack = true;
+  });
 
 const pick = (have: readonly string[], names: string[]) =>
   names.map((c) => (have.includes(c) ? c : `NULL AS ${c}`)).join(', ');
