@@ -454,7 +454,8 @@ export function opencodeCases(): Case[] {
       files: opencodeHome(
         e3(sessions(), {
           edit: [
-            `UPDATE session SET revert = '{"messageID":"${mainSession().messages[1]!.id}"}' WHERE id = '${OC_IDS.main}'`,
+            `UPDATE session SET revert = '{"messageID":"${mainSession().messages[1]!.id}"}' ` +
+              `WHERE id = '${OC_IDS.main}'`,
           ],
         }),
       ),
