@@ -171,7 +171,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       ),
     );
   const homes = homesEntered(report.sessions);
-  if (homes) out.push(escapeText(homes));
+  if (homes) out.push(...wrapLines(escapeText(homes), width));
   out.push(...configurationLines(report).map(escapeText));
   for (const e of report.toolErrors)
     out.push(

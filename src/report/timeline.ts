@@ -129,10 +129,10 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       if (before !== undefined && !namedFiles) {
         // The first rows had no heading (one file so far): say which file they were from.
         namedFiles = true;
-        out(`${c.dim(`── ${escapeText(e.file)} (the rows above: ${escapeText(before)}) ──`)}\n`);
+        out(`${c.dim(wrapText(`── ${escapeText(e.file)} (the rows above: ${escapeText(before)})`, width))}\n`);
         lastDate = '';
       } else if (namedFiles) {
-        out(`${c.dim(`── ${escapeText(e.file)} ──`)}\n`);
+        out(`${c.dim(wrapText(`── ${escapeText(e.file)}`, width))}\n`);
         lastDate = '';
       }
     }
