@@ -3,7 +3,13 @@ import { displayWidth } from '../../src/report/width.js';
 
 /** Every line fits `width`, or is one token wider than the width, alone on its line from its first column. */
 export function overWidth(text: string, width: number): string[] {
-  return text.split('\n').filter((l) => displayWidth(l) > width && !(l.length && !l.includes(' ')));
+  // A token wider than the width stands alone on its line (a shell command's continued line keeps its indent and its
+  // trailing ` \`, so that it still pastes).
+  const alone = (l: string): boolean => {
+    const t = l.endsWith(' \\') ? l.slice(0, -2).trimStart() : l;
+    return t.length > 0 && !t.includes(' ');
+  };
+  return text.split('\n').filter((l) => displayWidth(l) > width && !alone(l));
 }
 
 /** Tokens split across two lines: a line holding a start of the token as a word, the next line holding its rest. */

@@ -11,13 +11,14 @@ import type { AuditReport } from '../../src/model/report.js';
 import { escapeText } from '../../src/report/escape.js';
 import { groupRows } from '../../src/report/group-findings.js';
 import { formatLocation, titleFile } from '../../src/report/human.js';
+import { FORMAT_NAMES } from '../../src/formats/registry.js';
 import { cli } from '../helpers/cli.js';
 import { CORPORA } from '../helpers/corpora.js';
 import { overWidth, splitTokens } from '../helpers/widths.js';
 
 const EXTERNAL = [join(CORPORA, '..', '..', 'shared', 'external'), '/work/shared/external'].find((p) => existsSync(p));
 const WIDTHS = [80, 120, 200];
-const AGENTS = ['grok', 'codex', 'claude', 'pi', 'hermes'];
+const AGENTS = FORMAT_NAMES;
 /** Sessions of each agent's corpora whose timeline, pairs and inspect are rendered (spread over the cases). */
 const SAMPLE = 4;
 
@@ -125,7 +126,7 @@ async function sessionCases(name: string, s: AuditReport['sessions'][number]): P
 
 const externalFiles = (): string[] =>
   EXTERNAL
-    ? ['claude', 'codex', 'pi'].flatMap((a) =>
+    ? ['claude', 'codex', 'pi', 'copilot-cli', 'gemini', 'opencode'].flatMap((a) =>
         existsSync(join(EXTERNAL, a))
           ? readdirSync(join(EXTERNAL, a))
               .filter((f) => f !== 'SOURCES.md')
