@@ -64,7 +64,7 @@ describe('the signature covers every tag file', () => {
   });
 
   test.each([
-    ['audit-report.json', (s: string) => s.replace(/"findings": \[[\s\S]*?\n {2}\]/, '"findings": []')],
+    ['audit-report.json', (s: string) => s.replace(/"version": "[^"]*"/, '"version": "0.0.0-forged"')],
     ['inventory.json', (s: string) => s.replace(/"size": \d+/, '"size": 1')],
     ['bag-info.txt', (s: string) => s.replace(/Bagging-Date: .*/, 'Bagging-Date: 1999-01-01')],
     ['timeline', (s: string) => s.split('\n').slice(1).join('\n')],

@@ -129,7 +129,8 @@ describe.skipIf(!present)('the real Pi files (../shared/external/pi)', () => {
     }
     for (const cmd of ['timeline', 'pairs', 'inspect']) {
       const r = await cli([cmd, file]);
-      expect(r.code, `${cmd}: ${r.stderr}`).toBe(0);
+      // The file ends with an edit in flight (a real interrupted call): not safe to resume, exit 4.
+      expect(r.code, `${cmd}: ${r.stderr}`).toBe(cmd === 'inspect' ? 4 : 0);
       expect(r.stdout.length).toBeGreaterThan(0);
     }
     const bag = join(scratch, 'real.zip');
