@@ -32,6 +32,9 @@ export const HEAD_BYTES = 32 * 1024;
  * What detectors may ask of a directory (`abs` and `names` escaped: read/names.ts). `listed`: the entry types its
  * listing gave.
  */
+/** Dot-directories of a home that hold many programs' folders, not one agent's home. */
+const XDG_BASES: ReadonlySet<string> = new Set(['.local', '.config']);
+
 export function dirProbe(
   abs: string,
   names: readonly string[],
@@ -313,8 +316,11 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
       return;
     }
     if (t !== 'dir') return;
-    home = join(display, name);
-    homeAbs = top;
+    // `.local` and `.config` are shared by every program (the XDG base directories): the agent's home is its own
+    // folder under them (`.local/share/opencode`), not the base directory.
+    const own = XDG_BASES.has(name) && roots.length === 1 && roots[0] !== '' ? roots[0]! : '';
+    home = join(display, name, own);
+    homeAbs = join(top, own);
     try {
       for (const rel of roots) {
         const parts = rel === '' ? [] : rel.split('/');

@@ -23,7 +23,13 @@ const LAYOUT: Array<{ agent: string; from: string[]; to: string }> = [
   { agent: 'claude', from: ['claude/clean/projects'], to: '.claude/projects' },
   { agent: 'pi', from: ['pi/clean/sessions'], to: '.pi/agent/sessions' },
   { agent: 'hermes', from: ['hermes/clean'], to: '.hermes' },
+  { agent: 'copilot', from: ['copilot/clean'], to: '.copilot' },
+  { agent: 'gemini', from: ['gemini/clean'], to: '.gemini' },
+  { agent: 'opencode', from: ['opencode/clean'], to: '.local/share/opencode' },
 ];
+
+/** The home a session is reported in: the agent's dot-directory, or its own folder under `.local` and `.config`. */
+const homeOf = (to: string): string => (/^\.(local|config)\//.test(to) ? to : to.split('/')[0]!);
 
 /** A home holding every agent's clean case under its dot-directory, and dot entries that are no agent's home. */
 function makeHome(home: string): void {
@@ -70,7 +76,7 @@ describe('a home and a disk image of two homes', () => {
     };
     expect(byFormat(one, alice)).toEqual(alone);
     expect(
-      one.sessions.every((s) => s.home === join(alice, LAYOUT.find((l) => l.agent === s.format)!.to.split('/')[0]!)),
+      one.sessions.every((s) => s.home === join(alice, homeOf(LAYOUT.find((l) => l.agent === s.format)!.to))),
     ).toBe(true);
     expect(one.sessions.some((s) => s.path.includes('.cache') || s.path.includes('.grok/backup'))).toBe(false);
     const both = await audit(image);
@@ -79,8 +85,9 @@ describe('a home and a disk image of two homes', () => {
     // Two users' copies of one session are judged within each home: not duplicates of each other.
     expect(both.findings.filter((f) => f.severity !== 'note')).toEqual([]);
     const text = await cli(['audit', image, '--fail-on', 'never'], { columns: 200 });
-    expect(text.stdout).toMatch(/^Entered 10 agent homes: .*\/home\/alice\/\.claude \(2 sessions\), /m);
-    expect(text.stdout).toContain(`${join(bob, '.hermes')} (1 session)`);
+    expect(text.stdout).toMatch(/^Entered 16 agent homes: .*\/home\/alice\/\.claude \(2 sessions\), /m);
+    expect(text.stdout).toContain(`${join(alice, '.local/share/opencode')} (1 session)`);
+    expect(text.stdout).toContain('and 6 more (the JSON report names each).');
   });
 
   test('archive, sessions, lineage and bundle find the same sessions; nothing is written into the homes', async () => {
