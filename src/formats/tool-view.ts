@@ -112,6 +112,16 @@ export function fileView(kind: 'read' | 'write' | 'edit', path: string | undefin
   };
 }
 
+/** A shell command, with the directory it ran in when the call names one: it can change the world. */
+export function shellView(command: string | undefined, cwd?: string): ToolView {
+  return {
+    kind: 'shell',
+    ...(command !== undefined ? { command } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    mutating: true,
+  };
+}
+
 /** An MCP tool named `mcp__<server>__<tool>` (Claude, Codex) or `mcp_<server>_<tool>` (Hermes). */
 export function mcpView(name: string): ToolView | undefined {
   const m = /^mcp__(.+?)__/.exec(name);

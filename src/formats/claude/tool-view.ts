@@ -1,5 +1,14 @@
 /** Claude Code's tools as `activity` and `transcript` read them: names and argument shapes of its tool_use blocks. */
-import { argsObject, fileView, mcpView, otherView, strArg, type ToolResultView, type ToolView } from '../tool-view.js';
+import {
+  argsObject,
+  fileView,
+  mcpView,
+  otherView,
+  shellView,
+  strArg,
+  type ToolResultView,
+  type ToolView,
+} from '../tool-view.js';
 
 const READ_ONLY = new Set([
   'Glob',
@@ -17,7 +26,7 @@ export function claudeToolView(name: string, input: unknown): ToolView {
   switch (name) {
     case 'Bash': {
       const command = strArg(a, 'command');
-      return { kind: 'shell', ...(command !== undefined ? { command } : {}), mutating: true };
+      return shellView(command);
     }
     case 'Read':
       return fileView('read', strArg(a, 'file_path', 'path'), 'read');

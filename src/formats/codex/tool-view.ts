@@ -9,6 +9,7 @@ import {
   mcpView,
   otherView,
   patchFiles,
+  shellView,
   strArg,
   type ToolResultView,
   type ToolView,
@@ -19,12 +20,7 @@ const READ_ONLY = new Set(['update_plan', 'read_mcp_resource', 'list_mcp_resourc
 function shell(a: Record<string, unknown>, key: string, cwdKey: string): ToolView {
   const command = commandArg(a[key]);
   const cwd = strArg(a, cwdKey);
-  return {
-    kind: 'shell',
-    ...(command !== undefined ? { command } : {}),
-    ...(cwd !== undefined ? { cwd } : {}),
-    mutating: true,
-  };
+  return shellView(command, cwd);
 }
 
 export function codexToolView(name: string, input: unknown): ToolView {

@@ -9,6 +9,7 @@ import {
   fileView,
   otherView,
   patchFiles,
+  shellView,
   strArg,
   type ToolResultView,
   type ToolView,
@@ -38,7 +39,7 @@ export function copilotToolView(name: string, input: unknown): ToolView {
   const a = argsObject(input);
   if (SHELLS.has(name)) {
     const command = strArg(a, 'command');
-    return { kind: 'shell', ...(command !== undefined ? { command } : {}), mutating: true };
+    return shellView(command);
   }
   switch (name) {
     case 'view':

@@ -3,7 +3,15 @@
  * (read_file, read_many_files, write_file, replace), the finders, the web tools, and subagents (agent tools carry
  * the subagent's id). MCP tools are named `mcp_<server>_<tool>`.
  */
-import { argsObject, fileView, otherView, strArg, type ToolResultView, type ToolView } from '../tool-view.js';
+import {
+  argsObject,
+  fileView,
+  otherView,
+  shellView,
+  strArg,
+  type ToolResultView,
+  type ToolView,
+} from '../tool-view.js';
 
 const READ_ONLY = new Set([
   'list_directory',
@@ -27,12 +35,7 @@ export function geminiToolView(name: string, input: unknown): ToolView {
     case 'run_shell_command': {
       const command = strArg(a, 'command');
       const cwd = strArg(a, 'dir_path', 'directory');
-      return {
-        kind: 'shell',
-        ...(command !== undefined ? { command } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        mutating: true,
-      };
+      return shellView(command, cwd);
     }
     case 'read_file':
       return fileView('read', strArg(a, 'file_path', 'absolute_path', 'path'), 'read');

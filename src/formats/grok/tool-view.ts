@@ -4,6 +4,7 @@ import {
   fileView,
   otherView,
   patchFiles,
+  shellView,
   strArg,
   type ToolResultView,
   type ToolView,
@@ -19,12 +20,7 @@ export function grokToolView(name: string, input: unknown): ToolView {
     case 'bash': {
       const command = strArg(a, 'command', 'cmd');
       const cwd = strArg(a, 'cwd', 'workdir');
-      return {
-        kind: 'shell',
-        ...(command !== undefined ? { command } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        mutating: true,
-      };
+      return shellView(command, cwd);
     }
     case 'read_file':
       return fileView('read', strArg(a, 'path', 'file_path', 'target_file'), 'read');

@@ -7,6 +7,7 @@ import {
   fileView,
   otherView,
   patchFiles,
+  shellView,
   strArg,
   type ToolResultView,
   type ToolView,
@@ -20,12 +21,7 @@ export function hermesToolView(name: string, input: unknown): ToolView {
     case 'terminal': {
       const command = strArg(a, 'command');
       const cwd = strArg(a, 'workdir', 'cwd');
-      return {
-        kind: 'shell',
-        ...(command !== undefined ? { command } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        mutating: true,
-      };
+      return shellView(command, cwd);
     }
     case 'read_file':
       return fileView('read', strArg(a, 'path', 'file_path'), 'read');

@@ -9,6 +9,7 @@ import {
   fileView,
   otherView,
   patchFiles,
+  shellView,
   strArg,
   type ToolResultView,
   type ToolView,
@@ -48,12 +49,7 @@ export function opencodeToolView(name: string, input: unknown): ToolView {
     case 'bash': {
       const command = strArg(a, 'command');
       const cwd = strArg(a, 'workdir', 'cwd');
-      return {
-        kind: 'shell',
-        ...(command !== undefined ? { command } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        mutating: true,
-      };
+      return shellView(command, cwd);
     }
     case 'read':
       return fileView('read', strArg(a, 'filePath', 'file_path', 'path'), 'read');

@@ -1,5 +1,13 @@
 /** Pi's tools as `activity` and `transcript` read them: bash, read, edit, write and the read-only finders. */
-import { argsObject, fileView, otherView, strArg, type ToolResultView, type ToolView } from '../tool-view.js';
+import {
+  argsObject,
+  fileView,
+  otherView,
+  shellView,
+  strArg,
+  type ToolResultView,
+  type ToolView,
+} from '../tool-view.js';
 
 const READ_ONLY = new Set(['ls', 'find', 'grep', 'glob']);
 
@@ -9,12 +17,7 @@ export function piToolView(name: string, input: unknown): ToolView {
     case 'bash': {
       const command = strArg(a, 'command');
       const cwd = strArg(a, 'cwd');
-      return {
-        kind: 'shell',
-        ...(command !== undefined ? { command } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        mutating: true,
-      };
+      return shellView(command, cwd);
     }
     case 'read':
       return fileView('read', strArg(a, 'path', 'file_path'), 'read');
