@@ -133,6 +133,8 @@ const jwt: Detector = {
  * A header (`Authorization: Bearer …`, `Cookie: …`): the name and scheme kept, the value replaced. Each part is
  * read once by a sticky expression (no backtracking between the optional scheme and the spaces around it).
  */
+const ALNUM = /[A-Za-z0-9]/;
+
 function header(kind: string, name: RegExp, value: RegExp, scheme?: RegExp): Detector {
   const spaces = /[ \t]*/y;
   return {
@@ -147,6 +149,8 @@ function header(kind: string, name: RegExp, value: RegExp, scheme?: RegExp): Det
         }
         value.lastIndex = at;
         if (!value.exec(text) || value.lastIndex === at) continue;
+        // A value without a letter or a digit (`Authorization: Bearer)` in prose) holds no credential.
+        if (!ALNUM.test(text.slice(at, value.lastIndex))) continue;
         hit(m.index, at, value.lastIndex);
         name.lastIndex = value.lastIndex;
       }
