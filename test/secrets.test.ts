@@ -38,7 +38,7 @@ describe('the built-in detectors', () => {
     expect(kinds(`Authorization: Bearer ${PLANTED['api-key']}`)).toEqual(['api-key']);
   });
 
-  test('a header whose value has no letter or digit holds no credential (prose such as "(Authorization: Bearer)")', () => {
+  test('a header value with no letter or digit is no credential (prose such as "(Authorization: Bearer)")', () => {
     expect(kinds('認証: sessionToken (Authorization: Bearer)\n  Body:')).toEqual([]);
     expect(kinds('Cookie: ;')).toEqual([]);
     expect(kinds('Authorization: Bearer abc123-token')).toEqual(['auth-header']);
