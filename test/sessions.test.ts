@@ -222,7 +222,7 @@ describe('sessions --format csv', () => {
       const lines = r.stdout.split('\r\n');
       expect(lines[0]).toBe(
         'id,agent,project,started,ended,prompts,tool_calls,failed_calls,worst_severity,worst_code,errors,warnings,' +
-          'notes,path',
+          'notes,path,gone',
       );
       expect(lines[1]).toContain(',claude,"\'=HYPERLINK(""http://x"",""a,b"")",');
       expect(lines.at(-1)).toBe('');

@@ -4,6 +4,7 @@
  * are appended to its help. `FindingCode` is the union of every code, derived from the same lists.
  */
 import { FORMATS } from '../formats/registry.js';
+import type { FormatModule } from '../formats/types.js';
 import type { CodeInfo } from '../model/finding.js';
 import { BUNDLE_CODES } from './bundle-codes.js';
 import type { CodesOf } from './define.js';
@@ -15,12 +16,17 @@ type FormatRootCheck = NonNullable<
   (typeof FORMATS)[number] extends infer F ? (F extends { rootChecks: infer R } ? R : never) : never
 >;
 
+type FormatHomeCheck = NonNullable<
+  (typeof FORMATS)[number] extends infer F ? (F extends { home: { checks: infer H } } ? H : never) : never
+>;
+
 /** Every finding code this build can report. Codes are API: add, never rename. */
 export type FindingCode =
   | CodesOf<(typeof CHECKS)[number]>
   | CodesOf<(typeof ROOT_CHECKS)[number]>
   | CodesOf<FormatCheck>
   | CodesOf<FormatRootCheck extends readonly (infer C)[] ? C : never>
+  | CodesOf<FormatHomeCheck extends readonly (infer C)[] ? C : never>
   | keyof typeof BUNDLE_CODES
   | keyof typeof STORE_CODES;
 
@@ -35,6 +41,7 @@ function build(): CatalogEntry[] {
     ...FORMATS.flatMap((f) => [...(('rootChecks' in f ? f.rootChecks : undefined) ?? [])]),
     ...CHECKS,
     ...FORMATS.flatMap((f) => [...f.checks]),
+    ...(FORMATS as readonly FormatModule[]).flatMap((f) => [...(f.home?.checks ?? [])]),
     { id: 'bundle', codes: BUNDLE_CODES },
     { id: 'store', codes: STORE_CODES },
   ];

@@ -233,12 +233,9 @@ export function auditSession(
   return result;
 }
 
-function sessionReport(
-  info: SessionInfo,
-  source: SessionSource,
-  findings: readonly Finding[],
-): SessionResult['session'] {
-  const files: FileRecord[] = source.inventory.map((e) => {
+/** The report's record of every entry of a source's inventory (hashes as read). */
+export function fileRecords(source: SessionSource): FileRecord[] {
+  return source.inventory.map((e) => {
     const r: FileRecord = { path: e.path, type: e.type };
     if (e.rawPath !== undefined) r.rawPath = e.rawPath;
     if (e.type === 'file') r.size = e.size;
@@ -247,6 +244,14 @@ function sessionReport(
     if (e.readError !== undefined) r.readError = e.readError;
     return r;
   });
+}
+
+function sessionReport(
+  info: SessionInfo,
+  source: SessionSource,
+  findings: readonly Finding[],
+): SessionResult['session'] {
+  const files = fileRecords(source);
   const report: SessionResult['session'] = {
     id: info.id,
     path: info.path,

@@ -25,12 +25,14 @@ export function buildReport(results: readonly SessionResult[], command: AuditRep
   for (const f of findings) byCode[f.code] = (byCode[f.code] ?? 0) + 1;
   const files = sorted.reduce((n, r) => n + r.session.files.filter((f) => f.type === 'file').length, 0);
   const bytes = sorted.reduce((n, r) => n + r.session.files.reduce((m, f) => m + (f.size ?? 0), 0), 0);
+  const homes = sorted.filter((r) => r.session.kind === 'home').length;
   return {
     tool: { name: 'session-audit', version: TOOL_VERSION },
     reportVersion: 1,
     command,
     summary: {
-      sessions: sorted.length,
+      sessions: sorted.length - homes,
+      ...(homes ? { homes } : {}),
       files,
       bytes,
       findings: countBySeverity(findings),

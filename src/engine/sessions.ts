@@ -169,14 +169,15 @@ export function listSessions(
     tallies.set(found.display, tally);
     return [run];
   };
-  const { results, notRead } = auditTree(
+  const { results, notRead, gone } = auditTree(
     paths,
     { command: 'audit' },
     {},
     { observe, ...(progress ? { progress } : {}) },
   );
   const homes = new Map<string, number>();
-  const rows = results.map((r) => {
+  const rows = results.flatMap((r) => {
+    if (r.session.kind === 'home') return [];
     if (r.session.home !== undefined) homes.set(r.session.home, (homes.get(r.session.home) ?? 0) + 1);
     const counts: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
     let worst: SessionRow['worst'] = null;
@@ -190,8 +191,24 @@ export function listSessions(
       if (better) worstFinding = f;
     }
     if (worstFinding) worst = { severity: worstFinding.severity, code: worstFinding.code };
-    return rowOf(r.session, tallies.get(r.session.path), { worst, counts });
+    return [rowOf(r.session, tallies.get(r.session.path), { worst, counts })];
   });
+  // Sessions known only to a history or an index of their agent's home: rows marked gone, with what it records.
+  for (const g of gone)
+    rows.push({
+      id: g.id,
+      agent: g.format,
+      path: `${g.home}/${g.source}`,
+      project: g.cwd ?? null,
+      started: g.firstAt ?? null,
+      ended: g.lastAt ?? g.firstAt ?? null,
+      prompts: g.prompts,
+      toolCalls: 0,
+      failedCalls: 0,
+      worst: null,
+      findings: { error: 0, warning: 0, note: 0 },
+      gone: `${g.home}/${g.source}`,
+    });
   const kept = rows.filter((r) => keepRow(r, filters)).sort(compareRows);
   return { rows: kept, total: rows.length, notRead, homes, toolErrors: results.flatMap((r) => r.toolErrors) };
 }

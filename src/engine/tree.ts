@@ -8,7 +8,7 @@ import type { FormatModule } from '../formats/types.js';
 import { lineageObserver, type LineageFacts } from '../lineage/facts.js';
 import { buildGraph, type LineageGraph, type Relocation } from '../lineage/graph.js';
 import { FLAG_CODES } from '../lineage/view.js';
-import { opaque, type FoundSession } from '../model/found.js';
+import { opaque, type FoundHome, type FoundSession } from '../model/found.js';
 import { notRead, type NotRead } from '../model/not-read.js';
 import type { AuditReport } from '../model/report.js';
 import type { SessionObserver } from '../model/session.js';
@@ -17,6 +17,8 @@ import { describeTop } from '../read/top-entries.js';
 import { escapeText } from '../report/escape.js';
 import { fsSource } from '../read/source.js';
 import { auditSession, rootChecks, runRootChecks, type AuditOptions } from './audit-session.js';
+import { auditHome, homeChecksFor } from './home-audit.js';
+import type { GoneSession } from '../checks/define-home.js';
 import { AuditPool } from './parallel/pool.js';
 import { buildReport, type SessionResult } from './report.js';
 import { readUserFileText } from './user-files.js';
@@ -34,6 +36,7 @@ export function findSessions(
   paths: readonly string[],
   hint?: string,
   early?: (s: FoundSession) => void,
+  homes?: FoundHome[],
 ): FoundSession[] {
   const seen = new Set<string>();
   const out: FoundSession[] = [];
@@ -48,8 +51,11 @@ export function findSessions(
       }
     : undefined;
   for (const p of paths) {
-    const found = discoverSessions(p, detectors, meet);
-    if (found.length === 0) {
+    const metHomes: FoundHome[] = [];
+    const found = discoverSessions(p, detectors, meet, homes ? metHomes : undefined);
+    for (const h of metHomes) if (!homes!.some((x) => x.abs === h.abs && x.format === h.format)) homes!.push(h);
+    // A home whose sessions are all gone still holds what its history knows of them: audited, not refused.
+    if (found.length === 0 && metHomes.length === 0) {
       throw new UsageError(
         `${p}: no session found (expected ${sessionNouns(hint)}, or a tree holding them` +
           `${hint !== undefined ? `, of format ${hint}` : ''}); ${describeTop(p, escapeText, detectors.homeRoots)}`,
@@ -78,6 +84,10 @@ export interface TreeOptions {
 
 export interface TreeResult {
   found: FoundSession[];
+  /** The agents' homes met that hold their own files (audited after the sessions, against them). */
+  homes: FoundHome[];
+  /** Sessions the homes' files know whose logs are gone, with the home and its format. */
+  gone: Array<GoneSession & { home: string; format: string }>;
   results: SessionResult[];
   facts: LineageFacts[];
 }
@@ -112,15 +122,45 @@ export interface RunOptions {
 
 /** Audit every session found under the paths, collecting lineage facts; results in discovery order. */
 export function auditPaths(paths: readonly string[], options: AuditOptions, run: RunOptions = {}): TreeResult {
-  const found = inShard(findSessions(paths, run.formatHint), run.shard);
-  return auditFound(found, (f) => auditOne(f, options, run.observe?.(f)), run.progress);
+  const homes: FoundHome[] = [];
+  const all = findSessions(paths, run.formatHint, undefined, homes);
+  const found = inShard(all, run.shard);
+  return withHomes(
+    auditFound(found, (f) => auditOne(f, options, run.observe?.(f)), run.progress),
+    homes,
+    all,
+    options,
+    run,
+  );
+}
+
+/**
+ * The homes' audits, against every session found (a shard's too: the homes go to shard 1 alone), added to the
+ * results after the sessions'.
+ */
+function withHomes(
+  audited: Omit<TreeResult, 'homes' | 'gone'>,
+  homes: FoundHome[],
+  all: readonly FoundSession[],
+  options: AuditOptions,
+  run: RunOptions,
+): TreeResult {
+  const gone: TreeResult['gone'] = [];
+  if (!run.shard || run.shard.index === 1)
+    for (const h of homes) {
+      if (homeChecksFor(options, h.format).length === 0) continue;
+      const r = auditHome(h, all, options);
+      audited.results.push(r.result);
+      gone.push(...r.gone.map((g) => ({ ...g, home: h.display, format: h.format })));
+    }
+  return { ...audited, homes, gone };
 }
 
 function auditFound(
   found: FoundSession[],
   audit: (f: FoundSession) => { result: SessionResult; facts?: LineageFacts },
   progress: RunOptions['progress'],
-): TreeResult {
+): Omit<TreeResult, 'homes' | 'gone'> {
   return collect(
     found,
     found.map((f, i) => {
@@ -143,7 +183,7 @@ function inShard(found: FoundSession[], shard: RunOptions['shard']): FoundSessio
 function collect(
   found: FoundSession[],
   outs: ReadonlyArray<{ result: SessionResult; facts?: LineageFacts }>,
-): TreeResult {
+): Omit<TreeResult, 'homes' | 'gone'> {
   return { found, results: outs.map((o) => o.result), facts: outs.flatMap((o) => (o.facts ? [o.facts] : [])) };
 }
 
@@ -160,19 +200,30 @@ export async function auditPathsParallel(
   if (wanted <= 1) return auditPaths(paths, options, run);
   const pool = new AuditPool(options, wanted - 1);
   let found: FoundSession[];
+  let all: FoundSession[];
+  const homes: FoundHome[] = [];
   try {
     const shard = run.shard;
-    found = inShard(
-      findSessions(paths, run.formatHint, (s) => {
+    all = findSessions(
+      paths,
+      run.formatHint,
+      (s) => {
         if (!shard || shardOf(s.id, shard.count) === shard.index) pool.offer(s);
-      }),
-      shard,
+      },
+      homes,
     );
+    found = inShard(all, shard);
   } catch (e) {
     await pool.stop();
     throw e;
   }
-  return collect(found, await pool.finish(found, (f) => auditOne(f, options), run.progress));
+  return withHomes(
+    collect(found, await pool.finish(found, (f) => auditOne(f, options), run.progress)),
+    homes,
+    all,
+    options,
+    run,
+  );
 }
 
 /**
@@ -244,14 +295,18 @@ export function auditTree(
   options: AuditOptions,
   tree: TreeOptions = {},
   run: Pick<RunOptions, 'observe' | 'progress'> = {},
-): { results: SessionResult[]; graphs: Map<string, LineageGraph>; notRead: NotRead[] } {
+): {
+  results: SessionResult[];
+  graphs: Map<string, LineageGraph>;
+  notRead: NotRead[];
+  gone: TreeResult['gone'];
+} {
   const prepared = prepareTree(tree);
-  return finishTree(
-    auditPaths(paths, options, { ...run, ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}) }),
-    options,
-    tree,
-    prepared,
-  );
+  const audited = auditPaths(paths, options, {
+    ...run,
+    ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
+  });
+  return { ...finishTree(audited, options, tree, prepared), gone: audited.gone };
 }
 
 export async function auditTreeParallel(

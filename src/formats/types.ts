@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Check } from '../checks/define.js';
+import type { HomeCheck } from '../checks/define-home.js';
 import type { RootCheck } from '../checks/define-root.js';
 import type { Relocation } from '../lineage/graph.js';
 import type { SessionEvent } from '../model/events.js';
@@ -126,6 +127,12 @@ export interface FormatModule extends AgentTraits {
   checks: readonly Check[];
   /** Checks over a whole sessions root, for this format's sessions. */
   rootChecks?: readonly RootCheck[];
+  /**
+   * The files the agent keeps in its home beside its sessions (prompt histories, indexes, crash registries), as
+   * paths relative to the home (the first component of `homeRoots`): plain names, or `*` for one whole component
+   * (`sessions/*\/prompt_history.jsonl`); and the checks that judge them against the home's sessions.
+   */
+  home?: { files: readonly string[]; checks: readonly HomeCheck[] };
   /** Journals that say which copy of a session id is authoritative, for sessions under these roots. */
   relocations?(roots: ReadonlyArray<{ root: string; path: string }>, home: string | undefined): Map<string, Relocation>;
   /** The JSON Schemas of this format's records, by artifact kind. */

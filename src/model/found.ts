@@ -94,8 +94,29 @@ export interface Detectors {
    * discovery enters wherever it meets them, down these paths only.
    */
   homeRoots: readonly string[];
+  /**
+   * The agents' homes whose own files (histories, indexes) are read beside their sessions: the home's path below the
+   * directory that holds it (`.claude`, `.local/share/opencode`), its format, and the paths of those files in it.
+   */
+  homes: ReadonlyArray<{ dir: string; format: string; files: readonly string[] }>;
 }
 
 /** A found entry that is recorded but never opened: a symlinked session, or one that cannot be opened by name. */
 export const opaque = (f: FoundSession): boolean =>
   f.symlinkTarget !== undefined || f.unreachable !== undefined || f.notSearched !== undefined;
+
+/**
+ * An agent's home met by discovery (`~/.claude`, `~/.codex`, `~/.grok`) with the files the agent keeps beside its
+ * sessions there (prompt histories, indexes, crash registries): evidence of sessions whose logs may be gone. Audited
+ * after the home's sessions, against them; never a session itself.
+ */
+export interface FoundHome {
+  /** The home directory (the agent's own folder: `.claude`, `.local/share/opencode`). */
+  abs: string;
+  /** As the user sees it (the argument joined with the path below it). */
+  display: string;
+  /** The format whose home it is. */
+  format: string;
+  /** The home's files present, relative to `abs` (plain components, `/`-separated), sorted. */
+  files: string[];
+}

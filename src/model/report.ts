@@ -71,6 +71,13 @@ export const SessionReportSchema = z.object({
       'The agent home (a dot-directory such as `home/alice/.codex`) the walk entered to find the session: the ' +
         "agents' homes are entered wherever they appear in a tree given, every other dot entry is passed over.",
     ),
+  kind: z
+    .literal('home')
+    .optional()
+    .describe(
+      "An agent's home, not a session: the files the agent keeps beside its sessions (prompt histories, indexes, " +
+        'crash registries), audited against the sessions found in it. Absent: a session.',
+    ),
 });
 
 export const ToolErrorSchema = z.object({ session: z.string(), check: z.string(), message: z.string() });
@@ -184,7 +191,12 @@ export const AuditReportSchema = z
     reportVersion: z.literal(1),
     command: z.enum(['audit', 'validate', 'verify']),
     summary: z.object({
-      sessions: z.number().int(),
+      sessions: z.number().int().describe("Sessions audited (agents' homes are not counted: see `homes`)."),
+      homes: z
+        .number()
+        .int()
+        .optional()
+        .describe("Agents' homes whose own files (histories, indexes) were audited beside their sessions."),
       files: z.number().int(),
       bytes: z.number().int(),
       findings: Counts,

@@ -19,5 +19,10 @@ export interface SessionRow {
   /** Calls that failed (their result or log says so), were rejected or cancelled, or were never answered. */
   failedCalls: number;
   worst: { severity: Severity; code: string } | null;
+  /**
+   * Set for a session whose log is gone, known only to a file of its agent's home (a prompt history, an index): that
+   * file, as a path (the home joined with it). Its times, project and prompts are what that file records.
+   */
+  gone?: string;
   findings: Record<Severity, number>;
 }

@@ -12,7 +12,8 @@
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EntryType } from '../model/inventory.js';
-import type { Detectors, DirProbe, FileSessionHit, FoundSession } from '../model/found.js';
+import type { Detectors, DirProbe, FileSessionHit, FoundHome, FoundSession } from '../model/found.js';
+import { homeFiles } from './home-files.js';
 import { ReadError } from './open-regular.js';
 import { readHead, readSpans } from './spans.js';
 import { entryType } from './entry-type.js';
@@ -103,8 +104,16 @@ const readLink = (abs: string): string => {
 /** The canonical path of a user's argument, escaped (read/names.ts). */
 const realPath = (arg: string): string => escapeName(realpathSync(arg, { encoding: 'buffer' }));
 
-/** `met`: called with each session as the walk meets it (before the sort by path). */
-export function discoverSessions(arg: string, detectors: Detectors, met?: (s: FoundSession) => void): FoundSession[] {
+/**
+ * `met`: called with each session as the walk meets it (before the sort by path). `homes`: where the agents' homes
+ * met (or given) that hold their own files beside the sessions are added, with those files (`metHomes`).
+ */
+export function discoverSessions(
+  arg: string,
+  detectors: Detectors,
+  met?: (s: FoundSession) => void,
+  metHomes?: FoundHome[],
+): FoundSession[] {
   let st: Stats;
   try {
     st = statSync(arg);
@@ -125,6 +134,18 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
   }
   const rootAbs = realPath(arg);
   const found: FoundSession[] = [];
+  /** An agent's home at `abs` (its path below the directory holding it: `dir`): its own files, when it has any. */
+  const meetHome = (abs: string, display: string, dir: string): void => {
+    if (!metHomes) return;
+    for (const spec of detectors.homes) {
+      if (spec.dir !== dir) continue;
+      const files = homeFiles(abs, spec.files);
+      if (files.length) metHomes.push({ abs, display, format: spec.format, files });
+    }
+  };
+  // The argument is itself an agent's home (`~/.claude`, `~/.local/share/opencode`).
+  for (const spec of detectors.homes)
+    if (rootAbs === spec.dir || rootAbs.endsWith(`/${spec.dir}`)) meetHome(rootAbs, escapeText(arg), spec.dir);
   /** The agent home the walk is inside (its display path), for the sessions it finds there. */
   let home: string | undefined;
   let homeAbs: string | undefined;
@@ -321,6 +342,7 @@ export function discoverSessions(arg: string, detectors: Detectors, met?: (s: Fo
     const own = XDG_BASES.has(name) && roots.length === 1 && roots[0] !== '' ? roots[0]! : '';
     home = join(display, name, own);
     homeAbs = join(top, own);
+    meetHome(homeAbs, home, join(name, own));
     try {
       for (const rel of roots) {
         const parts = rel === '' ? [] : rel.split('/');

@@ -2,6 +2,7 @@
  * `sessions --format csv` and `--format json`. CSV is RFC 4180 (CRLF line ends; a field with a comma, a quote or a
  * line break quoted, quotes doubled), and a cell a spreadsheet would read as a formula (it starts with = + - @, a
  * tab or a carriage return) gets a single quote in front, so opening the file never runs what a session wrote.
+ * `gone`: for a session known only to a file of its agent's home (a history, an index), that file.
  */
 import type { SessionRow } from '../model/session-row.js';
 
@@ -20,6 +21,7 @@ export const CSV_COLUMNS = [
   'warnings',
   'notes',
   'path',
+  'gone',
 ] as const;
 
 /** One CSV field: guarded against formula injection, then quoted when RFC 4180 needs it. */
@@ -47,6 +49,7 @@ export function sessionsCsv(rows: readonly SessionRow[]): string {
       r.findings.warning,
       r.findings.note,
       r.path,
+      r.gone ?? null,
     ];
     lines.push(cells.map(csvField).join(','));
   }
@@ -66,6 +69,7 @@ export function sessionsJson(rows: readonly SessionRow[]): string {
     failedCalls: r.failedCalls,
     worst: r.worst,
     findings: r.findings,
+    ...(r.gone !== undefined ? { gone: r.gone } : {}),
   }));
   return `${JSON.stringify({ sessions }, null, 2)}\n`;
 }

@@ -48,6 +48,8 @@ const NARROW: Column[] = [
 ];
 
 function worstCell(r: SessionRow, c: Colors): Cell {
+  // A session whose log is gone, known to its home's history or index (the path names that file).
+  if (r.gone !== undefined) return { text: 'gone: no log', paint: c.dim };
   if (!r.worst) return '-';
   return { text: `${r.worst.severity} ${escapeText(r.worst.code)}`, paint: paintSeverity(c, r.worst.severity) };
 }

@@ -1,0 +1,53 @@
+/**
+ * Checks over an agent's home: the files it keeps beside its sessions (prompt histories, search indexes, crash
+ * registries), read once the home's sessions are found and judged against them. They outlive the logs: a session
+ * such a file knows whose log is gone is reported, with what the file still holds of it.
+ */
+import type { SessionEvent } from '../model/events.js';
+import type { CodeInfo, Location, Severity } from '../model/finding.js';
+import type { FoundHome, FoundSession } from '../model/found.js';
+import type { JsonlRecord } from '../model/records.js';
+import type { SessionSource } from '../model/source.js';
+
+/** A session a home's file knows whose log is not in the home: a row of the `sessions` list marked "gone". */
+export interface GoneSession {
+  id: string;
+  /** The home's file that knows it, relative to the home. */
+  source: string;
+  /** The first and last times that file records for it (ISO 8601). */
+  firstAt?: string;
+  lastAt?: string;
+  /** How many prompts (or entries) the file holds of it. */
+  prompts: number;
+  cwd?: string;
+  /** Its title, or its first prompt as a short excerpt with every secret redacted. */
+  excerpt?: string;
+}
+
+export interface HomeCheckContext<C extends string = string> {
+  home: FoundHome;
+  /** The home's files, read-only and hashed as any evidence; paths relative to the home. */
+  source: SessionSource;
+  /** This agent's sessions found in the home, by id (each copy of an id found). */
+  sessions: ReadonlyMap<string, readonly FoundSession[]>;
+  /** The audit's own clock (ms since the epoch): only a time after it is judged by it, as a time in the future. */
+  now: number;
+  /**
+   * Stream the events of a session's authoritative log, each with its full text on demand; false when it has no
+   * readable log.
+   */
+  events(session: FoundSession, onEvent: (e: SessionEvent, r: JsonlRecord, text: () => string) => void): boolean;
+  emit(code: C, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
+  /** Say that the file knows a session whose log is gone (the `sessions` list shows it). */
+  gone(g: GoneSession): void;
+}
+
+export interface HomeCheck<C extends string = string> {
+  id: string;
+  codes: Record<C, CodeInfo>;
+  run(ctx: HomeCheckContext<C>): void;
+}
+
+export function defineHomeCheck<C extends string>(check: HomeCheck<C>): HomeCheck<C> {
+  return check;
+}

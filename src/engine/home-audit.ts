@@ -1,0 +1,117 @@
+/**
+ * Auditing an agent's home: the files it keeps beside its sessions (read through `read/` as any evidence: read-only,
+ * pinned, hashed), judged by the format's home checks against the sessions found in the home. The home is reported
+ * as an entry of its own (`kind: "home"`), its findings with paths relative to it; what its files know of sessions
+ * whose logs are gone is handed to the `sessions` list.
+ */
+import { basename } from 'node:path';
+import type { GoneSession, HomeCheck } from '../checks/define-home.js';
+import { countBySeverity, makeFinding } from '../checks/findings.js';
+import { formatNamed } from '../formats/registry.js';
+import type { Finding } from '../model/finding.js';
+import type { FoundHome, FoundSession } from '../model/found.js';
+import { fsSource } from '../read/source.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
+import { fileRecords, type AuditOptions } from './audit-session.js';
+import { fingerprintSession } from './fingerprints.js';
+import type { SessionResult } from './report.js';
+
+export interface HomeResult {
+  result: SessionResult;
+  gone: GoneSession[];
+}
+
+/** The home's own checks a run applies (none for `validate`: they judge evidence, not records' shapes). */
+export function homeChecksFor(options: AuditOptions, format: string): readonly HomeCheck[] {
+  if (options.command !== 'audit') return [];
+  const all = formatNamed(format)?.home?.checks ?? [];
+  return options.only ? all.filter((c) => options.only!.includes(c.id)) : all;
+}
+
+/** The sessions of the home's format found inside it, by id. */
+function sessionsIn(home: FoundHome, sessions: readonly FoundSession[]): Map<string, FoundSession[]> {
+  const byId = new Map<string, FoundSession[]>();
+  for (const s of sessions) {
+    if (s.format !== home.format || !(s.abs === home.abs || s.abs.startsWith(`${home.abs}/`))) continue;
+    const list = byId.get(s.id) ?? [];
+    list.push(s);
+    byId.set(s.id, list);
+  }
+  return byId;
+}
+
+export function auditHome(
+  home: FoundHome,
+  sessions: readonly FoundSession[],
+  options: AuditOptions,
+  now = Date.now(),
+): HomeResult {
+  const format = formatNamed(home.format)!;
+  const id = basename(home.display);
+  const found: FoundSession = { abs: home.abs, display: home.display, id, format: home.format, members: home.files };
+  const source = fsSource(found);
+  const findings: Finding[] = [];
+  const toolErrors: SessionResult['toolErrors'] = [];
+  const ignored: Record<string, number> = {};
+  const gone: GoneSession[] = [];
+  const byId = sessionsIn(home, sessions);
+  const limits = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES };
+  for (const check of homeChecksFor(options, home.format)) {
+    try {
+      check.run({
+        home,
+        source,
+        sessions: byId,
+        now,
+        events(session, onEvent) {
+          const s = fsSource(session);
+          const artifacts = format.classify(s.inventory);
+          const end = format.streamLog(s, artifacts, limits, (e, r) => onEvent(e, r, () => format.eventText(e, r)));
+          return end !== undefined;
+        },
+        emit(code, location, message, opts) {
+          const meta = check.codes[code];
+          if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
+          if (options.ignore?.has(code)) {
+            ignored[code] = (ignored[code] ?? 0) + 1;
+            return;
+          }
+          findings.push(
+            makeFinding({
+              code,
+              info: meta,
+              check: check.id,
+              session: { id, path: home.display },
+              location,
+              message,
+              ...(opts?.severity ? { severity: opts.severity } : {}),
+              ...(opts?.key !== undefined ? { key: opts.key } : {}),
+              ...(options.severity ? { overrides: options.severity } : {}),
+            }),
+          );
+        },
+        gone: (g) => gone.push(g),
+      });
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      toolErrors.push({ session: id, check: check.id, message: `${err.message}\n${err.stack ?? ''}`.trim() });
+    }
+  }
+  source.hashUnread();
+  fingerprintSession(source, findings);
+  const files = fileRecords(source);
+  const result: SessionResult = {
+    session: {
+      id,
+      path: home.display,
+      format: home.format,
+      kind: 'home',
+      files,
+      findings: countBySeverity(findings),
+    },
+    findings,
+    toolErrors,
+  };
+  if (Object.keys(ignored).length) result.ignored = ignored;
+  return { result, gone: gone.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+}

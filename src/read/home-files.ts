@@ -1,0 +1,42 @@
+/**
+ * The files an agent keeps in its home beside its sessions, found by the paths its format names (plain components,
+ * or `*` for any one name): each entry that is there and is not a directory, by lstat (a symlink is listed, as the
+ * inventory records it, and never followed; a `*` never goes through one). Names are escaped (read/names.ts).
+ */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { byteOrder } from '../model/order.js';
+import { entryType } from './entry-type.js';
+import { fsPath, hasRawBytes } from './names.js';
+import { listDir } from './walk.js';
+
+const typeAt = (abs: string): ReturnType<typeof entryType> | undefined => {
+  try {
+    return entryType(lstatSync(fsPath(abs)));
+  } catch {
+    return undefined;
+  }
+};
+
+/** The entries of `home` matching `patterns`, relative to it, sorted and each once. */
+export function homeFiles(home: string, patterns: readonly string[]): string[] {
+  const out = new Set<string>();
+  const expand = (at: string, rel: string, parts: readonly string[]): void => {
+    const [first, ...rest] = parts;
+    if (first === undefined) return;
+    const names =
+      first === '*'
+        ? listDir(join(home, at), true).names.filter((n) => !n.startsWith('.') && !hasRawBytes(n))
+        : [first];
+    for (const n of names) {
+      const next = rel === '' ? n : `${rel}/${n}`;
+      const t = typeAt(join(home, next));
+      if (t === undefined) continue;
+      if (rest.length === 0) {
+        if (t !== 'dir') out.add(next);
+      } else if (t === 'dir') expand(next, next, rest);
+    }
+  };
+  for (const p of patterns) expand('', '', p.split('/'));
+  return [...out].sort(byteOrder);
+}
