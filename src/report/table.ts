@@ -104,7 +104,7 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   for (const s of sessions) {
     const list = bySession.get(s.path);
     if (!list?.length) {
-      clean++;
+      if (s.kind !== 'home') clean++;
       continue;
     }
     const notes = grouped ? list.filter((f) => f.severity === 'note') : [];
@@ -115,7 +115,8 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
       notesOnly.push(...notes);
       continue;
     }
-    out.push(c.bold(escapeText(s.path)), `${c.dim(s.format)}  ${counts(s.findings)}`);
+    const what = s.kind === 'home' ? `${s.format} home: its own files beside its sessions` : s.format;
+    out.push(c.bold(escapeText(s.path)), `${c.dim(what)}  ${counts(s.findings)}`);
     out.push(findingsTable([...rows].sort(bySeverityThenPlace), width, c, grouped, titleFile(s)));
     if (notes.length)
       out.push(...wrapLines(`${plural(notes.length, 'note')}: ${escapeText(noteSummary(notes))}`, width), '');
@@ -157,8 +158,9 @@ export function renderTable(report: AuditReport, options: TableOptions): string 
   else
     out.push(
       ...wrapLines(
-        `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}, ` +
-          `${plural(sm.files, 'file')} (${mb} MiB): ${tally}.`,
+        `${report.command === 'validate' ? 'Validated' : 'Audited'} ${plural(sm.sessions, 'session')}` +
+          `${sm.homes ? ` and ${plural(sm.homes, 'agent home')}` : ''}, ${plural(sm.files, 'file')} (${mb} MiB): ` +
+          `${tally}.`,
         width,
       ),
     );
