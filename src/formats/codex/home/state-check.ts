@@ -35,7 +35,8 @@ function orphan(ctx: HomeCheckContext<Codes>, t: ThreadRow): void {
     'CODEX_STATE_THREAD_WITHOUT_ROLLOUT',
     { file: STATE_DB, pointer: pointer('threads', t.id) },
     `thread ${t.id} has a row in ${STATE_DB} but no rollout in sessions/ or archived_sessions/` +
-      `${t.rolloutPath ? ` (rollout_path ${t.rolloutPath})` : ''}${what.length ? `; the row holds ${what.join(', ')}` : ''}` +
+      `${t.rolloutPath ? ` (rollout_path ${t.rolloutPath})` : ''}` +
+      `${what.length ? `; the row holds ${what.join(', ')}` : ''}` +
       `${moved ? `; ${MOVED}` : ''}`,
     { key: t.id, ...(moved ? { severity: 'note' as const } : {}) },
   );
