@@ -12,6 +12,7 @@ import { damagedCases, type Case, type Content } from './corpora/cases.js';
 import { generateBundles } from './corpora/cases-bundle.js';
 import { generateStores } from './corpora/cases-store.js';
 import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
+import { codexHomeCases } from './corpora/cases-codex-home.js';
 import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
@@ -123,7 +124,7 @@ export function generate(outDir: string): string[] {
       'Codex CLI',
       'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)',
       codexCleanTree(),
-      [...codexCases(), ...codexCaptureCases()],
+      [...codexCases(), ...codexCaptureCases(), ...codexHomeCases()],
       allCodes,
     ),
   );

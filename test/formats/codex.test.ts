@@ -20,6 +20,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { codexCases, codexCleanTree } from '../../scripts/corpora/cases-codex.js';
 import { codexCaptureCases } from '../../scripts/corpora/cases-captures.js';
+import { codexHomeCases } from '../../scripts/corpora/cases-codex-home.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
 import { RolloutLine } from '../../src/formats/codex/models.js';
@@ -230,7 +231,7 @@ test('the checked-in Codex corpora are exactly what the generator writes', () =>
     'Codex CLI',
     'a `~/.codex` tree (`sessions/YYYY/MM/DD/rollout-*.jsonl`, `archived_sessions/`)',
     codexCleanTree(),
-    [...codexCases(), ...codexCaptureCases()],
+    [...codexCases(), ...codexCaptureCases(), ...codexHomeCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'codex');

@@ -5,6 +5,7 @@ import { logSessionInspect } from '../shared/inspect.js';
 import type { FormatModule } from '../types.js';
 import { classifyCodex, detectCodexFiles, sniffCodex } from './artifacts.js';
 import { codexRollout } from './checks/rollout.js';
+import { CODEX_HOME } from './home/index.js';
 import { loadCodex, looksLikeRolloutLine, streamCodexLog } from './load.js';
 import { codexEventText } from './normalize.js';
 import { CODEX_SCHEMAS } from './schemas.js';
@@ -66,6 +67,7 @@ export const codex = {
     duplicateId: 'nothing records which copy is authoritative: a resume by id cannot tell which one is meant',
   },
   checks: [codexRollout],
+  home: CODEX_HOME,
   schemas: CODEX_SCHEMAS,
   inspect: logSessionInspect(
     PAIRING,
