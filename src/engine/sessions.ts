@@ -193,12 +193,27 @@ export function listSessions(
     if (worstFinding) worst = { severity: worstFinding.severity, code: worstFinding.code };
     return [rowOf(r.session, tallies.get(r.session.path), { worst, counts })];
   });
-  // Sessions known only to a history or an index of their agent's home: rows marked gone, with what it records.
-  for (const g of gone)
-    rows.push({
+  // Sessions known only to a history or an index of their agent's home: one row each, marked gone, with what the
+  // files that know it record (the earliest start, the latest end, the most prompts; each file named).
+  const goneRows = new Map<string, SessionRow>();
+  for (const g of gone) {
+    const key = `${g.format}\u0000${g.home}\u0000${g.id}`;
+    const had = goneRows.get(key);
+    const path = `${g.home}/${g.source}`;
+    if (had) {
+      const start = g.firstAt ?? null;
+      if (start !== null && (had.started === null || start < had.started)) had.started = start;
+      const end = g.lastAt ?? g.firstAt ?? null;
+      if (end !== null && (had.ended === null || end > had.ended)) had.ended = end;
+      had.prompts = Math.max(had.prompts, g.prompts);
+      had.project ??= g.cwd ?? null;
+      had.gone = `${had.gone}, ${path}`;
+      continue;
+    }
+    goneRows.set(key, {
       id: g.id,
       agent: g.format,
-      path: `${g.home}/${g.source}`,
+      path,
       project: g.cwd ?? null,
       started: g.firstAt ?? null,
       ended: g.lastAt ?? g.firstAt ?? null,
@@ -207,8 +222,10 @@ export function listSessions(
       failedCalls: 0,
       worst: null,
       findings: { error: 0, warning: 0, note: 0 },
-      gone: `${g.home}/${g.source}`,
+      gone: path,
     });
+  }
+  rows.push(...goneRows.values());
   const kept = rows.filter((r) => keepRow(r, filters)).sort(compareRows);
   return { rows: kept, total: rows.length, notRead, homes, toolErrors: results.flatMap((r) => r.toolErrors) };
 }

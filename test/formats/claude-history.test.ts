@@ -83,7 +83,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('Claude Code prompt history', () => {
-  test('a clean home, every history session with its transcript and prompt, is clean; the home is an entry', async () => {
+  test('a clean home (each session and prompt of the history in a transcript) is clean, an entry', async () => {
     const report = await audit(makeHome('clean'));
     expect(report.findings.filter((f) => HOME_CODES.test(f.code))).toEqual([]);
     const home = report.sessions.find((s) => s.kind === 'home')!;
@@ -93,7 +93,7 @@ describe('Claude Code prompt history', () => {
     expect(report.summary).toMatchObject({ sessions: 2, homes: 1 });
   });
 
-  test('each deleted transcript is reported once with the history as its source, none invented; read-only', async () => {
+  test('each deleted transcript is reported once with the history as source, none invented; read-only', async () => {
     const path = makeHome('deleted');
     const ids = cleanHistory(join(path, '.claude')).map((l) => l.sessionId!);
     const gone = ids[0]!;
@@ -121,7 +121,7 @@ describe('Claude Code prompt history', () => {
     expect(codes.map((f) => f.message.match(/^session (\S+):/)?.[1]).sort()).toEqual([...ids].sort());
   });
 
-  test('older than the 30-day cleanup before the newest line is a note; a line dated in the future is no reference', async () => {
+  test('past the 30-day cleanup before the newest line is a note; a future-dated line is no reference', async () => {
     const base = makeHome('aged');
     const newest = Math.max(...cleanHistory(join(base, '.claude')).map((l) => l.timestamp));
     const old = { display: 'an old prompt', pastedContents: {}, project: '/home/dev/app' } as const;
@@ -141,7 +141,7 @@ describe('Claude Code prompt history', () => {
     expect(report.findings.some((f) => f.code === 'CLAUDE_HISTORY_TIME_FUTURE')).toBe(true);
   });
 
-  test('a prompt its transcript does not hold is reported; a secret in it is redacted; legacy lines are counted', async () => {
+  test('a prompt its transcript lacks is reported, its secret redacted; legacy lines are counted', async () => {
     const key = `sk-ant-api03-${'Q'.repeat(90)}`;
     const first = cleanHistory(join(makeHome('probe'), '.claude'))[0]!;
     const path = makeHome('missing', [

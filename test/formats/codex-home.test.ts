@@ -114,9 +114,13 @@ describe('a copied clean home with rollouts deleted', () => {
     const list = Array.isArray(rows) ? rows : (rows.sessions ?? []);
     const gone = list.filter((x) => x.gone);
     expect([...new Set(gone.map((g) => g.id))].sort()).toEqual(deleted.map((x) => x.id).sort());
-    for (const g of gone) expect(g.gone).toMatch(/\.codex\/(state_5\.sqlite|session_index\.jsonl)$/);
-    const paged = gone.find((g) => g.id.endsWith('c004') && g.gone!.endsWith('state_5.sqlite'))!;
-    expect(paged.prompts).toBe(1);
+    // One row per session, naming every home file that knows it.
+    expect(gone.length).toBe(new Set(gone.map((g) => g.id)).size);
+    for (const g of gone)
+      for (const p of g.gone!.split(', '))
+        expect(p).toMatch(/\.codex\/(state_5\.sqlite|session_index\.jsonl|history\.jsonl)$/);
+    const paged = gone.find((g) => g.id.endsWith('c004') && g.gone!.includes('state_5.sqlite'))!;
+    expect(paged.prompts).toBeGreaterThanOrEqual(1);
     expect(paged.project).toBe(deleted.find((x) => x.id === paged.id)!.cwd);
   });
 

@@ -3,6 +3,7 @@
  * are (`sessions/` or `archived_sessions/`), and its first user message (the `user_message` event of its first
  * turn, as the state DB's `first_user_message` records it).
  */
+import { excerpt as redactedExcerpt } from '../../../checks/excerpt.js';
 import type { HomeCheckContext } from '../../../checks/define-home.js';
 import type { FoundSession } from '../../../model/found.js';
 
@@ -46,16 +47,8 @@ export function promptsOf(ctx: HomeCheckContext, id: string): Array<{ text: stri
 /** Text compared as Codex may store it: whitespace runs as one space, ends trimmed. */
 export const normalized = (t: string): string => t.replace(/\s+/g, ' ').trim();
 
-const EXCERPT = 80;
-
-/**
- * A short excerpt of user text, on one line. Text that looks like a credential (a long run of letters, digits and
- * `_-+/=` with a digit in it) is replaced by `[redacted]`: the excerpt goes into the report and the sessions list.
- */
-export function excerpt(t: string): string {
-  const one = normalized(t).replace(/[A-Za-z0-9_\-+/=]{24,}/g, (w) => (/\d/.test(w) ? '[redacted]' : w));
-  return one.length > EXCERPT ? `${one.slice(0, EXCERPT - 1)}…` : one;
-}
+/** A short excerpt of user text, on one line, every secret the detectors find redacted (checks/excerpt.ts). */
+export const excerpt = (t: string): string => redactedExcerpt(t, 80);
 
 /** A time a Codex file records (unix seconds; milliseconds when it is that large) as ISO 8601. */
 export function isoOf(v: unknown): string | undefined {
