@@ -244,6 +244,40 @@ export function codexHomeCases(): Case[] {
       },
     ),
   );
+  cases.push(
+    homeCase(
+      'home-history-gone',
+      'history.jsonl holds two prompts of a session (2026-03-04) whose rollout is in neither sessions/ nor ' +
+        'archived_sessions/, and that no other file of the home knows: deleted by hand, or a partial copy.',
+      ['CODEX_HISTORY_SESSION_GONE'],
+      (h) => {
+        const id = '019cb100-0000-7000-8000-00000000c0bb';
+        h.history.push(historyLine(id, Date.UTC(2026, 2, 4, 8), 'Rotate the deploy key and push.'));
+        h.history.push(historyLine(id, Date.UTC(2026, 2, 4, 8, 5), 'Now tag the release.'));
+      },
+    ),
+    homeCase(
+      'home-history-prompt-missing',
+      "history.jsonl records a prompt of the main session, after its rollout's last line, that the rollout does " +
+        'not hold: the rollout was cut after it.',
+      ['CODEX_HISTORY_PROMPT_MISSING'],
+      (h) => {
+        const main = h.rollouts[0]!;
+        h.history.push(historyLine(main.id, main.endMs + 60_000, 'Also drop the old migrations.'));
+      },
+    ),
+    homeCase(
+      'home-history-damaged',
+      'history.jsonl has a cut line and a line dated in 2099 (a clock set wrong, or written by hand): both said, ' +
+        'and the 2099 line is never the time ages are measured against.',
+      ['CODEX_HISTORY_UNREADABLE', 'CODEX_HISTORY_TIME_FUTURE'],
+      (h) => {
+        const main = h.rollouts[0]!;
+        h.history.push('{"session_id":"019cb100-0000-7000-8000-00000000c001","ts":17724');
+        h.history.push(historyLine(main.id, Date.UTC(2099, 0, 1), main.prompts[0]!.text));
+      },
+    ),
+  );
   const bad = homeCase(
     'home-state-unreadable',
     'state_5.sqlite is not a SQLite database (its bytes were overwritten): a finding, not a crash.',
