@@ -156,4 +156,17 @@ describe('Claude Code prompt history', () => {
     expect(JSON.stringify(report)).not.toContain(key);
     expect(report.findings.filter((f) => f.code === 'CLAUDE_HISTORY_LEGACY_LINES')).toHaveLength(1);
   });
+
+  test('a line written twice and a last line still without its newline are entries, not unreadable', async () => {
+    const path = makeHome('repeats');
+    const file = join(path, '.claude', 'history.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    writeFileSync(file, `${lines[0]}\n${lines.join('\n')}`);
+    expect((await audit(path)).findings.filter((f) => HOME_CODES.test(f.code))).toEqual([]);
+    // Damaged lines are one finding counting them all, past the 50 the reader lists one by one.
+    writeFileSync(file, `${lines.join('\n')}\n{"display":"cut\n${'x\n'.repeat(80)}`);
+    const bad = (await audit(path)).findings.filter((f) => f.code === 'CLAUDE_HISTORY_UNREADABLE');
+    expect(bad).toHaveLength(1);
+    expect(bad[0]!.message).toMatch(/^81 lines of history\.jsonl .* \(the first at line 3\)/);
+  });
 });

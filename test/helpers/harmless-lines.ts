@@ -4,7 +4,7 @@
  * first). Where no record is harmless (every line of the file is numbered or counted), a blank line, which is a
  * finding of its own (JSONL_BLANK_LINE) that the insertion is expected to cause. JSON documents get whitespace.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface Insertion {
@@ -125,6 +125,34 @@ function pi(lines: Buffer[]): Insertion {
   return { at: 2, text: JSON.stringify(entry), causes: [] };
 }
 
+/** Every log file under an agent home, but its history. */
+function* logsUnder(dir: string): Generator<string> {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    const st = lstatSync(p);
+    if (st.isDirectory()) yield* logsUnder(p);
+    else if (st.isFile() && name.endsWith('.jsonl') && name !== 'history.jsonl') yield p;
+  }
+}
+
+/**
+ * A prompt history (an agent home's `history.jsonl`): every line is judged, so the harmless line is a copy of one
+ * that names a session whose log is in the home and holds its text (the same prompt recorded twice), at the top.
+ */
+function history(file: string, lines: Buffer[]): Insertion {
+  const logs = [...logsUnder(dirname(file))].map((p) => ({ p, text: readFileSync(p, 'utf8') }));
+  for (const line of lines) {
+    const e = parse(line);
+    const id = e?.sessionId ?? e?.session_id;
+    const text = e?.display ?? e?.text;
+    if (typeof id !== 'string' || typeof text !== 'string' || text === '') continue;
+    const inLog = JSON.stringify(text).slice(1, -1);
+    if (logs.some((l) => basename(l.p).includes(id) && l.text.includes(inLog)))
+      return { at: 0, text: line.toString('utf8'), causes: [] };
+  }
+  return blank(0);
+}
+
 /**
  * The line to insert into `file` (a log of an agent of `format`); none for Hermes' state.db, a database, where a
  * finding's line is its row's id (rows are not lines: nothing inserted changes it).
@@ -138,6 +166,8 @@ export function harmlessLine(format: string, file: string): Insertion | undefine
   if (!file.endsWith('.jsonl') && !file.endsWith('.jsonl.corrupt'))
     throw new Error(`no harmless line known for ${format} ${file}: add one to test/helpers/harmless-lines.ts`);
   const lines = splitLines(readFileSync(file));
+  if (basename(file) === 'history.jsonl' && /^\.(claude|codex)$/.test(basename(dirname(file))))
+    return history(file, lines);
   switch (format) {
     case 'grok':
       return grok(file, lines);

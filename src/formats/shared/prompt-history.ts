@@ -76,14 +76,19 @@ interface Known {
   lines: Array<Place & { text: string; timeMs?: number }>;
 }
 
+const KEPT = new Set(['JSONL_DUPLICATE_LINE', 'JSONL_UNTERMINATED_TAIL', 'JSONL_CRLF']);
+
 export function judgeHistory<C extends string>(ctx: HomeCheckContext<C>, rules: HistoryRules<C>): void {
   const known = new Map<string, Known>();
   const legacy: Place[] = [];
   const future: Array<Place & { timeMs: number }> = [];
   const unreadable: Place[] = [];
+  const delivered = new Set<number>();
+  const damaged: Array<Place & { more: number }> = [];
   let newest: number | undefined;
   const onRecord = (r: JsonlRecord): void => {
     const place = { line: r.line, byteOffset: r.byteOffset, byteLength: r.byteLength };
+    delivered.add(r.line);
     const e = rules.entry(r.value);
     if (!e) {
       unreadable.push(place);
@@ -106,10 +111,21 @@ export function judgeHistory<C extends string>(ctx: HomeCheckContext<C>, rules: 
     if (!e.notPrompt && ctx.sessions.has(e.sessionId))
       k.lines.push({ ...place, text: e.text, ...(e.timeMs !== undefined ? { timeMs: e.timeMs } : {}) });
   };
-  const read = ctx.source.streamJsonl(rules.file, {}, onRecord, (d) =>
-    unreadable.push({ line: d.line, byteOffset: d.byteOffset, byteLength: d.byteLength }),
-  );
+  // Damage the reader reports beside a record it still delivers (a repeated line, the last line before its
+  // newline, CR LF endings, a merged line split back into its records) is not a line the agent drops.
+  const read = ctx.source.streamJsonl(rules.file, {}, onRecord, (d) => {
+    if (!KEPT.has(d.code))
+      damaged.push({ line: d.line, byteOffset: d.byteOffset, byteLength: d.byteLength, more: d.count ?? 0 });
+  });
   if (!read.ok) return;
+  let unreadableLines = unreadable.length;
+  for (const d of damaged)
+    if (d.more > 0) unreadableLines += d.more;
+    else if (!delivered.has(d.line)) {
+      unreadable.push(d);
+      unreadableLines++;
+    }
+  unreadable.sort((a, b) => a.line - b.line);
   const at = (p: Place) => ({ file: rules.file, line: p.line, byteOffset: p.byteOffset, byteLength: p.byteLength });
   if (future.length)
     ctx.emit(
@@ -124,7 +140,7 @@ export function judgeHistory<C extends string>(ctx: HomeCheckContext<C>, rules: 
     ctx.emit(
       rules.codes.unreadable,
       at(unreadable[0]!),
-      `${count(unreadable.length, 'line')} of ${rules.file} are not history entries the agent writes (the first ` +
+      `${count(unreadableLines, 'line')} of ${rules.file} are not history entries the agent writes (the first ` +
         `at line ${unreadable[0]!.line}): cut or damaged lines, or lines another program wrote; the agent drops ` +
         'such lines when it reads its history, so what they held is not judged.',
       { key: 'unreadable' },
