@@ -160,7 +160,9 @@ describe('Claude Code prompt history', () => {
   test('a line written twice and a last line still without its newline are entries, not unreadable', async () => {
     const path = makeHome('repeats');
     const file = join(path, '.claude', 'history.jsonl');
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     writeFileSync(file, `${lines[0]}\n${lines.join('\n')}`);
     expect((await audit(path)).findings.filter((f) => HOME_CODES.test(f.code))).toEqual([]);
     // Damaged lines are one finding counting them all, past the 50 the reader lists one by one.
