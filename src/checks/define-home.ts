@@ -32,6 +32,8 @@ export interface HomeCheckContext<C extends string = string> {
   sessions: ReadonlyMap<string, readonly FoundSession[]>;
   /** The audit's own clock (ms since the epoch): only a time after it is judged by it, as a time in the future. */
   now: number;
+  /** The audit's cap on a database's size in bytes (`--max-db-bytes`); undefined: the reader's own default. */
+  maxDbBytes?: number;
   /**
    * Stream the events of a session's authoritative log, each with its full text on demand; false when it has no
    * readable log.
@@ -42,10 +44,28 @@ export interface HomeCheckContext<C extends string = string> {
   gone(g: GoneSession): void;
 }
 
+/** What a home's file still holds of a session whose log is gone, one entry at a time (a prompt, a title). */
+export interface RecalledEntry {
+  session: string;
+  /** The home's file it comes from, relative to the home, and where in it. */
+  file: string;
+  line?: number;
+  byteOffset?: number;
+  timeMs?: number;
+  /** A prompt the user sent; a note: anything else the file records of it (a title, a command line). */
+  kind: 'user_prompt' | 'note';
+  text: string;
+}
+
 export interface HomeCheck<C extends string = string> {
   id: string;
   codes: Record<C, CodeInfo>;
   run(ctx: HomeCheckContext<C>): void;
+  /**
+   * What the check's files hold of the sessions `wanted` accepts, in the files' order (for `timeline` and
+   * `transcript` of a session whose log is gone). Nothing is emitted: `emit` and `gone` do nothing here.
+   */
+  recall?(ctx: HomeCheckContext<C>, wanted: (id: string) => boolean, onEntry: (e: RecalledEntry) => void): void;
 }
 
 export function defineHomeCheck<C extends string>(check: HomeCheck<C>): HomeCheck<C> {

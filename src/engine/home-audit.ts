@@ -5,7 +5,7 @@
  * whose logs are gone is handed to the `sessions` list.
  */
 import { basename } from 'node:path';
-import type { GoneSession, HomeCheck } from '../checks/define-home.js';
+import type { GoneSession, HomeCheck, HomeCheckContext, RecalledEntry } from '../checks/define-home.js';
 import { countBySeverity, makeFinding } from '../checks/findings.js';
 import { formatNamed } from '../formats/registry.js';
 import type { Finding } from '../model/finding.js';
@@ -40,58 +40,97 @@ function sessionsIn(home: FoundHome, sessions: readonly FoundSession[]): Map<str
   return byId;
 }
 
+const noop = (): void => {};
+
+/** The home's files as one read-only source, as a session's are. */
+function homeSource(home: FoundHome): HomeCheckContext['source'] {
+  const id = basename(home.display);
+  return fsSource({ abs: home.abs, display: home.display, id, format: home.format, members: home.files });
+}
+
+/** The context a home's checks run in; `emit` and `gone` go to the sinks given. */
+function homeContext(
+  home: FoundHome,
+  source: HomeCheckContext['source'],
+  sessions: readonly FoundSession[],
+  options: AuditOptions,
+  now: number,
+  emit: HomeCheckContext['emit'],
+  gone: HomeCheckContext['gone'],
+): HomeCheckContext {
+  const format = formatNamed(home.format)!;
+  const limits = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES };
+  return {
+    home,
+    source,
+    sessions: sessionsIn(home, sessions),
+    now,
+    ...(options.maxDbBytes !== undefined ? { maxDbBytes: options.maxDbBytes } : {}),
+    events(session, onEvent) {
+      const s = fsSource(session);
+      const artifacts = format.classify(s.inventory);
+      const end = format.streamLog(s, artifacts, limits, (e, r) => onEvent(e, r, () => format.eventText(e, r)));
+      return end !== undefined;
+    },
+    emit,
+    gone,
+  };
+}
+
+/**
+ * What the home's files hold of the sessions `wanted` accepts (every check that can recall, in its files' order):
+ * `timeline` and `transcript` of a session whose log is gone.
+ */
+export function recallHome(
+  home: FoundHome,
+  sessions: readonly FoundSession[],
+  options: AuditOptions,
+  wanted: (id: string) => boolean,
+  onEntry: (e: RecalledEntry) => void,
+): void {
+  const source = homeSource(home);
+  for (const check of formatNamed(home.format)?.home?.checks ?? []) {
+    if (!check.recall) continue;
+    check.recall(homeContext(home, source, sessions, options, Date.now(), noop, noop), wanted, onEntry);
+  }
+}
+
 export function auditHome(
   home: FoundHome,
   sessions: readonly FoundSession[],
   options: AuditOptions,
   now = Date.now(),
 ): HomeResult {
-  const format = formatNamed(home.format)!;
   const id = basename(home.display);
-  const found: FoundSession = { abs: home.abs, display: home.display, id, format: home.format, members: home.files };
-  const source = fsSource(found);
   const findings: Finding[] = [];
   const toolErrors: SessionResult['toolErrors'] = [];
   const ignored: Record<string, number> = {};
   const gone: GoneSession[] = [];
-  const byId = sessionsIn(home, sessions);
-  const limits = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES };
+  const source = homeSource(home);
   for (const check of homeChecksFor(options, home.format)) {
+    const emit: HomeCheckContext['emit'] = (code, location, message, opts) => {
+      const meta = check.codes[code];
+      if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
+      if (options.ignore?.has(code)) {
+        ignored[code] = (ignored[code] ?? 0) + 1;
+        return;
+      }
+      findings.push(
+        makeFinding({
+          code,
+          info: meta,
+          check: check.id,
+          session: { id, path: home.display },
+          location,
+          message,
+          ...(opts?.severity ? { severity: opts.severity } : {}),
+          ...(opts?.key !== undefined ? { key: opts.key } : {}),
+          ...(options.severity ? { overrides: options.severity } : {}),
+        }),
+      );
+    };
     try {
-      check.run({
-        home,
-        source,
-        sessions: byId,
-        now,
-        events(session, onEvent) {
-          const s = fsSource(session);
-          const artifacts = format.classify(s.inventory);
-          const end = format.streamLog(s, artifacts, limits, (e, r) => onEvent(e, r, () => format.eventText(e, r)));
-          return end !== undefined;
-        },
-        emit(code, location, message, opts) {
-          const meta = check.codes[code];
-          if (!meta) throw new Error(`check ${check.id} emitted ${code}, which it does not declare`);
-          if (options.ignore?.has(code)) {
-            ignored[code] = (ignored[code] ?? 0) + 1;
-            return;
-          }
-          findings.push(
-            makeFinding({
-              code,
-              info: meta,
-              check: check.id,
-              session: { id, path: home.display },
-              location,
-              message,
-              ...(opts?.severity ? { severity: opts.severity } : {}),
-              ...(opts?.key !== undefined ? { key: opts.key } : {}),
-              ...(options.severity ? { overrides: options.severity } : {}),
-            }),
-          );
-        },
-        gone: (g) => gone.push(g),
-      });
+      check.run(homeContext(home, source, sessions, options, now, emit, (g) => gone.push(g)));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       toolErrors.push({ session: id, check: check.id, message: `${err.message}\n${err.stack ?? ''}`.trim() });

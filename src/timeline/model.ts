@@ -50,6 +50,13 @@ export const TimelineEventSchema = z
         'The event ends its turn although it is no turn_completed (a message written when the user stopped it).',
       ),
     resume: z.string().optional().describe('A new process picked the session up here; the evidence.'),
+    recalled: z
+      .string()
+      .optional()
+      .describe(
+        "Not from the session's log, which is gone: the agent's own file (a prompt history) that still holds the " +
+          'event, as a path; `file` and `line` are in it.',
+      ),
   })
   .meta({ id: 'TimelineEvent', description: 'One event of `session-audit timeline --format jsonl`.' });
 

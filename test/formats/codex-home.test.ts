@@ -176,3 +176,12 @@ test('a truncated database is a finding, not a crash', async () => {
   expect(report.toolErrors ?? []).toEqual([]);
   expect(home.map((f) => f.code)).toContain('CODEX_STATE_DB_UNREADABLE');
 });
+
+test('--max-db-bytes bounds the state database as it bounds every database: a larger one is not read', async () => {
+  const dir = join(tmp, 'capped');
+  write(dir, renderHome(codexHomeParts()));
+  const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', '--max-db-bytes', '4096']);
+  const report = JSON.parse(r.stdout) as AuditReport;
+  const unreadable = report.findings.filter((f) => f.code === 'CODEX_STATE_DB_UNREADABLE');
+  expect(unreadable.map((f) => f.message)).toEqual([expect.stringMatching(/larger than the cap \(\d+ > 4096 bytes/)]);
+});

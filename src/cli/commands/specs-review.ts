@@ -106,12 +106,22 @@ export const transcript: CommandSpec = {
     MAX_LINE_BYTES,
     MAX_DB_BYTES,
     FORMAT_HINT,
+    {
+      name: 'id',
+      type: 'string',
+      value: 'ID',
+      describe:
+        'Pick the session by its id (or at least 4 characters that start only one) in the tree or agent home given. ' +
+        "A session whose log is gone but that the home's prompt history still knows gives the prompts the history " +
+        'holds, marked as recalled.',
+    },
   ],
   examples: [
     ['session-audit transcript <session> | less -R', 'the conversation with its tool calls and findings, paged'],
     ['session-audit transcript <session> --format markdown --redact > t.md', 'a copy to share, secrets replaced'],
     ['session-audit transcript <session> --format html -o t.html --thinking', 'one self-contained page'],
     ['session-audit transcript <session> --format jsonl --full', 'one entry a line, streamed'],
+    ['session-audit transcript ~/.claude --id 5e3c1a70', 'a session picked by its id, even one whose log is gone'],
   ],
   exitCodes: PLAIN_EXITS,
   load: async () => (await import('./transcript.js')).transcriptModule,
@@ -144,12 +154,22 @@ export const timeline: CommandSpec = {
     MAX_LINE_BYTES,
     MAX_DB_BYTES,
     FORMAT_HINT,
+    {
+      name: 'id',
+      type: 'string',
+      value: 'ID',
+      describe:
+        'pick the session by its id (or at least 4 characters that start only one) in the tree or agent home ' +
+        "given; a session whose log is gone but that the home's prompt history still knows gives the prompts the " +
+        'history holds, each marked as recalled',
+    },
   ],
   examples: [
     ['session-audit timeline <session>', 'the first 1000 events as a table fitted to the terminal'],
     ['session-audit timeline <session> --format jsonl > timeline.jsonl', 'every event with its full text, streamed'],
     ['session-audit timeline <session> --prompt 3 --include-subagents', 'one prompt turn, subagents nested'],
     ['session-audit timeline <session> --format timesketch -o t.jsonl', 'for import into Timesketch'],
+    ['session-audit timeline ~/.codex --id 019cb100', 'a session picked by its id, even one whose log is gone'],
   ],
   exitCodes: PLAIN_EXITS,
   load: async () => (await import('./timeline.js')).timelineModule,

@@ -2,7 +2,10 @@
  * `timeline <session>`: the authoritative timeline, in emission order, with rewinds, compactions and resumes marked.
  * Events are written as the log is read: no format holds the whole timeline in memory.
  */
-import { formatOf } from '../../formats/registry.js';
+import { formatNamed, formatOf } from '../../formats/registry.js';
+import { recalledTimeline } from '../../engine/recalled.js';
+import { sessionById } from '../../engine/session-by-id.js';
+import type { TimelineEvent } from '../../timeline/model.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../model/records.js';
 import { EVENT_KINDS, type EventKind } from '../../model/events.js';
 import { sessionTimeline } from '../../engine/timeline.js';
@@ -50,10 +53,12 @@ export const timelineModule: CommandModule = {
       throw new UsageError(`--prompt ${String(prompt)}: expected a prompt turn number (0, 1, …)`);
     const limit = parseLimit(opt.num(args, 'limit'));
     const session = opt.pos(args, 'session');
-    const found = oneSession(session, parseFormatHint(opt.str(args, 'format-hint')));
+    const hint = parseFormatHint(opt.str(args, 'format-hint'));
+    const id = opt.str(args, 'id');
+    const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
+    const picked = id === undefined ? { live: oneSession(session, hint) } : sessionById(session, id, hint, maxDbBytes);
     const outputFlag = opt.str(args, 'output');
     const output = outputFlag === undefined ? undefined : checkOutputFile(outputFlag, [session]);
-    const maxDbBytes = parseMaxDbBytes(opt.num(args, 'max-db-bytes'));
     const limits = {
       maxLineBytes: parseMaxLineBytes(opt.num(args, 'max-line-bytes')) ?? DEFAULT_MAX_LINE_BYTES,
       ...(maxDbBytes !== undefined ? { maxDbBytes } : {}),
@@ -61,7 +66,7 @@ export const timelineModule: CommandModule = {
     const live = opt.bool(args, 'live') ?? false;
     io.setExitCode(0);
     withOutput(output, io.stdout, (out) => {
-      const agent = formatOf(found);
+      const agent = 'live' in picked ? formatOf(picked.live) : formatNamed(picked.gone.format)!;
       const w = timelineWriter(format, (s) => out.write(s), {
         width: io.columns,
         dataType: agent.timesketchType,
@@ -74,7 +79,7 @@ export const timelineModule: CommandModule = {
               'is in --format jsonl\n',
           ),
       });
-      sessionTimeline(found, { limits, includeSubagents: opt.bool(args, 'include-subagents') ?? false }, (e) => {
+      const each = (e: TimelineEvent): void => {
         // A message that ends a turn (Claude's "[Request interrupted by user]") is one the model sees.
         if (live && (e.rewound || e.compacted || !(LIVE_KINDS.has(e.kind) || e.endsTurn))) return;
         if (kinds.size && !kinds.has(e.kind)) return;
@@ -82,7 +87,10 @@ export const timelineModule: CommandModule = {
         if (since !== undefined && (e.timeMs === null || e.timeMs < since)) return;
         if (until !== undefined && (e.timeMs === null || e.timeMs > until)) return;
         w.event(e);
-      });
+      };
+      if ('gone' in picked) recalledTimeline(picked.gone, each);
+      else
+        sessionTimeline(picked.live, { limits, includeSubagents: opt.bool(args, 'include-subagents') ?? false }, each);
       w.end();
     });
   },

@@ -9,7 +9,7 @@
  * the audit's clock, so a report is the same whenever it is made; a line dated after the audit's clock is said and
  * never taken as the newest.
  */
-import type { HomeCheckContext } from '../../checks/define-home.js';
+import type { HomeCheckContext, RecalledEntry } from '../../checks/define-home.js';
 import { excerpt } from '../../checks/excerpt.js';
 import type { Severity } from '../../model/finding.js';
 import type { JsonlRecord } from '../../model/records.js';
@@ -239,4 +239,31 @@ function judgePresent<C extends string>(ctx: HomeCheckContext<C>, rules: History
       { key: id },
     );
   }
+}
+
+/** Every line of the history naming a session `wanted` accepts, as what it recalls of that session. */
+export function recallHistory<C extends string>(
+  ctx: HomeCheckContext<C>,
+  rules: HistoryRules<C>,
+  wanted: (id: string) => boolean,
+  onEntry: (e: RecalledEntry) => void,
+): void {
+  ctx.source.streamJsonl(
+    rules.file,
+    {},
+    (r) => {
+      const e = rules.entry(r.value);
+      if (!e || e.sessionId === undefined || e.sessionId === '' || !wanted(e.sessionId)) return;
+      onEntry({
+        session: e.sessionId,
+        file: rules.file,
+        line: r.line,
+        byteOffset: r.byteOffset,
+        ...(e.timeMs !== undefined ? { timeMs: e.timeMs } : {}),
+        kind: e.notPrompt ? 'note' : 'user_prompt',
+        text: e.text,
+      });
+    },
+    () => {},
+  );
 }

@@ -5,7 +5,7 @@
  * `[Pasted text #N +M lines]` and a slash command or a `!` shell line is no user message of the transcript.
  */
 import { defineHomeCheck } from '../../../checks/define-home.js';
-import { judgeHistory, type HistoryEntry } from '../../shared/prompt-history.js';
+import { judgeHistory, recallHistory, type HistoryEntry, type HistoryRules } from '../../shared/prompt-history.js';
 
 const FILE = 'history.jsonl';
 /** `[Pasted text #1 +11 lines]`, `[Pasted text #2]`, `[Image #1]`: what the transcript holds in full instead. */
@@ -23,6 +23,29 @@ function entry(v: unknown): HistoryEntry | undefined {
   if (t.startsWith('/') || t.startsWith('!') || t === '') e.notPrompt = true;
   return e;
 }
+
+type Codes =
+  | 'CLAUDE_HISTORY_SESSION_GONE'
+  | 'CLAUDE_HISTORY_PROMPT_MISSING'
+  | 'CLAUDE_HISTORY_LEGACY_LINES'
+  | 'CLAUDE_HISTORY_TIME_FUTURE'
+  | 'CLAUDE_HISTORY_UNREADABLE';
+
+const RULES: HistoryRules<Codes> = {
+  file: FILE,
+  cleanupDays: 30,
+  cleanup: "Claude Code's cleanupPeriodDays (30 days by default)",
+  logNoun: 'transcript',
+  codes: {
+    gone: 'CLAUDE_HISTORY_SESSION_GONE',
+    missing: 'CLAUDE_HISTORY_PROMPT_MISSING',
+    legacy: 'CLAUDE_HISTORY_LEGACY_LINES',
+    future: 'CLAUDE_HISTORY_TIME_FUTURE',
+    unreadable: 'CLAUDE_HISTORY_UNREADABLE',
+  },
+  entry,
+  fragments: (text) => text.split(PLACEHOLDER),
+};
 
 export const claudeHistory = defineHomeCheck({
   id: 'claude-history',
@@ -71,21 +94,9 @@ export const claudeHistory = defineHomeCheck({
     },
   },
   run(ctx) {
-    if (!ctx.source.entry(FILE)) return;
-    judgeHistory(ctx, {
-      file: FILE,
-      cleanupDays: 30,
-      cleanup: "Claude Code's cleanupPeriodDays (30 days by default)",
-      logNoun: 'transcript',
-      codes: {
-        gone: 'CLAUDE_HISTORY_SESSION_GONE',
-        missing: 'CLAUDE_HISTORY_PROMPT_MISSING',
-        legacy: 'CLAUDE_HISTORY_LEGACY_LINES',
-        future: 'CLAUDE_HISTORY_TIME_FUTURE',
-        unreadable: 'CLAUDE_HISTORY_UNREADABLE',
-      },
-      entry,
-      fragments: (text) => text.split(PLACEHOLDER),
-    });
+    if (ctx.source.entry(FILE)) judgeHistory(ctx, RULES);
+  },
+  recall(ctx, wanted, onEntry) {
+    if (ctx.source.entry(FILE)) recallHistory(ctx, RULES, wanted, onEntry);
   },
 });

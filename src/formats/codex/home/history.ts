@@ -5,7 +5,7 @@
  * the home is partial.
  */
 import { defineHomeCheck } from '../../../checks/define-home.js';
-import { judgeHistory, type HistoryEntry } from '../../shared/prompt-history.js';
+import { judgeHistory, recallHistory, type HistoryEntry, type HistoryRules } from '../../shared/prompt-history.js';
 
 export const HISTORY = 'history.jsonl';
 
@@ -20,6 +20,26 @@ function entry(v: unknown): HistoryEntry | undefined {
   if (v.text.trimStart().startsWith('/') || v.text.trim() === '') e.notPrompt = true;
   return e;
 }
+
+type Codes =
+  | 'CODEX_HISTORY_SESSION_GONE'
+  | 'CODEX_HISTORY_PROMPT_MISSING'
+  | 'CODEX_HISTORY_TIME_FUTURE'
+  | 'CODEX_HISTORY_UNREADABLE';
+
+const RULES: HistoryRules<Codes> = {
+  file: HISTORY,
+  cleanupDays: Number.POSITIVE_INFINITY,
+  cleanup: 'any cleanup of its own (Codex deletes no rollout by itself)',
+  logNoun: 'rollout',
+  codes: {
+    gone: 'CODEX_HISTORY_SESSION_GONE',
+    missing: 'CODEX_HISTORY_PROMPT_MISSING',
+    future: 'CODEX_HISTORY_TIME_FUTURE',
+    unreadable: 'CODEX_HISTORY_UNREADABLE',
+  },
+  entry,
+};
 
 export const codexHistory = defineHomeCheck({
   id: 'codex-history',
@@ -58,19 +78,9 @@ export const codexHistory = defineHomeCheck({
     },
   },
   run(ctx) {
-    if (!ctx.source.entry(HISTORY)) return;
-    judgeHistory(ctx, {
-      file: HISTORY,
-      cleanupDays: Number.POSITIVE_INFINITY,
-      cleanup: 'any cleanup of its own (Codex deletes no rollout by itself)',
-      logNoun: 'rollout',
-      codes: {
-        gone: 'CODEX_HISTORY_SESSION_GONE',
-        missing: 'CODEX_HISTORY_PROMPT_MISSING',
-        future: 'CODEX_HISTORY_TIME_FUTURE',
-        unreadable: 'CODEX_HISTORY_UNREADABLE',
-      },
-      entry,
-    });
+    if (ctx.source.entry(HISTORY)) judgeHistory(ctx, RULES);
+  },
+  recall(ctx, wanted, onEntry) {
+    if (ctx.source.entry(HISTORY)) recallHistory(ctx, RULES, wanted, onEntry);
   },
 });

@@ -164,7 +164,7 @@ export const codexStateDb = defineHomeCheck({
   codes: CODES,
   run(ctx) {
     if (!ctx.source.entry(STATE_DB)) return;
-    const db = readStateDb(ctx.source);
+    const db = readStateDb(ctx.source, ctx.maxDbBytes);
     if (unreadable(ctx, db)) return;
     const rows = new Set<string>();
     for (const t of db.threads) {

@@ -1,0 +1,84 @@
+/**
+ * A session whose log is gone, as `timeline` and `transcript` show it: only what the agent's own files still hold
+ * (its prompts, with their times), each event marked as recalled from the file that holds it, and a notice that
+ * the replies, tool calls and results are not known.
+ */
+import type { RecalledEntry } from '../checks/define-home.js';
+import type { TranscriptEntry } from '../model/transcript.js';
+import { plural } from '../report/human.js';
+import type { TimelineEvent } from '../timeline/model.js';
+import type { RecalledSession } from './session-by-id.js';
+
+const isoTime = (ms: number | undefined): string | undefined =>
+  ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
+
+const firstLine = (s: string): string => {
+  const line = s.split('\n', 1)[0]!;
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+};
+
+/** The entries in time order (the files' order where a time is missing or equal). */
+function ordered(g: RecalledSession): RecalledEntry[] {
+  return g.entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.timeMs ?? 0) - (b.e.timeMs ?? 0) || a.i - b.i)
+    .map((x) => x.e);
+}
+
+const where = (g: RecalledSession, file: string): string => `${g.home.display}/${file}`;
+
+export function recalledTimeline(g: RecalledSession, onEvent: (e: TimelineEvent) => void): void {
+  let prompt = 0;
+  for (const e of ordered(g)) {
+    const time = isoTime(e.timeMs);
+    const ev: TimelineEvent = {
+      session: g.id,
+      depth: 0,
+      file: e.file,
+      line: e.line ?? 1,
+      byteOffset: e.byteOffset ?? 0,
+      time: time ?? null,
+      timeMs: time === undefined ? null : e.timeMs!,
+      timeSource: time === undefined ? 'none' : 'line',
+      rail: 'recalled',
+      kind: e.kind === 'user_prompt' ? 'user_prompt' : 'notice',
+      tag: e.file,
+      summary: `recalled from ${e.file}: ${firstLine(e.text)}`,
+      text: e.text,
+      rewound: false,
+      compacted: false,
+      displaced: false,
+      recalled: where(g, e.file),
+    };
+    if (e.kind === 'user_prompt') ev.promptIndex = prompt++;
+    onEvent(ev);
+  }
+}
+
+/** The sentence that opens a recalled session's transcript. */
+export function recalledNotice(g: RecalledSession): string {
+  const prompts = g.entries.filter((e) => e.kind === 'user_prompt').length;
+  return (
+    `The log of session ${g.id} is not in ${g.home.display}: what follows is what ${g.files.join(' and ')} still ` +
+    `hold${g.files.length === 1 ? 's' : ''} of it (${plural(prompts, 'prompt')}), recalled from the agent's own ` +
+    "files. The agent's replies, its tool calls and their results are not known."
+  );
+}
+
+export function recalledTranscript(g: RecalledSession, onEntry: (e: TranscriptEntry) => void): void {
+  const at = (e?: RecalledEntry) => ({
+    session: g.id,
+    depth: 0,
+    file: e ? where(g, e.file) : where(g, g.files[0]!),
+    ...(e?.line !== undefined ? { line: e.line } : {}),
+    ...(isoTime(e?.timeMs) !== undefined ? { time: isoTime(e?.timeMs)! } : {}),
+  });
+  onEntry({ type: 'session', at: at(), agent: g.format, path: g.files.map((f) => where(g, f)).join(', ') });
+  onEntry({ type: 'notice', at: at(), text: recalledNotice(g) });
+  for (const e of ordered(g))
+    onEntry(
+      e.kind === 'user_prompt'
+        ? { type: 'prompt', at: at(e), text: e.text }
+        : { type: 'notice', at: at(e), text: `recorded in ${e.file}: ${e.text}` },
+    );
+}
