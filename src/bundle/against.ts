@@ -25,6 +25,8 @@ export interface AgainstInput {
   sessions: readonly CapturedSessionFiles[];
   redacted: boolean;
   live: readonly FoundSession[];
+  /** The agents' homes found under the live path (their own files, as sessions of the home's format). */
+  liveHomes?: readonly FoundSession[];
   /** The whole content of some bag members (read again from the bag, once for all of them). */
   members: (names: readonly string[]) => Promise<Map<string, Buffer>>;
 }
@@ -64,7 +66,8 @@ export async function compareWithLive(
   const proofs: Proof[] = [];
   let compared = 0;
   for (const s of input.sessions) {
-    const found = matchLive(s, input.live, taken);
+    const home = s.kind === 'home';
+    const found = matchLive(s, home ? (input.liveHomes ?? []) : input.live, taken);
     const emitAt =
       (sessionPath: string): Emit =>
       (code, location, message, opts = {}) => {
@@ -85,7 +88,9 @@ export async function compareWithLive(
       emitAt(s.bagDir)(
         'BUNDLE_FILE_MISSING',
         { file: '' },
-        `session ${s.id} of the capture was not found under the live path`,
+        home
+          ? `the agent home ${s.id} of the capture was not found under the live path`
+          : `session ${s.id} of the capture was not found under the live path`,
         { severity: 'warning', key: 'session' },
       );
       continue;
@@ -97,7 +102,8 @@ export async function compareWithLive(
     const capturedRels = new Set(s.files.map((f) => f.rel));
     for (const f of s.files) {
       const entry = src.entry(f.rel);
-      const policy = format.changePolicy(f.rel);
+      // A home's own files (histories trimmed, indexes and databases rewritten) are the agent's to rewrite.
+      const policy = home ? 'rewritable' : format.changePolicy(f.rel);
       if (!entry) {
         const why =
           policy === 'append-only'

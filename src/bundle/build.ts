@@ -32,6 +32,8 @@ export interface BundledSession {
   source: SessionSource;
   /** What its format says each file is (by path). */
   artifacts: ReadonlyMap<string, Artifact>;
+  /** An agent's home: the files it keeps beside its sessions (prompt histories, indexes), not a session. */
+  kind?: 'home';
 }
 
 export interface BagEntry {
@@ -132,17 +134,19 @@ export function buildBag(opts: BagOptions): Bag {
     payload.reduce((n, p) => n + p.size, 0),
     payload.length,
   );
+  const homes = opts.sessions.filter((s) => s.kind === 'home').length;
   const info: BagInfo = [
     ['Bag-Software-Agent', `session-audit ${TOOL_VERSION}`],
     ['Bagging-Date', opts.baggingDate],
-    ...opts.sessions.map((s): [string, string] => ['External-Identifier', s.id]),
+    ...opts.sessions.filter((s) => s.kind !== 'home').map((s): [string, string] => ['External-Identifier', s.id]),
     ...opts.sources.map((s): [string, string] => ['Source-Path', s]),
     ['Payload-Oxum', oxum],
     ['Bag-Size', `${payload.reduce((n, p) => n + p.size, 0)} bytes`],
     ...(opts.groupIdentifier !== undefined ? [['Bag-Group-Identifier', opts.groupIdentifier] as [string, string]] : []),
     [
       'Internal-Sender-Description',
-      `Evidence bundle of ${opts.sessions.length} AI coding agent session(s), payload ` +
+      `Evidence bundle of ${opts.sessions.filter((s) => s.kind !== 'home').length} AI coding agent session(s)` +
+        `${homes ? ` and ${homes} agent home(s)` : ''}, payload ` +
         `${redacted ? "REDACTED for sharing (originals' digests in custody.*.json)" : 'byte for byte'}`,
     ],
     ['Payload-Redacted', redacted ? 'yes' : 'no'],
@@ -187,6 +191,7 @@ export function buildBag(opts: BagOptions): Bag {
         agent: s.agent,
         ...(s.group !== undefined ? { group: said(s.group) } : {}),
         bagDir: `data/${s.bagDir}`,
+        ...(s.kind ? { kind: s.kind } : {}),
       })),
       payloadOxum: oxum,
       ...(opts.provenance ? { provenance: provenancePredicate(opts.provenance, said) } : {}),

@@ -23,6 +23,8 @@ export interface CapturedSessionFiles {
   path?: string;
   /** The group directory it was found in (e.g. Grok's working-directory folder), when the capture recorded it. */
   group?: string;
+  /** An agent's home (its own files beside the sessions), as the custody statement marks it. */
+  kind?: 'home';
   files: CapturedFile[];
 }
 
@@ -37,7 +39,7 @@ export function capturedSessions(
 ): CapturedSessionFiles[] | undefined {
   const p = statement?.predicate;
   const sessions = Array.isArray(p?.sessions)
-    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown; group?: unknown }>)
+    ? (p.sessions as Array<{ id?: unknown; bagDir?: unknown; path?: unknown; group?: unknown; kind?: unknown }>)
     : undefined;
   if (!sessions) return undefined;
   const recorded = new Map<string, { sha256: string; size: number }>();
@@ -64,6 +66,7 @@ export function capturedSessions(
       bagDir: s.bagDir,
       ...(typeof s.path === 'string' ? { path: s.path } : {}),
       ...(typeof s.group === 'string' ? { group: s.group } : {}),
+      ...(s.kind === 'home' ? { kind: 'home' as const } : {}),
       files,
     });
   }

@@ -5,7 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { relative, resolve, isAbsolute } from 'node:path';
+import { basename, relative, resolve, isAbsolute } from 'node:path';
 import { buildBag, type BundledSession } from '../bundle/build.js';
 import { privateKeyFromPem } from '../bundle/dsse.js';
 import { ChangedDuringBundling } from '../bundle/payload.js';
@@ -27,6 +27,7 @@ import type { TimelineEvent } from '../timeline/model.js';
 import { UsageError } from '../errors.js';
 import { ReadError } from '../read/open-regular.js';
 import { checkOutputPath } from './output.js';
+import { homeSource } from './home-audit.js';
 import { auditTree, findSessions } from './tree.js';
 import { buildReport } from './report.js';
 import type { LineageGraph } from '../lineage/graph.js';
@@ -63,6 +64,8 @@ export interface BundleOutcome {
   out: string;
   format: BundleFormat;
   sessions: number;
+  /** Agents' homes whose own files were bagged beside the sessions. */
+  homes: number;
   files: number;
   bytes: number;
   notArchived: Array<{ bagPath: string; reason: string }>;
@@ -183,6 +186,21 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
     req.formatHint !== undefined ? { formatHint: req.formatHint } : {},
   );
   const report = buildReport(audited.results, 'audit');
+  // The agents' homes the audit judged: their own files (histories, indexes) are evidence and go in the bag too.
+  for (const h of audited.homes) {
+    if (!report.sessions.some((r) => r.kind === 'home' && r.path === h.display)) continue;
+    const source = homeSource(h);
+    sessions.push({
+      id: basename(h.display),
+      path: shown(h.display),
+      bagDir: layout.sessionDir(h.format, 'home'),
+      agent: h.format,
+      kind: 'home',
+      source,
+      artifacts: new Map(),
+    });
+  }
+  sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));
   if (req.shownAs) {
     for (const s of report.sessions) {
       s.path = shown(s.path);
@@ -192,6 +210,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   }
   const tagFiles = new Map<string, Buffer>([['audit-report.json', Buffer.from(renderJson(report), 'utf8')]]);
   for (const s of sessions) {
+    if (s.kind === 'home') continue;
     const t = timelineOf(s.source);
     if (t) tagFiles.set(`timelines/${s.bagDir}.jsonl`, t);
   }
@@ -231,7 +250,8 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const outcome: BundleOutcome = {
     out: req.out,
     format,
-    sessions: sessions.length,
+    sessions: sessions.filter((s) => s.kind !== 'home').length,
+    homes: sessions.filter((s) => s.kind === 'home').length,
     files: bag.payload.length,
     bytes: bag.payload.reduce((n, p) => n + p.size, 0),
     notArchived: bag.notArchived.map((n) => ({ bagPath: n.bagPath, reason: n.reason })),

@@ -43,9 +43,13 @@ function sessionsIn(home: FoundHome, sessions: readonly FoundSession[]): Map<str
 const noop = (): void => {};
 
 /** The home's files as one read-only source, as a session's are. */
-function homeSource(home: FoundHome): HomeCheckContext['source'] {
-  const id = basename(home.display);
-  return fsSource({ abs: home.abs, display: home.display, id, format: home.format, members: home.files });
+export function homeSource(home: FoundHome): HomeCheckContext['source'] {
+  return fsSource(homeAsFound(home));
+}
+
+/** A home as a session of its format whose members are the home's own files (for the bag and `--against`). */
+export function homeAsFound(home: FoundHome): FoundSession {
+  return { abs: home.abs, display: home.display, id: basename(home.display), format: home.format, members: home.files };
 }
 
 /** The context a home's checks run in; `emit` and `gone` go to the sinks given. */

@@ -300,13 +300,14 @@ export function auditTree(
   graphs: Map<string, LineageGraph>;
   notRead: NotRead[];
   gone: TreeResult['gone'];
+  homes: FoundHome[];
 } {
   const prepared = prepareTree(tree);
   const audited = auditPaths(paths, options, {
     ...run,
     ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
   });
-  return { ...finishTree(audited, options, tree, prepared), gone: audited.gone };
+  return { ...finishTree(audited, options, tree, prepared), gone: audited.gone, homes: audited.homes };
 }
 
 export async function auditTreeParallel(

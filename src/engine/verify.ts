@@ -2,6 +2,7 @@
  * The I/O glue of `verify`: read the bag (directory or archive, never extracted), verify it, optionally compare
  * it with the live session directories, and shape the result as a report (command "verify").
  */
+import type { FoundHome } from '../model/found.js';
 import type { KeyObject } from 'node:crypto';
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
@@ -16,6 +17,7 @@ import { verifyBag } from '../bundle/verify.js';
 import type { Finding } from '../model/finding.js';
 import type { AuditReport } from '../model/report.js';
 import { UsageError } from '../errors.js';
+import { homeAsFound } from './home-audit.js';
 import { findSessions } from './tree.js';
 import { readUserFileText } from './user-files.js';
 import { bagVerdict, liveVerdict, provenanceOf } from './verdict.js';
@@ -84,7 +86,9 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
   if (!st.isDirectory() && !st.isFile()) throw new UsageError(`${req.bag}: not a directory or an archive file`);
   notABag(req.bag, st.isDirectory());
   const key = req.key !== undefined ? loadKey(req.key) : undefined;
-  const live = req.against !== undefined ? findSessions([req.against]) : undefined;
+  const homes: FoundHome[] = [];
+  const live = req.against !== undefined ? findSessions([req.against], undefined, undefined, homes) : undefined;
+  const liveHomes = homes.filter((h) => h.files.length > 0).map(homeAsFound);
   const isDir = st.isDirectory();
   const id = basename(req.bag.replace(/\/+$/, '')) || req.bag;
   const findings: Finding[] = [];
@@ -123,7 +127,14 @@ export async function runVerify(req: VerifyRequest): Promise<VerifyOutcome> {
             `session-audit bundle?)`,
         );
       const cmp = await compareWithLive(
-        { contents, sessions, redacted: v.redacted, live, members: (names) => readMembers(req.bag, isDir, names) },
+        {
+          contents,
+          sessions,
+          redacted: v.redacted,
+          live,
+          liveHomes,
+          members: (names) => readMembers(req.bag, isDir, names),
+        },
         againstFindings,
       );
       compared = cmp.compared;

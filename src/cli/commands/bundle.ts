@@ -54,7 +54,8 @@ export const bundleModule: CommandModule = {
     const c = colors(useColor(opt.bool(args, 'color'), io, false));
     const lines = [
       c.bold(
-        `Bundled ${r.sessions} session${r.sessions === 1 ? '' : 's'}, ${r.files} payload ` +
+        `Bundled ${r.sessions} session${r.sessions === 1 ? '' : 's'}` +
+          `${r.homes ? ` and ${r.homes} agent home${r.homes === 1 ? '' : 's'}` : ''}, ${r.files} payload ` +
           `file${r.files === 1 ? '' : 's'} (${r.bytes} bytes) into ${escapeText(r.out)} (${r.format}).`,
       ),
       `manifest-sha256.txt sha256: ${r.manifestSha256}`,
