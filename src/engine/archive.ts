@@ -14,10 +14,11 @@ import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
+import { homeEntries, homesAbove } from './archive-homes.js';
 import { privateTempDir } from '../read/private-temp.js';
 import { escapeText, fsPath, plainText } from '../read/names.js';
 import { listDir, lstatEntry } from '../read/walk.js';
-import { opaque, type FoundSession } from '../model/found.js';
+import { opaque, type FoundHome, type FoundSession } from '../model/found.js';
 import { archive, underLock, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
 import { StoreBusy } from '../store/lock.js';
 import { materialize, neighbours, StoredVersionDamaged } from '../store/materialize.js';
@@ -146,8 +147,12 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
     const abs = realpathSync(arg);
     if (inside(store, abs) || inside(abs, store))
       throw new UsageError(`${arg}: the store ${req.store} and a root to archive may not be inside each other`);
-    const sessions = discoverSessions(arg, detectors);
-    found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions)] });
+    const met: FoundHome[] = [];
+    const sessions = discoverSessions(arg, detectors, undefined, met);
+    const homes = homeEntries([...homesAbove(arg, abs, detectors), ...met]).filter(
+      (h) => !found.some((r) => r.sessions.some((s) => s.id === h.id && s.abs === h.abs)),
+    );
+    found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions), ...homes] });
   }
   try {
     const { afterwards: index, ...out } = archive(
@@ -332,7 +337,8 @@ export async function runBundleFromStore(
   const chosen = selectCapture(state.records, req.session, req.at);
   if (typeof chosen === 'string') throw new UsageError(`--session ${req.session}: ${chosen}`);
   const picked = chosen.record;
-  if (picked.session.format === '')
+  const home = picked.session.format === '' && picked.session.id.startsWith('home:');
+  if (picked.session.format === '' && !home)
     throw new UsageError(
       `--session ${req.session}: the files of a group are kept for its sessions' bags; bundle one of its sessions`,
     );
@@ -346,7 +352,8 @@ export async function runBundleFromStore(
   const rel = segments.slice(climb).join('/');
   if (rel === '' || rel === '.' || segments.slice(climb).includes('..'))
     throw new UsageError(`capture ${picked.seq}: the session's recorded path ${display} names no directory below it`);
-  const dirRel = picked.session.members ? dirname(rel) : rel;
+  // A file session's members sit in the directory of the file it is shown by; a home's in the home itself.
+  const dirRel = picked.session.members && !home ? dirname(rel) : rel;
   const out = resolve(req.out);
   const tmp = privateTempDir('from-store');
   const cwd = process.cwd();
@@ -357,7 +364,7 @@ export async function runBundleFromStore(
     const skipped = materialize(store, picked, join(top, dirRel));
     // Its neighbours as they were, where the format looks for them (their own skipped entries do not matter).
     const groupRel = picked.session.members ? dirRel : dirname(dirRel);
-    for (const n of neighbours(state.records, picked)) {
+    for (const n of home ? [] : neighbours(state.records, picked)) {
       const at = n.session.members ? groupRel : join(groupRel, basename(n.session.abs));
       if (!existsSync(fsPath(join(top, at))) || n.session.members) materialize(store, n, join(top, at));
     }

@@ -162,7 +162,8 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   const baggingDate = parseBaggingDate(req.baggingDate, envDate) ?? today();
   const shown = req.shownAs ?? ((p: string) => p);
 
-  const found = findSessions(req.paths, req.formatHint).sort((a, b) => byteOrder(a.display, b.display));
+  // Homes met are listed (a home whose sessions are all gone is bundled for what its own files hold).
+  const found = findSessions(req.paths, req.formatHint, undefined, []).sort((a, b) => byteOrder(a.display, b.display));
   const layout = new BagLayout();
   const sessions: BundledSession[] = found.map((f) => {
     const agent = formatOf(f).name;

@@ -32,7 +32,9 @@ export const capturesModule: CommandModule = {
     const out: string[] = [];
     for (const s of l.sessions) {
       out.push(c.bold(escapeText(s.path)));
-      out.push(`${escapeText(s.id)}  ${s.agent || "a group's own files"}  key ${s.key}`);
+      out.push(
+        `${escapeText(s.id)}  ${s.agent || (s.id.startsWith('home:') ? "an agent home's own files" : "a group's own files")}  key ${s.key}`,
+      );
       // A session shown by its one file (the title) names it as "the log": its name is above, whole.
       const name = (file: string): string =>
         s.path.endsWith(`/${file}`) || s.path === file ? 'the log' : escapeText(file);

@@ -1,0 +1,48 @@
+/**
+ * The agents' homes `archive` keeps: the files an agent keeps beside its sessions (prompt histories, indexes, state
+ * databases) outlive the logs, so each home met is captured as an entry of its own (`home:<agent>`, its files as
+ * members, no session format: rewritable, like a group's own files). A home is met when a root is inside it (the
+ * default roots are its session folders, `~/.codex/sessions`) or when the walk enters it.
+ */
+import { join } from 'node:path';
+import { FORMATS, type detectorsFor } from '../formats/registry.js';
+import type { FoundHome, FoundSession } from '../model/found.js';
+import { homeFiles } from '../read/home-files.js';
+import { escapeText } from '../read/names.js';
+import { lstatEntry } from '../read/walk.js';
+
+type Detectors = ReturnType<typeof detectorsFor>;
+
+/** The homes a root lies in: a root that is one of an agent's session folders (`<home>/sessions`). */
+export function homesAbove(arg: string, abs: string, detectors: Detectors): FoundHome[] {
+  const out: FoundHome[] = [];
+  for (const spec of detectors.homes) {
+    const roots = FORMATS.find((f) => f.name === spec.format)?.homeRoots ?? [];
+    for (const root of roots) {
+      if (!root.startsWith(`${spec.dir}/`)) continue;
+      const rest = root.slice(spec.dir.length);
+      if (!abs.endsWith(`/${root}`) && abs !== root) continue;
+      const homeAbs = abs.slice(0, abs.length - rest.length);
+      const shown = arg.replace(/\/+$/, '');
+      const display = shown.endsWith(rest) ? shown.slice(0, shown.length - rest.length) : escapeText(homeAbs);
+      const files = homeFiles(homeAbs, spec.files);
+      if (files.length) out.push({ abs: homeAbs, display, format: spec.format, files });
+    }
+  }
+  return out;
+}
+
+/** Each home once (by its directory and agent), as the entry the store captures: its regular files. */
+export function homeEntries(homes: readonly FoundHome[]): FoundSession[] {
+  const seen = new Set<string>();
+  const out: FoundSession[] = [];
+  for (const h of homes) {
+    const key = `${h.format}\u0000${h.abs}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const members = h.files.filter((f) => lstatEntry(join(h.abs, f), f).type === 'file');
+    if (!members.length) continue;
+    out.push({ abs: h.abs, display: h.display, id: `home:${h.format}`, members });
+  }
+  return out;
+}
