@@ -20,6 +20,8 @@ import { PLANTED } from '../../scripts/corpora/secrets.js';
 import type { Finding } from '../../src/model/finding.js';
 import type { AuditReport } from '../../src/model/report.js';
 import type { SessionRow } from '../../src/model/session-row.js';
+import { GROK_HOME } from '../../src/formats/grok/home/index.js';
+import { componentGlob, homeFiles } from '../../src/read/home-files.js';
 import { cli } from '../helpers/cli.js';
 import { treeState } from '../helpers/tree-hash.js';
 
@@ -64,7 +66,7 @@ describe('the corpora cases', () => {
       expect(treeState(dir)).toEqual(before);
     });
 
-  test('home-search-gone: the row older than the TTL is a note, the newer one a warning, the key redacted', async () => {
+  test('home-search-gone: older than the TTL a note, newer a warning, the key redacted', async () => {
     const c = grokSearchCases().find((x) => x.name === 'home-search-gone')!;
     const dir = join(tmp, 'gone-grades');
     write(dir, c.files);
@@ -157,4 +159,37 @@ test('a secret in a row of a gone session never appears in the report', async ()
   const r = await cli(['sessions', dir, '--format', 'json']);
   expect(r.stdout).not.toContain('Pg7sQ2xVb9LmW4rT');
   expect(searchDb([], {}).subarray(0, 15).toString()).toBe('SQLite format 3');
+});
+
+test('home files: a `*` inside a component matches within that one name, never a leading dot, never the -shm', () => {
+  const home = join(tmp, 'names', '.grok');
+  const names = [
+    'session_search.sqlite',
+    'session_search.sqlite-wal',
+    'session_search.sqlite-shm',
+    'session_search.sqlite.lock',
+    'session_search.h-devbox.sqlite',
+    'session_search.h-devbox.sqlite-journal',
+    'session_search.sqlite.corrupt.1786795200000000000',
+    'session_search.sqlite-wal.corrupt.1786795200000000000',
+    'session_search.sqlite-shm.corrupt.1786795200000000000',
+  ];
+  for (const n of names) write(home, new Map([[`sessions/${n}`, '']]));
+  write(
+    home,
+    new Map([
+      ['relocations/a.json', '{}'],
+      ['relocations/.b.json', '{}'],
+      ['relocations/c.txt', ''],
+    ]),
+  );
+  expect(homeFiles(home, GROK_HOME.files)).toEqual(
+    [
+      'relocations/a.json',
+      ...names.filter((n) => !n.includes('-shm') && !n.endsWith('.lock')).map((n) => `sessions/${n}`),
+    ].sort(),
+  );
+  expect(componentGlob('*.json')!.test('.x.json')).toBe(false);
+  expect(componentGlob('a.*')!.test('a.b/c')).toBe(false);
+  expect(componentGlob('plain')).toBeUndefined();
 });

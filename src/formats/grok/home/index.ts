@@ -1,4 +1,4 @@
-/** The files Grok Build keeps in its home beside the sessions (home-artifacts.md §1), and the checks that judge them. */
+/** The files Grok Build keeps in its home beside the sessions (home-artifacts.md §1), and their checks. */
 import type { HomeCheck } from '../../../checks/define-home.js';
 import { grokSearchIndex } from './search-check.js';
 import { RELOCATION_FILES, SEARCH_FILES } from './search-files.js';
