@@ -193,3 +193,19 @@ test('home files: a `*` inside a component matches within that one name, never a
   expect(componentGlob('a.*')!.test('a.b/c')).toBe(false);
   expect(componentGlob('plain')).toBeUndefined();
 });
+
+test("a row dated after the audit's clock is said to be, and is never the time ages are measured against", async () => {
+  const dir = join(tmp, 'future');
+  const parts = grokSearchParts();
+  const base = { cwd: '/home/dev/proj', title: '', content: 'Old prompt.\n\n\n\n' };
+  parts.meta.last_bootstrap_at = '1000';
+  parts.rows.push({ ...base, id: '019a3000-0000-7000-8000-00000000b0f1', updatedAt: Date.UTC(2099, 0, 1) / 1000 });
+  parts.rows.push({ ...base, id: '019a3000-0000-7000-8000-00000000b0f2', updatedAt: Date.UTC(2026, 7, 1) / 1000 });
+  write(dir, renderGrokSearch(parts));
+  const { home } = await audit(dir);
+  const by = new Map(home.map((f) => [keyOf(f)?.slice(-4), f]));
+  expect(by.get('b0f1')!.message).toContain("after the audit's clock");
+  // 2026-08-01 is within the TTL of the clean rows (2026-08-19), not of 2099.
+  expect(by.get('b0f2')!.severity).toBe('warning');
+  expect(by.get('b0f2')!.message).toContain('2026-08-19T09:31:46');
+});
