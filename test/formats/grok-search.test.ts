@@ -5,7 +5,7 @@
  * the home changes (the tree's fingerprints before and after); a corrupt index is one finding, never a stack
  * trace; a secret in a row's prompt never reaches the report.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -208,4 +208,17 @@ test("a row dated after the audit's clock is said to be, and is never the time a
   // 2026-08-01 is within the TTL of the clean rows (2026-08-19), not of 2099.
   expect(by.get('b0f2')!.severity).toBe('warning');
   expect(by.get('b0f2')!.message).toContain('2026-08-19T09:31:46');
+});
+
+test('an index that is a symlink is one finding, never followed', async () => {
+  const dir = join(tmp, 'symlink');
+  const files = renderGrokSearch(grokSearchParts());
+  const db = files.get('.grok/sessions/session_search.sqlite') as Buffer;
+  files.delete('.grok/sessions/session_search.sqlite');
+  write(dir, files);
+  writeFileSync(join(dir, 'elsewhere.sqlite'), db);
+  symlinkSync('../../elsewhere.sqlite', join(dir, '.grok', 'sessions', 'session_search.sqlite'));
+  const { home } = await audit(dir);
+  expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_DB_UNREADABLE']);
+  expect(home[0]!.message).toContain('not a regular file');
 });

@@ -187,7 +187,7 @@ export const grokSearchIndex = defineHomeCheck({
   id: 'grok-search-index',
   codes: SEARCH_CODES,
   run(ctx) {
-    const paths = ctx.source.inventory.filter((e) => e.type === 'file').map((e) => e.path);
+    const paths = ctx.source.inventory.filter((e) => e.type !== 'dir').map((e) => e.path);
     const indexes = searchIndexes(paths);
     if (!indexes.length) return;
     const nowS = Math.floor(ctx.now / 1000);
