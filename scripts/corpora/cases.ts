@@ -5,8 +5,17 @@ import { xrefCases } from './cases-xref.js';
 import { timeCases } from './cases-time.js';
 import { lineageCase } from './cases-lineage.js';
 import { secretCases } from './cases-secrets.js';
+import { grokSearchCases } from './cases-grok-search.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
 export function damagedCases() {
-  return [...baseCases(), ...xrefCases(), ...toolCases(), ...timeCases(), lineageCase(), ...secretCases()];
+  return [
+    ...baseCases(),
+    ...xrefCases(),
+    ...toolCases(),
+    ...timeCases(),
+    lineageCase(),
+    ...secretCases(),
+    ...grokSearchCases(),
+  ];
 }

@@ -1,7 +1,9 @@
 /**
  * The files an agent keeps in its home beside its sessions, found by the paths its format names (plain components,
- * or `*` for any one name): each entry that is there and is not a directory, by lstat (a symlink is listed, as the
- * inventory records it, and never followed; a `*` never goes through one). Names are escaped (read/names.ts).
+ * `*` for any one name, or a component with `*` in it, each `*` any run of characters within that one name:
+ * `session_search.h-*.sqlite`): each entry that is there and is not a directory, by lstat (a symlink is listed, as
+ * the inventory records it, and never followed; a `*` never goes through one). A `*` never matches a name's leading
+ * dot. Names are escaped (read/names.ts).
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,16 +20,24 @@ const typeAt = (abs: string): ReturnType<typeof entryType> | undefined => {
   }
 };
 
+/** A component with a `*` in it as a whole-name pattern (undefined: a plain name). */
+export function componentGlob(component: string): RegExp | undefined {
+  if (!component.includes('*')) return undefined;
+  const body = component
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
+  return new RegExp(`^${component.startsWith('*') ? '(?!\\.)' : ''}${body}$`, 's');
+}
+
 /** The entries of `home` matching `patterns`, relative to it, sorted and each once. */
 export function homeFiles(home: string, patterns: readonly string[]): string[] {
   const out = new Set<string>();
   const expand = (at: string, rel: string, parts: readonly string[]): void => {
     const [first, ...rest] = parts;
     if (first === undefined) return;
-    const names =
-      first === '*'
-        ? listDir(join(home, at), true).names.filter((n) => !n.startsWith('.') && !hasRawBytes(n))
-        : [first];
+    const glob = componentGlob(first);
+    const names = glob ? listDir(join(home, at), true).names.filter((n) => glob.test(n) && !hasRawBytes(n)) : [first];
     for (const n of names) {
       const next = rel === '' ? n : `${rel}/${n}`;
       const t = typeAt(join(home, next));

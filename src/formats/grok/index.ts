@@ -13,6 +13,7 @@ import { xrefRewind } from './checks/xref-rewind.js';
 import { xrefSubagent } from './checks/xref-subagent.js';
 import { xrefSystemPrompt } from './checks/xref-system-prompt.js';
 import { grokChildSession } from './child.js';
+import { GROK_HOME } from './home/index.js';
 import { grokIdentityOf } from './identity.js';
 import { GROK_INSPECT } from './inspect.js';
 import { LOOKS_LIKE, loadGrok } from './load.js';
@@ -99,6 +100,7 @@ export const grok = {
     headless,
   ],
   rootChecks: [sandbox],
+  home: GROK_HOME,
   relocations: grokRelocations,
   schemas: GROK_SCHEMAS,
   inspect: GROK_INSPECT,

@@ -58,14 +58,18 @@ export interface DbCopy {
 
 const ATTEMPTS = 3;
 
+/** Where a database's file of each suffix is in the evidence ('' = the database itself). */
+export type SidecarNames = (suffix: (typeof DB_SUFFIXES)[number]) => string;
+
 function copyOnce(
   source: SessionSource,
   rel: string,
   dir: string,
+  nameOf: SidecarNames,
 ): ReadOutcome<Map<string, { sha256: string; size: number }>> {
   const files = new Map<string, { sha256: string; size: number }>();
   for (const suffix of DB_SUFFIXES) {
-    const from = `${rel}${suffix}`;
+    const from = nameOf(suffix);
     const e = source.entry(from);
     if (!e) continue;
     if (e.type !== 'file') {
@@ -89,28 +93,41 @@ function copyOnce(
   return { ok: true, value: files };
 }
 
-function rehash(source: SessionSource, rel: string, files: Map<string, { sha256: string; size: number }>): string[] {
+function rehash(
+  source: SessionSource,
+  nameOf: SidecarNames,
+  files: Map<string, { sha256: string; size: number }>,
+): string[] {
   const changed: string[] = [];
   for (const [suffix, was] of files) {
-    const r = source.streamRaw(`${rel}${suffix}`, () => {});
-    if (!r.ok || r.value.sha256 !== was.sha256 || r.value.size !== was.size) changed.push(`${rel}${suffix}`);
+    const from = nameOf(suffix as (typeof DB_SUFFIXES)[number]);
+    const r = source.streamRaw(from, () => {});
+    if (!r.ok || r.value.sha256 !== was.sha256 || r.value.size !== was.size) changed.push(from);
   }
   return changed;
 }
 
-/** Copy the database at `rel` (and its -wal, -journal) into a private directory; the caller removes it. */
-export function copyDatabase(source: SessionSource, rel: string): ReadOutcome<DbCopy> {
+/**
+ * Copy the database at `rel` (and its -wal, -journal) into a private directory; the caller removes it. `nameOf`
+ * says where the evidence keeps each of them when it is not `<rel>-wal` (a quarantined database's renamed logs);
+ * the copies are always named as SQLite looks for them.
+ */
+export function copyDatabase(
+  source: SessionSource,
+  rel: string,
+  nameOf: SidecarNames = (suffix) => `${rel}${suffix}`,
+): ReadOutcome<DbCopy> {
   let lastChanged: string[] = [];
   for (let i = 0; i < ATTEMPTS; i++) {
     const dir = privateTempDir('db');
     const remove = () => rmSync(dir, { recursive: true, force: true });
     try {
-      const r = copyOnce(source, rel, dir);
+      const r = copyOnce(source, rel, dir, nameOf);
       if (!r.ok) {
         remove();
         return r;
       }
-      lastChanged = rehash(source, rel, r.value);
+      lastChanged = rehash(source, nameOf, r.value);
       if (lastChanged.length === 0)
         return { ok: true, value: { dir, path: join(dir, basename(rel)), files: r.value, remove } };
       remove();
