@@ -47,7 +47,9 @@ describe('a session whose log is gone, picked by its id', () => {
     expect(entries.map((e) => e.type)).toEqual(['session', 'notice', 'prompt', 'prompt']);
     const notice = entries[1] as { text: string };
     expect(notice.text).toContain('history.jsonl still holds of it (2 prompts)');
-    expect(notice.text).toContain("The agent's replies, its tool calls and their results are not known.");
+    expect(notice.text).toContain(
+      "The agent's replies, its tool calls and their results are not shown: they were in the log.",
+    );
     expect(entries[2]!.at).toMatchObject({ line: 9, time: '2026-03-04T08:00:00.000Z' });
     const md = await cli(['transcript', CODEX, '--id', GONE, '--format', 'markdown']);
     expect(md.stdout).toContain('\\(2 prompts\\), recalled from the agent');
@@ -69,6 +71,19 @@ describe('a session whose log is gone, picked by its id', () => {
       expect(events.every((e) => e.recalled?.endsWith('.claude/history.jsonl'))).toBe(true);
     }
   });
+});
+
+test("a Grok session gone from sessions/ is recalled from the search index's row: title and first prompt", async () => {
+  const grok = join(CORPORA, 'grok', 'home-search-gone');
+  const r = await cli(['timeline', grok, '--id', '019a3000-0000-7000-8000-00000000b001', '--format', 'jsonl']);
+  expect(r.code).toBe(0);
+  const events = jsonl<TimelineEvent>(r.stdout);
+  expect(events.map((e) => [e.kind, e.file])).toEqual([
+    ['notice', 'sessions/session_search.sqlite'],
+    ['user_prompt', 'sessions/session_search.sqlite'],
+  ]);
+  expect(events[0]!.text).toContain('title "Bump the lockfile"');
+  expect(events[1]!.text).toBe('Bump the lockfile.');
 });
 
 describe('--id picks a session whose log is in the tree, and says why it cannot pick one', () => {

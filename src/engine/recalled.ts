@@ -61,7 +61,7 @@ export function recalledNotice(g: RecalledSession): string {
   return (
     `The log of session ${g.id} is not in ${g.home.display}: what follows is what ${g.files.join(' and ')} still ` +
     `hold${g.files.length === 1 ? 's' : ''} of it (${plural(prompts, 'prompt')}), recalled from the agent's own ` +
-    "files. The agent's replies, its tool calls and their results are not known."
+    "files. The agent's replies, its tool calls and their results are not shown: they were in the log."
   );
 }
 

@@ -192,7 +192,7 @@ export const grokSearchIndex = defineHomeCheck({
     if (!indexes.length) return;
     const nowS = Math.floor(ctx.now / 1000);
     const reads: Read[] = indexes.map((ix) =>
-      ix.logsOnly ? { ix } : { ix, db: readSearchDb(ctx.source, ix.rel, ix.nameOf) },
+      ix.logsOnly ? { ix } : { ix, db: readSearchDb(ctx.source, ix.rel, ix.nameOf, ctx.maxDbBytes) },
     );
     fileNotes(ctx, reads);
     const ref = reference(reads, nowS);
@@ -217,6 +217,28 @@ export const grokSearchIndex = defineHomeCheck({
         if (live || !reported.has(r.id)) orphan(ctx, ix, db, r, ref, nowS);
         reported.add(r.id);
         gone(ctx, ix, r);
+      }
+    }
+  },
+  recall(ctx, wanted, onEntry) {
+    const paths = ctx.source.inventory.filter((e) => e.type !== 'dir').map((e) => e.path);
+    for (const ix of searchIndexes(paths)) {
+      if (ix.logsOnly || ix.kind === 'quarantine') continue;
+      const db = readSearchDb(ctx.source, ix.rel, ix.nameOf, ctx.maxDbBytes);
+      if (db.error !== undefined) continue;
+      for (const r of db.rows) {
+        if (!wanted(r.id)) continue;
+        const timeMs = r.updatedAt !== undefined ? r.updatedAt * 1000 : undefined;
+        const at = { session: r.id, file: ix.rel, ...(timeMs !== undefined ? { timeMs } : {}) };
+        onEntry({
+          ...at,
+          kind: 'note',
+          text:
+            `the search index's row: title ${JSON.stringify(r.title)}, cwd ${r.cwd}, ${r.contentBytes} bytes of ` +
+            'indexed text (its prompts, then up to 100,000 characters of the replies, then tool paths), last ' +
+            'updated at this time',
+        });
+        if (r.firstPrompt !== undefined) onEntry({ ...at, kind: 'user_prompt', text: r.firstPrompt });
       }
     }
   },
