@@ -64,7 +64,7 @@ describe('a bag of a tree holding an agent home', () => {
     for (const f of filesUnder(dir)) expect(readFileSync(join(dir, f)).includes(KEY)).toBe(false);
   });
 
-  test('verify --against: each home file is matched with the live home; a changed history is a rewritten file', async () => {
+  test('verify --against: each home file matched with the live home; a grown history is a changed file', async () => {
     const bag = join(tmp, 'plain.zip');
     const same = await cli(['verify', bag, '--against', home]);
     expect(same.code).toBe(0);

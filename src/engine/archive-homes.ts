@@ -1,8 +1,9 @@
 /**
  * The agents' homes `archive` keeps: the files an agent keeps beside its sessions (prompt histories, indexes, state
  * databases) outlive the logs, so each home met is captured as an entry of its own (`home:<agent>`, its files as
- * members, no session format: rewritable, like a group's own files). A home is met when a root is inside it (the
- * default roots are its session folders, `~/.codex/sessions`) or when the walk enters it.
+ * members, no session format: rewritable, like a group's own files; only the files at its top for now). A home is
+ * met when a root is inside it (the default roots are its session folders, `~/.codex/sessions`) or when the walk
+ * enters it.
  */
 import { join } from 'node:path';
 import { FORMATS, type detectorsFor } from '../formats/registry.js';
@@ -40,7 +41,9 @@ export function homeEntries(homes: readonly FoundHome[]): FoundSession[] {
     const key = `${h.format}\u0000${h.abs}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const members = h.files.filter((f) => lstatEntry(join(h.abs, f), f).type === 'file');
+    // A store entry's members are plain names (store/record.ts refuses any other on read-back): a home's files in
+    // its own folders (Grok's sessions/session_search.sqlite) are not kept yet.
+    const members = h.files.filter((f) => !f.includes('/') && lstatEntry(join(h.abs, f), f).type === 'file');
     if (!members.length) continue;
     out.push({ abs: h.abs, display: h.display, id: `home:${h.format}`, members });
   }

@@ -148,9 +148,10 @@ export function auditHome(
       id,
       path: home.display,
       format: home.format,
-      kind: 'home',
       files,
       findings: countBySeverity(findings),
+      // Last, where the report's schema has it (a merged shard is written in the schema's order).
+      kind: 'home',
     },
     findings,
     toolErrors,

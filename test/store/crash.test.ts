@@ -61,7 +61,8 @@ function indexed(store: string): { captures: number; distinct: number; failed: n
     const r = db
       .prepare(
         'SELECT count(*) AS captures, count(DISTINCT seq) AS distinct_, ' +
-          "sum(not_indexed IS NOT NULL AND not_indexed NOT LIKE 'a group%') AS failed FROM captures",
+          "sum(not_indexed IS NOT NULL AND not_indexed NOT LIKE 'a group%' " +
+          "AND not_indexed NOT LIKE 'an agent home%') AS failed FROM captures",
       )
       .get() as { captures: number; distinct_: number; failed: number | null };
     return { captures: r.captures, distinct: r.distinct_, failed: r.failed ?? 0 };

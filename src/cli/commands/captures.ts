@@ -32,9 +32,8 @@ export const capturesModule: CommandModule = {
     const out: string[] = [];
     for (const s of l.sessions) {
       out.push(c.bold(escapeText(s.path)));
-      out.push(
-        `${escapeText(s.id)}  ${s.agent || (s.id.startsWith('home:') ? "an agent home's own files" : "a group's own files")}  key ${s.key}`,
-      );
+      const what = s.agent || (s.id.startsWith('home:') ? "an agent home's own files" : "a group's own files");
+      out.push(`${escapeText(s.id)}  ${what}  key ${s.key}`);
       // A session shown by its one file (the title) names it as "the log": its name is above, whole.
       const name = (file: string): string =>
         s.path.endsWith(`/${file}`) || s.path === file ? 'the log' : escapeText(file);
