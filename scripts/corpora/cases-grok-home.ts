@@ -4,7 +4,7 @@
  * the top session (and a shell prompt), which must stay clean; and one case per finding.
  */
 import type { Case, Files } from './case-kit.js';
-import { cleanTree } from './clean-root.js';
+import { type HistoryLine, cleanTree, promptsOf } from './clean-root.js';
 import { PLANTED } from './secrets.js';
 
 export const GROUP = '.grok/sessions/%2Fhome%2Fdev%2Fproj';
@@ -13,30 +13,7 @@ export const ACTIVE = '.grok/active_sessions.json';
 const TOP = '019a3f2c-1d00-7a3e-8000-00000000a001';
 const FORK = '019a3f6b-8e40-7b11-8000-00000000a002';
 
-type Obj = Record<string, unknown>;
-
-export interface HistoryLine {
-  timestamp: string;
-  session_id: string;
-  prompt: string;
-  is_bash?: boolean;
-}
-
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** The human prompts of a session's updates.jsonl, as Grok writes them to the history (a sub-agent's excluded). */
-export function promptsOf(updates: string, id: string): HistoryLine[] {
-  const out: HistoryLine[] = [];
-  for (const l of updates.split('\n').filter(Boolean)) {
-    const r = JSON.parse(l) as Obj;
-    const u = (r.params as Obj | undefined)?.update as Obj | undefined;
-    const text = (u?.content as Obj | undefined)?.text;
-    if (r.method !== 'session/update' || u?.sessionUpdate !== 'user_message_chunk' || typeof text !== 'string')
-      continue;
-    out.push({ timestamp: iso(Number(r.timestamp) * 1000), session_id: id, prompt: text, is_bash: false });
-  }
-  return out;
-}
 
 export interface GrokHomeParts {
   tree: Files;
@@ -79,8 +56,14 @@ function cutMidTurn(updates: string): string {
 
 const gone = (n: number): string => `019a3000-0000-7000-8000-00000000c0${String(n).padStart(2, '0')}`;
 
-function homeCase(name: string, description: string, must: string[], edit: (h: GrokHomeParts) => Files): Case {
-  return { name, description, must, files: edit(grokHomeParts()) };
+function homeCase(
+  name: string,
+  description: string,
+  must: string[],
+  edit: (h: GrokHomeParts) => Files,
+  allow?: string[],
+): Case {
+  return { name, description, must, files: edit(grokHomeParts()), ...(allow ? { allow } : {}) };
 }
 
 export function grokHomeCases(): Case[] {
@@ -142,6 +125,48 @@ export function grokHomeCases(): Case[] {
         ];
         files.set(ACTIVE, `${JSON.stringify(entries, null, 2)}\n`);
         files.set(`${ACTIVE}.tmp`, `${JSON.stringify(entries.slice(0, 1), null, 2)}\n`);
+        return files;
+      },
+      // The cut log itself: its tool call has no result and its message count disagrees with the summary.
+      ['TOOL_NO_TERMINAL_STATUS', 'XREF_MESSAGE_COUNT'],
+    ),
+    homeCase(
+      'home-active-not-reaped',
+      'active_sessions.json holds the top session, whose log ends cleanly, opened before the fork started: the TUI ' +
+        'never unregistered it and the later launch did not reap it (headless, a reused PID or a held lock).',
+      ['GROK_ACTIVE_SESSION_OPEN', 'GROK_ACTIVE_SESSION_NOT_REAPED'],
+      (h) => {
+        const files = renderGrokHome(h);
+        const opened = h.history[0]!.timestamp;
+        files.set(
+          ACTIVE,
+          `${JSON.stringify([{ session_id: TOP, pid: 48213, cwd: '/home/dev/proj', opened_at: opened }])}\n`,
+        );
+        return files;
+      },
+    ),
+    homeCase(
+      'home-prompt-history-other-group',
+      "A second cwd group holds only a prompt_history.jsonl with the top session's prompts: the session was " +
+        'relocated to another cwd, the history staying where it was written.',
+      ['GROK_PROMPT_HISTORY_OTHER_GROUP'],
+      (h) => {
+        const files = renderGrokHome(h);
+        files.set('.grok/sessions/%2Fhome%2Fdev%2Fold-proj/prompt_history.jsonl', historyText(h.history.slice(0, 1)));
+        return files;
+      },
+    ),
+    homeCase(
+      'home-prompt-history-damaged',
+      'The prompt history holds a line that is not an entry (no prompt) and a prompt of the top session dated ' +
+        'years after the audit: a clock set wrong or a forged line.',
+      ['GROK_PROMPT_HISTORY_UNREADABLE', 'GROK_PROMPT_HISTORY_TIME_FUTURE'],
+      (h) => {
+        const files = renderGrokHome(h);
+        const text = historyText(h.history);
+        const odd = `${JSON.stringify({ timestamp: h.history[0]!.timestamp, session_id: TOP })}\n`;
+        const future = historyText([{ ...h.history[0]!, timestamp: '2099-01-01T00:00:00.000000Z' }]);
+        files.set(HISTORY, `${odd}${text}${future}`);
         return files;
       },
     ),

@@ -6,6 +6,7 @@ import { timeCases } from './cases-time.js';
 import { lineageCase } from './cases-lineage.js';
 import { secretCases } from './cases-secrets.js';
 import { grokSearchCases } from './cases-grok-search.js';
+import { grokHomeCases } from './cases-grok-home.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
 export function damagedCases() {
@@ -17,5 +18,6 @@ export function damagedCases() {
     lineageCase(),
     ...secretCases(),
     ...grokSearchCases(),
+    ...grokHomeCases(),
   ];
 }

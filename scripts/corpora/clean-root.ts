@@ -330,6 +330,29 @@ export function forkSession(parent: GrokSession): GrokSession {
   return f;
 }
 
+type Obj = Record<string, unknown>;
+
+export interface HistoryLine {
+  timestamp: string;
+  session_id: string;
+  prompt: string;
+  is_bash?: boolean;
+}
+
+/** The human prompts of a session's updates.jsonl, as Grok writes them to the history (a sub-agent's excluded). */
+export function promptsOf(updates: string, id: string): HistoryLine[] {
+  const out: HistoryLine[] = [];
+  for (const l of updates.split('\n').filter(Boolean)) {
+    const r = JSON.parse(l) as Obj;
+    const u = (r.params as Obj | undefined)?.update as Obj | undefined;
+    const text = (u?.content as Obj | undefined)?.text;
+    if (r.method !== 'session/update' || u?.sessionUpdate !== 'user_message_chunk' || typeof text !== 'string')
+      continue;
+    out.push({ timestamp: iso(Number(r.timestamp) * 1000), session_id: id, prompt: text, is_bash: false });
+  }
+  return out;
+}
+
 /** The whole clean sessions root, keyed by path relative to the corpus case directory. */
 export function cleanTree(): CleanTree {
   const main = mainSessionUntilFork();
@@ -344,8 +367,8 @@ export function cleanTree(): CleanTree {
   }
   files.set(
     `sessions/${GROUP}/prompt_history.jsonl`,
-    ['The test `adds_negative` fails in src/math.rs; fix it.', 'Run the whole test suite.']
-      .map((t, i) => `${JSON.stringify({ text: t, timestamp: iso(T0 + i * 600_000) })}\n`)
+    promptsOf(String(files.get(`sessions/${GROUP}/${main.id}/updates.jsonl`)), main.id)
+      .map((l) => `${JSON.stringify(l)}\n`)
       .join(''),
   );
   return { files, main, sub };

@@ -131,26 +131,28 @@ function* logsUnder(dir: string): Generator<string> {
     const p = join(dir, name);
     const st = lstatSync(p);
     if (st.isDirectory()) yield* logsUnder(p);
-    else if (st.isFile() && name.endsWith('.jsonl') && name !== 'history.jsonl') yield p;
+    else if (st.isFile() && name.endsWith('.jsonl') && !/(^|_)history\.jsonl$/.test(name)) yield p;
   }
 }
 
 /**
- * A prompt history (an agent home's `history.jsonl`): every line is judged, so the harmless line is a copy of one
- * that names a session whose log is in the home and holds its text (the same prompt recorded twice), at the top.
+ * A prompt history (an agent home's `history.jsonl`, Grok's per-cwd `prompt_history.jsonl`): every line is judged,
+ * so the harmless line is a copy of one that names a session whose log is in the home and holds its text (the same
+ * prompt recorded twice), at the top. `home` is where the logs are looked for; without one, a blank line.
  */
-function history(file: string, lines: Buffer[]): Insertion {
-  const logs = [...logsUnder(dirname(file))].map((p) => ({ p, text: readFileSync(p, 'utf8') }));
+function history(home: string, lines: Buffer[], unreadable?: string): Insertion {
+  const logs = [...logsUnder(home)].map((p) => ({ p, text: readFileSync(p, 'utf8') }));
   for (const line of lines) {
     const e = parse(line);
     const id = e?.sessionId ?? e?.session_id;
-    const text = e?.display ?? e?.text;
+    const text = e?.display ?? e?.text ?? e?.prompt;
     if (typeof id !== 'string' || typeof text !== 'string' || text === '') continue;
     const inLog = JSON.stringify(text).slice(1, -1);
-    if (logs.some((l) => basename(l.p).includes(id) && l.text.includes(inLog)))
+    if (logs.some((l) => l.p.slice(home.length).includes(id) && l.text.includes(inLog)))
       return { at: 0, text: line.toString('utf8'), causes: [] };
   }
-  return blank(0);
+  // None: a blank line, which a history's judge counts as a line that is not an entry.
+  return unreadable ? { at: 0, text: '', causes: [unreadable] } : blank(0);
 }
 
 /**
@@ -167,7 +169,10 @@ export function harmlessLine(format: string, file: string): Insertion | undefine
     throw new Error(`no harmless line known for ${format} ${file}: add one to test/helpers/harmless-lines.ts`);
   const lines = splitLines(readFileSync(file));
   if (basename(file) === 'history.jsonl' && /^\.(claude|codex)$/.test(basename(dirname(file))))
-    return history(file, lines);
+    return history(dirname(file), lines);
+  // Grok's sessions live beside their cwd group's history: a line of a session of another group is not harmless.
+  if (format === 'grok' && basename(file) === 'prompt_history.jsonl')
+    return history(dirname(file), lines, 'GROK_PROMPT_HISTORY_UNREADABLE');
   switch (format) {
     case 'grok':
       return grok(file, lines);

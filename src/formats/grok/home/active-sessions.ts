@@ -65,8 +65,8 @@ function midTurn(ctx: HomeCheckContext<Codes>, logs: readonly FoundSession[]): s
     if (!ok) continue;
     const dangling = [...calls.values()][0];
     const end = lastMs !== undefined ? ` (its last line is at ${new Date(lastMs).toISOString()})` : '';
-    if (dangling)
-      why = `its updates.jsonl ends with the tool call ${dangling.toolCallId} (line ${dangling.line}) without a result${end}`;
+    const call = dangling && `the tool call ${dangling.toolCallId} (line ${dangling.line})`;
+    if (call) why = `its updates.jsonl ends with ${call} without a result${end}`;
     else if (open) why = `its updates.jsonl has no turn end after its last prompt${end}`;
     else return undefined;
   }
