@@ -1,7 +1,7 @@
 /**
  * The agents' homes `archive` keeps: the files an agent keeps beside its sessions (prompt histories, indexes, state
  * databases) outlive the logs, so each home met is captured as an entry of its own (`home:<agent>`, its files as
- * members, no session format: rewritable, like a group's own files; only the files at its top for now). A home is
+ * members, no session format: rewritable, like a group's own files; regular files only). A home is
  * met when a root is inside it (the default roots are its session folders, `~/.codex/sessions`) or when the walk
  * enters it.
  */
@@ -33,17 +33,38 @@ export function homesAbove(arg: string, abs: string, detectors: Detectors): Foun
   return out;
 }
 
-/** Each home once (by its directory and agent), as the entry the store captures: its regular files. */
-export function homeEntries(homes: readonly FoundHome[]): FoundSession[] {
+/** A home file the store does not keep (only regular files are), as `archive` names it. */
+export interface HomeLeftOut {
+  display: string;
+  why: string;
+}
+
+/**
+ * Each home once (by its directory and agent), as the entry the store captures: its regular files, those in its
+ * own folders too (Grok's sessions/session_search.sqlite); `left` gets each file it leaves out and why.
+ */
+export function homeEntries(homes: readonly FoundHome[], left: HomeLeftOut[] = []): FoundSession[] {
   const seen = new Set<string>();
   const out: FoundSession[] = [];
   for (const h of homes) {
     const key = `${h.format}\u0000${h.abs}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    // A store entry's members are plain names (store/record.ts refuses any other on read-back): a home's files in
-    // its own folders (Grok's sessions/session_search.sqlite) are not kept yet.
-    const members = h.files.filter((f) => !f.includes('/') && lstatEntry(join(h.abs, f), f).type === 'file');
+    const members: string[] = [];
+    for (const f of h.files) {
+      // Beside the home, not in it (Claude's ../.claude.json): a capture's paths stay inside its directory.
+      if (f.split('/').includes('..')) {
+        left.push({ display: `${h.display}/${escapeText(f)}`, why: 'beside the home, not in it: audited and bagged' });
+        continue;
+      }
+      const type = lstatEntry(join(h.abs, f), f).type;
+      if (type === 'file') members.push(f);
+      else
+        left.push({
+          display: `${h.display}/${escapeText(f)}`,
+          why: `a ${type}: the store keeps a home's regular files`,
+        });
+    }
     if (!members.length) continue;
     out.push({ abs: h.abs, display: h.display, id: `home:${h.format}`, members });
   }

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
-import { homeEntries, homesAbove } from './archive-homes.js';
+import { type HomeLeftOut, homeEntries, homesAbove } from './archive-homes.js';
 import { privateTempDir } from '../read/private-temp.js';
 import { escapeText, fsPath, plainText } from '../read/names.js';
 import { listDir, lstatEntry } from '../read/walk.js';
@@ -138,6 +138,7 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
   const detectors = detectorsFor(req.formatHint);
   const found: ArchiveRoot[] = [];
   const missing: string[] = [];
+  const leftOut: HomeLeftOut[] = [];
   for (const arg of roots) {
     if (!existsSync(arg)) {
       // A root that is gone (an unmounted home?) is not evidence that its sessions were deleted.
@@ -149,7 +150,7 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
       throw new UsageError(`${arg}: the store ${req.store} and a root to archive may not be inside each other`);
     const met: FoundHome[] = [];
     const sessions = discoverSessions(arg, detectors, undefined, met);
-    const homes = homeEntries([...homesAbove(arg, abs, detectors), ...met]).filter(
+    const homes = homeEntries([...homesAbove(arg, abs, detectors), ...met], leftOut).filter(
       (h) => !found.some((r) => r.sessions.some((s) => s.id === h.id && s.abs === h.abs)),
     );
     found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions), ...homes] });
@@ -174,7 +175,8 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
       // After a gap the index holds captures the chain lost: it is built again from the records.
       (o) => (req.index === false ? undefined : indexStore(store, o.gap !== undefined, req.onIndexProgress)),
     );
-    return { ...out, roots: found.map((r) => r.arg), missing, index };
+    const skipped = [...out.skipped, ...leftOut];
+    return { ...out, skipped, roots: found.map((r) => r.arg), missing, index };
   } catch (e) {
     if (e instanceof StoreBusy || e instanceof StoreError) throw new UsageError(e.message);
     // The store cannot be written (full, read-only, denied): what was recorded before stays valid.

@@ -16,6 +16,14 @@ import { byteOrder } from '../model/order.js';
 import { opaque } from '../model/found.js';
 import { escapeText, fsPath, rawPathOf } from './names.js';
 
+/** Whether every folder on the way from `abs` to its member `m` is a directory by lstat (not a link to one). */
+function realDirs(abs: string, m: string): boolean {
+  const parts = m.split('/').slice(0, -1);
+  return parts.every(
+    (_, i) => lstatEntry(join(abs, ...parts.slice(0, i + 1)), parts.slice(0, i + 1).join('/')).type === 'dir',
+  );
+}
+
 /**
  * The entries of a file session: each member (a file, or a folder taken whole) and nothing else of the directory
  * that holds it, sorted by path like a walk.
@@ -23,6 +31,8 @@ import { escapeText, fsPath, rawPathOf } from './names.js';
 export function memberInventory(abs: string, members: readonly string[]): InventoryEntry[] {
   const out: InventoryEntry[] = [];
   for (const m of members) {
+    // A member in a folder (an agent home's own files) is read only through real directories, never a link.
+    if (m.includes('/') && !realDirs(abs, m)) continue;
     const e = lstatEntry(join(abs, m), m);
     if (e.readError === 'ENOENT') continue;
     out.push(e);

@@ -187,8 +187,9 @@ export function unsafePath(files: readonly StoredFile[]): string | undefined {
 /** What makes a record unsafe to write out (its paths, its session's member names), or undefined. */
 export function recordProblem(r: CaptureRecord): string | undefined {
   const plain = (n: string): boolean => n !== '' && n !== '.' && n !== '..' && !n.includes('/') && !n.includes('\0');
-  const bad = r.session.members?.find((m) => typeof m !== 'string' || !plain(m));
-  if (bad !== undefined) return `the member name ${JSON.stringify(bad)} is not a plain file name`;
+  // A member is a plain relative path (an agent home's file in its own folder: sessions/session_search.sqlite).
+  const bad = r.session.members?.find((m) => typeof m !== 'string' || !m.split('/').every(plain));
+  if (bad !== undefined) return `the member name ${JSON.stringify(bad)} is not a plain relative path`;
   if (typeof r.session.abs !== 'string' || !r.session.abs.startsWith('/') || !plain(r.session.abs.replace(/^.*\//, '')))
     return `the session's directory ${JSON.stringify(r.session.abs)} is not an absolute path to a named directory`;
   return unsafePath(r.files);
