@@ -5,12 +5,10 @@
  * read-only; a WAL that is not the database's own is left out. What is kept: the schema version, the integrity
  * check, and per session the row and its number of turns; never the turns' text (the log has it).
  */
-import { existsSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../model/source.js';
-import { copyDatabase, DB_SUFFIXES } from '../shared/sqlite/copy.js';
-import { walForeignReasons } from '../shared/sqlite/own.js';
-import { fileReader, walStateOfFile, type WalState } from '../shared/sqlite/wal.js';
+import type { WalState } from '../shared/sqlite/wal.js';
+import { withDatabaseCopy } from '../shared/sqlite/with-copy.js';
 import type { LoadLimits } from '../types.js';
 import { STORE, UUID_RE } from './artifacts.js';
 
@@ -38,70 +36,36 @@ export interface StoreFacts {
 
 type Row = Record<string, unknown>;
 
-function readCopy(path: string, facts: StoreFacts): void {
-  const f = fileReader(path);
-  let head: Buffer;
-  try {
-    head = f.read(0, 100);
-  } finally {
-    f.close();
+function readOpen(db: Database.Database, facts: StoreFacts): void {
+  const all = (sql: string): Row[] => db.prepare(sql).all() as Row[];
+  facts.tables = all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => String(r.name));
+  facts.integrity = all('PRAGMA integrity_check(20)')
+    .map((r) => String(Object.values(r)[0]))
+    .filter((t) => t !== 'ok');
+  if (facts.tables.includes('schema_version')) {
+    const v = all('SELECT max(version) AS v FROM schema_version')[0]?.v;
+    if (typeof v === 'number') facts.schemaVersion = v;
   }
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return;
-  }
-  const walPath = `${path}-wal`;
-  if (existsSync(walPath)) {
-    const wal = walStateOfFile(walPath);
-    const foreign = walForeignReasons(head, wal);
-    if (foreign.length) {
-      facts.walForeign = foreign;
-      rmSync(walPath, { force: true });
-    } else facts.wal = wal;
-  }
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-  } catch (e) {
-    facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return;
-  }
-  try {
-    const all = (sql: string): Row[] => db.prepare(sql).all() as Row[];
-    facts.tables = all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => String(r.name));
-    facts.integrity = all('PRAGMA integrity_check(20)')
-      .map((r) => String(Object.values(r)[0]))
-      .filter((t) => t !== 'ok');
-    if (facts.tables.includes('schema_version')) {
-      const v = all('SELECT max(version) AS v FROM schema_version')[0]?.v;
-      if (typeof v === 'number') facts.schemaVersion = v;
+  if (!facts.tables.includes('sessions')) return;
+  const turns = new Map<string, number>();
+  if (facts.tables.includes('turns'))
+    for (const r of db
+      .prepare('SELECT session_id, count(*) AS n FROM turns GROUP BY session_id')
+      .iterate() as Iterable<Row>)
+      turns.set(String(r.session_id), Number(r.n));
+  const cols = all('PRAGMA table_info(sessions)').map((r) => String(r.name));
+  const updated = cols.includes('updated_at') ? 'updated_at' : 'NULL AS updated_at';
+  for (const r of db.prepare(`SELECT id, ${updated} FROM sessions ORDER BY id`).iterate() as Iterable<Row>) {
+    if (facts.sessions.length >= MAX_SESSIONS) {
+      facts.truncated = true;
+      break;
     }
-    if (!facts.tables.includes('sessions')) return;
-    const turns = new Map<string, number>();
-    if (facts.tables.includes('turns'))
-      for (const r of db
-        .prepare('SELECT session_id, count(*) AS n FROM turns GROUP BY session_id')
-        .iterate() as Iterable<Row>)
-        turns.set(String(r.session_id), Number(r.n));
-    const cols = all('PRAGMA table_info(sessions)').map((r) => String(r.name));
-    const updated = cols.includes('updated_at') ? 'updated_at' : 'NULL AS updated_at';
-    for (const r of db.prepare(`SELECT id, ${updated} FROM sessions ORDER BY id`).iterate() as Iterable<Row>) {
-      if (facts.sessions.length >= MAX_SESSIONS) {
-        facts.truncated = true;
-        break;
-      }
-      const id = String(r.id);
-      facts.sessions.push({
-        id,
-        turns: turns.get(id) ?? 0,
-        ...(typeof r.updated_at === 'string' ? { updatedAt: r.updated_at } : {}),
-      });
-    }
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    db.close();
+    const id = String(r.id);
+    facts.sessions.push({
+      id,
+      turns: turns.get(id) ?? 0,
+      ...(typeof r.updated_at === 'string' ? { updatedAt: r.updated_at } : {}),
+    });
   }
 }
 
@@ -115,17 +79,12 @@ export function readStore(source: SessionSource, limits: LoadLimits): StoreFacts
     hasWal: source.entry(`${STORE}-wal`)?.type === 'file',
   };
   const cap = limits.maxDbBytes ?? DEFAULT_MAX_DB_BYTES;
-  const bytes = DB_SUFFIXES.reduce((n, x) => n + (source.entry(`${STORE}${x}`)?.size ?? 0), 0);
-  if (bytes > cap) return { ...facts, error: `it is larger than the cap (${bytes} > ${cap} bytes; --max-db-bytes)` };
-  const copy = copyDatabase(source, STORE);
-  if (!copy.ok) return { ...facts, error: copy.error };
-  try {
-    readCopy(copy.value.path, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    copy.value.remove();
-  }
+  const r = withDatabaseCopy(source, STORE, { maxDbBytes: cap, journal: false, rollback: false }, (db) =>
+    readOpen(db, facts),
+  );
+  if (r.walForeign) facts.walForeign = r.walForeign;
+  if (r.wal) facts.wal = r.wal;
+  if (!r.ok) facts.error = r.error;
   return facts;
 }
 

@@ -5,13 +5,10 @@
  * migrations add them): only those the file has are read. What is kept: the `threads` rows and, when the table
  * exists, the threads `security_events` names with their counts and times.
  */
-import { existsSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
-import { copyDatabase, DB_SUFFIXES } from '../../shared/sqlite/copy.js';
-import { integrity, openCopy, tablesOf } from '../../shared/sqlite/open.js';
-import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
-import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
+import { integrity, tablesOf } from '../../shared/sqlite/open.js';
+import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 
 export const STATE_DB = 'state_5.sqlite';
 export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
@@ -120,67 +117,17 @@ function readSecurity(db: Database.Database, facts: StateFacts): void {
   }
 }
 
-function readCopy(path: string, facts: StateFacts): void {
-  const f = fileReader(path);
-  let head: Buffer;
-  try {
-    head = f.read(0, 100);
-  } finally {
-    f.close();
-  }
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return;
-  }
-  const walPath = `${path}-wal`;
-  if (existsSync(walPath)) {
-    const foreign = walForeignReasons(head, walStateOfFile(walPath));
-    if (foreign.length) {
-      facts.walForeign = foreign;
-      rmSync(walPath, { force: true });
-    }
-  }
-  const journalPath = `${path}-journal`;
-  if (existsSync(journalPath)) {
-    const foreign = journalForeignReasons(head, journalState(journalPath));
-    if (foreign.length) {
-      facts.journalForeign = foreign;
-      rmSync(journalPath, { force: true });
-    }
-  }
-  let db: Database.Database;
-  try {
-    db = openCopy(path, () => {});
-  } catch (e) {
-    facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return;
-  }
-  try {
+/** Read the home's state DB from a private copy (removed before this returns); never throws. */
+export function readStateDb(source: SessionSource, maxDbBytes = DEFAULT_MAX_DB_BYTES): StateFacts {
+  const facts: StateFacts = { integrity: [], tables: [], threadColumns: [], threads: [], truncated: false };
+  const r = withDatabaseCopy(source, STATE_DB, { maxDbBytes }, (db) => {
     facts.tables = tablesOf(db);
     facts.integrity = integrity(db);
     if (facts.tables.includes('threads')) readThreads(db, facts);
     if (facts.tables.includes('security_events')) readSecurity(db, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    db.close();
-  }
-}
-
-/** Read the home's state DB from a private copy (removed before this returns); never throws. */
-export function readStateDb(source: SessionSource, maxDbBytes = DEFAULT_MAX_DB_BYTES): StateFacts {
-  const facts: StateFacts = { integrity: [], tables: [], threadColumns: [], threads: [], truncated: false };
-  const bytes = DB_SUFFIXES.reduce((n, x) => n + (source.entry(`${STATE_DB}${x}`)?.size ?? 0), 0);
-  if (bytes > maxDbBytes)
-    return { ...facts, error: `it is larger than the cap (${bytes} > ${maxDbBytes} bytes; --max-db-bytes)` };
-  const copy = copyDatabase(source, STATE_DB);
-  if (!copy.ok) return { ...facts, error: copy.error };
-  try {
-    readCopy(copy.value.path, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    copy.value.remove();
-  }
+  });
+  if (r.walForeign) facts.walForeign = r.walForeign;
+  if (r.journalForeign) facts.journalForeign = r.journalForeign;
+  if (!r.ok) facts.error = r.error;
   return facts;
 }

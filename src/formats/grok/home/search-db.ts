@@ -7,15 +7,13 @@
  * What is kept of each row is small (its text is hashed as it is read, then only its length and the head of its
  * first prompt are kept), so a large index is read in bounded memory.
  */
-import { existsSync, rmSync } from 'node:fs';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
-import { copyDatabase, DB_SUFFIXES, type SidecarNames } from '../../shared/sqlite/copy.js';
-import { integrity, openCopy, tablesOf } from '../../shared/sqlite/open.js';
-import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
-import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
+import type { SidecarNames } from '../../shared/sqlite/copy.js';
+import { integrity, tablesOf } from '../../shared/sqlite/open.js';
+import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 
 export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 /** Rows of `session_docs` kept (a larger index is judged on these, and says so). */
@@ -112,52 +110,6 @@ function readRows(db: Database.Database, facts: SearchFacts): void {
   }
 }
 
-function readCopy(path: string, facts: SearchFacts): void {
-  const f = fileReader(path);
-  let head: Buffer;
-  try {
-    head = f.read(0, 100);
-  } finally {
-    f.close();
-  }
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return;
-  }
-  for (const [log, foreign] of [
-    ['-wal', (p: string) => walForeignReasons(head, walStateOfFile(p))],
-    ['-journal', (p: string) => journalForeignReasons(head, journalState(p))],
-  ] as const) {
-    const at = `${path}${log}`;
-    if (!existsSync(at)) continue;
-    const why = foreign(at);
-    if (!why.length) continue;
-    if (log === '-wal') facts.walForeign = why;
-    else facts.journalForeign = why;
-    rmSync(at, { force: true });
-  }
-  let db: Database.Database;
-  try {
-    db = openCopy(path, () => {});
-  } catch (e) {
-    facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return;
-  }
-  try {
-    facts.tables = tablesOf(db);
-    facts.integrity = integrity(db);
-    if (facts.tables.includes('meta'))
-      for (const r of db.prepare('SELECT key, value FROM meta').iterate() as Iterable<Row>)
-        facts.meta.set(String(r.key), String(r.value));
-    if (facts.tables.includes('session_docs')) readRows(db, facts);
-    else facts.error = 'it has no session_docs table';
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    db.close();
-  }
-}
-
 /**
  * Read one index of the home (`rel` relative to it) from a private copy, removed before this returns; never
  * throws. `nameOf` names its -wal and -journal when they are not `<rel>-wal` (a quarantine's renamed logs).
@@ -169,17 +121,17 @@ export function readSearchDb(
   maxDbBytes = DEFAULT_MAX_DB_BYTES,
 ): SearchFacts {
   const facts: SearchFacts = { integrity: [], tables: [], meta: new Map(), rows: [], truncated: false };
-  const size = DB_SUFFIXES.reduce((n, x) => n + (source.entry(nameOf(x))?.size ?? 0), 0);
-  if (size > maxDbBytes)
-    return { ...facts, error: `it is larger than the cap (${size} > ${maxDbBytes} bytes; --max-db-bytes)` };
-  const copy = copyDatabase(source, rel, nameOf);
-  if (!copy.ok) return { ...facts, error: copy.error };
-  try {
-    readCopy(copy.value.path, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    copy.value.remove();
-  }
+  const r = withDatabaseCopy(source, rel, { maxDbBytes, nameOf }, (db) => {
+    facts.tables = tablesOf(db);
+    facts.integrity = integrity(db);
+    if (facts.tables.includes('meta'))
+      for (const m of db.prepare('SELECT key, value FROM meta').iterate() as Iterable<Row>)
+        facts.meta.set(String(m.key), String(m.value));
+    if (facts.tables.includes('session_docs')) readRows(db, facts);
+    else facts.error = 'it has no session_docs table';
+  });
+  if (r.walForeign) facts.walForeign = r.walForeign;
+  if (r.journalForeign) facts.journalForeign = r.journalForeign;
+  if (!r.ok) facts.error = r.error;
   return facts;
 }
