@@ -131,7 +131,8 @@ describe('hostile files give a finding, not a throw', () => {
     hostile(
       'sandbox',
       (f) => {
-        const huge = `{"timestamp":"2026-08-19T09:30:01Z","event_type":"FsViolation","target":"${'x'.repeat(200_000)}"}\n`;
+        const target = 'x'.repeat(200_000);
+        const huge = `{"timestamp":"2026-08-19T09:30:01Z","event_type":"FsViolation","target":"${target}"}\n`;
         const bad = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]);
         f.set(SANDBOX, Buffer.concat([Buffer.from(eventsText(cleanEvents()) + huge), bad]));
       },

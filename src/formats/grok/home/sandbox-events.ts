@@ -24,6 +24,7 @@ const KEPT = new Set(['JSONL_DUPLICATE_LINE', 'JSONL_UNTERMINATED_TAIL', 'JSONL_
 const SLACK_MS = 2000;
 /** Findings of one code on lines of their own, before the rest are counted in one more. */
 const CAP = 50;
+const NOT_JUDGED = 'a cut or damaged line, or one another program wrote; it is not judged.';
 
 interface Place {
   line: number;
@@ -147,7 +148,8 @@ function profiles(ctx: Ctx, startups: readonly Ev[], spans: readonly SessionSpan
     if (s.profile === undefined || s.profile === 'off' || s.startMs === undefined || seen.has(s.id)) continue;
     seen.add(s.id);
     const startup = startupBefore(startups, s.startMs, undefined, s.group);
-    const claim = `session ${s.id} records sandbox profile ${JSON.stringify(short(s.profile))} and started at ${iso(s.startMs)}`;
+    const profile = JSON.stringify(short(s.profile));
+    const claim = `session ${s.id} records sandbox profile ${profile} and started at ${iso(s.startMs)}`;
     let why: string;
     if (!startup)
       why =
@@ -198,7 +200,7 @@ export const grokSandboxEvents = defineHomeCheck({
         if (!e) {
           unreadable.emit(
             p,
-            `Line ${p.line} of ${SANDBOX_EVENTS} is not an object with a timestamp and an event_type: a cut or damaged line, or one another program wrote; it is not judged.`,
+            `Line ${p.line} of ${SANDBOX_EVENTS} is not an object with a timestamp and an event_type: ${NOT_JUDGED}`,
             'unreadable',
           );
           return;
@@ -243,7 +245,7 @@ export const grokSandboxEvents = defineHomeCheck({
       if (!delivered.has(d.line))
         unreadable.emit(
           d,
-          `Line ${d.line} of ${SANDBOX_EVENTS} is not an event (${short(d.detail)}): a cut or damaged line, or one another program wrote; it is not judged.`,
+          `Line ${d.line} of ${SANDBOX_EVENTS} is not an event (${short(d.detail)}): ${NOT_JUDGED}`,
           'unreadable',
         );
     unreadable.end();
