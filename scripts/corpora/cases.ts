@@ -7,6 +7,7 @@ import { lineageCase } from './cases-lineage.js';
 import { secretCases } from './cases-secrets.js';
 import { grokSearchCases } from './cases-grok-search.js';
 import { grokHomeCases } from './cases-grok-home.js';
+import { grokSandboxCases } from './cases-grok-sandbox.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
 export function damagedCases() {
@@ -19,5 +20,6 @@ export function damagedCases() {
     ...secretCases(),
     ...grokSearchCases(),
     ...grokHomeCases(),
+    ...grokSandboxCases(),
   ];
 }

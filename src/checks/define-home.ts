@@ -6,6 +6,7 @@
 import type { SessionEvent } from '../model/events.js';
 import type { CodeInfo, Location, Severity } from '../model/finding.js';
 import type { FoundHome, FoundSession } from '../model/found.js';
+import type { SessionIdentity } from '../model/identity.js';
 import type { JsonlRecord } from '../model/records.js';
 import type { SessionSource } from '../model/source.js';
 
@@ -39,6 +40,8 @@ export interface HomeCheckContext<C extends string = string> {
    * readable log.
    */
   events(session: FoundSession, onEvent: (e: SessionEvent, r: JsonlRecord, text: () => string) => void): boolean;
+  /** What a session records about itself (its format's `identityOf`: cwd, times, sandbox profile), if readable. */
+  identity?(session: FoundSession): SessionIdentity | undefined;
   emit(code: C, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
   /** Say that the file knows a session whose log is gone (the `sessions` list shows it). */
   gone(g: GoneSession): void;

@@ -76,6 +76,7 @@ function homeContext(
       const end = format.streamLog(s, artifacts, limits, (e, r) => onEvent(e, r, () => format.eventText(e, r)));
       return end !== undefined;
     },
+    identity: (session) => format.identityOf?.(fsSource(session)),
     emit,
     gone,
   };

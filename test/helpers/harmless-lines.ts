@@ -156,6 +156,26 @@ function history(home: string, lines: Buffer[], unreadable?: string): Insertion 
 }
 
 /**
+ * Grok's sandbox log names no session: the harmless line is the startup of a process in a workspace no session is
+ * in, dated as the earliest line (so no line goes back in time after it and no session's startup changes).
+ */
+function sandboxEvent(lines: Buffer[]): Insertion {
+  let first: string | undefined;
+  for (const l of lines) {
+    const t = parse(l)?.timestamp;
+    if (
+      typeof t === 'string' &&
+      Number.isFinite(Date.parse(t)) &&
+      (first === undefined || Date.parse(t) < Date.parse(first))
+    )
+      first = t;
+  }
+  if (first === undefined) return blank(0);
+  const e = { timestamp: first, event_type: 'ProfileApplied', profile: 'workspace', workspace: '/nowhere/harmless' };
+  return { at: 0, text: JSON.stringify({ ...e, enforced: true }), causes: [] };
+}
+
+/**
  * The line to insert into `file` (a log of an agent of `format`); none for Hermes' state.db, a database, where a
  * finding's line is its row's id (rows are not lines: nothing inserted changes it).
  */
@@ -165,6 +185,9 @@ export function harmlessLine(format: string, file: string): Insertion | undefine
     return undefined;
   // A log that is one JSON document (a legacy Gemini CLI session): white space before it, as for documents.
   if (format === 'gemini' && file.endsWith('.json')) return { at: 0, text: '', causes: [] };
+  // Grok's permission store is TOML: a comment line at its top.
+  if (format === 'grok' && /^permission.*\.toml$/.test(basename(file)))
+    return { at: 0, text: '# harmless comment', causes: [] };
   if (!file.endsWith('.jsonl') && !file.endsWith('.jsonl.corrupt'))
     throw new Error(`no harmless line known for ${format} ${file}: add one to test/helpers/harmless-lines.ts`);
   const lines = splitLines(readFileSync(file));
@@ -173,6 +196,7 @@ export function harmlessLine(format: string, file: string): Insertion | undefine
   // Grok's sessions live beside their cwd group's history: a line of a session of another group is not harmless.
   if (format === 'grok' && basename(file) === 'prompt_history.jsonl')
     return history(dirname(file), lines, 'GROK_PROMPT_HISTORY_UNREADABLE');
+  if (format === 'grok' && basename(file) === 'sandbox-events.jsonl') return sandboxEvent(lines);
   switch (format) {
     case 'grok':
       return grok(file, lines);
