@@ -112,7 +112,7 @@ export function claudeConfigCases(): Case[] {
     ),
     configCase(
       'home-config-last-session-gone',
-      "~/.claude.json names, for another project, a lastSessionId with no transcript and no prompt in history.jsonl: " +
+      '~/.claude.json names, for another project, a lastSessionId with no transcript and no prompt in history.jsonl: ' +
         'no file of the home dates it, so it is a note.',
       ['CLAUDE_PROJECT_LAST_SESSION_GONE'],
       (h) => {

@@ -30,8 +30,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 export function readConfig(ctx: HomeCheckContext): ConfigRead | undefined {
   const entry = ctx.source.entry(CONFIG_FILE);
   if (!entry) return undefined;
-  if (entry.type !== 'file')
-    return { ok: false, why: `it is a ${entry.type}: recorded, never followed or opened` };
+  if (entry.type !== 'file') return { ok: false, why: `it is a ${entry.type}: recorded, never followed or opened` };
   if (entry.size !== undefined && entry.size > MAX_CONFIG_BYTES)
     return { ok: false, why: `it is ${entry.size} bytes, more than the ${MAX_CONFIG_BYTES} this audit reads` };
   const r = ctx.source.readFile(CONFIG_FILE, MAX_CONFIG_BYTES);

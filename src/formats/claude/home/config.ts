@@ -138,7 +138,7 @@ export const claudeConfig = defineHomeCheck({
       severity: 'note',
       title: 'tools are granted for a project none of whose transcripts is left',
       help:
-        "~/.claude.json grants tools for a project (its allowedTools: permission given once, used by every later " +
+        '~/.claude.json grants tools for a project (its allowedTools: permission given once, used by every later ' +
         "session there) but the home's projects/ holds no transcript of it: its sessions were deleted by Claude " +
         "Code's cleanupPeriodDays or by hand, or the copy of the home is partial. The grants still apply to the " +
         'next session in that project; the sessions that used them can no longer be read. Only their number is said.',

@@ -109,7 +109,7 @@ export const claudeFileHistory = defineHomeCheck({
         '~/.claude/file-history/<session>/ holds the copies Claude Code saved before the session edited files, but ' +
         "the session's transcript is not in the home's projects/. Claude Code's cleanupPeriodDays (30 days by " +
         'default) deletes both by age, each on its own; the transcript was deleted by that cleanup or by hand, or ' +
-        "the copy of the home is partial. The backups prove the session edited files and hold their contents (the " +
+        'the copy of the home is partial. The backups prove the session edited files and hold their contents (the ' +
         'paths were in the transcript).',
     },
     CLAUDE_FILE_HISTORY_BACKUP_MISSING: {
