@@ -15,6 +15,7 @@ import { codexCases, codexCleanTree } from './corpora/cases-codex.js';
 import { codexHomeCases } from './corpora/cases-codex-home.js';
 import { hermesCases, hermesCleanTree } from './corpora/cases-hermes.js';
 import { claudeCases, claudeCleanTree } from './corpora/cases-claude.js';
+import { claudeConfigCases } from './corpora/cases-claude-config.js';
 import { claudeHomeCases } from './corpora/cases-claude-home.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
@@ -136,7 +137,7 @@ export function generate(outDir: string): string[] {
       'Claude Code',
       'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
       claudeCleanTree().files,
-      [...claudeCases(), ...claudeCaptureCases(), ...claudeHomeCases()],
+      [...claudeCases(), ...claudeCaptureCases(), ...claudeHomeCases(), ...claudeConfigCases()],
       allCodes,
     ),
   );

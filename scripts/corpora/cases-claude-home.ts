@@ -6,7 +6,7 @@
 import type { Case, Files } from './case-kit.js';
 import { CLAUDE_CWD, claudeCleanTree } from './cases-claude.js';
 
-interface Line {
+export interface Line {
   display: string;
   pastedContents: Record<string, never>;
   timestamp: number;
@@ -15,7 +15,7 @@ interface Line {
 }
 
 /** Every typed prompt of the clean transcripts, in time order, with a /clear after the first. */
-function cleanHistory(files: Files): Line[] {
+export function cleanHistory(files: Files): Line[] {
   const out: Line[] = [];
   for (const [path, content] of files) {
     if (!/^projects\/[^/]+\/[^/]+\.jsonl$/.test(path)) continue;

@@ -36,8 +36,12 @@ export class BagLayout {
     return this.claim(`${safeComponent(agent)}/${safeComponent(id)}`);
   }
 
-  /** The bag path of one file of a session. */
+  /**
+   * The bag path of one file of a session. A home's file kept beside the home (`../<name>`, read/home-files.ts)
+   * goes in the home's own folder under its plain name: no member of a bag is ever outside `data/<agent>/<id>/`.
+   */
   file(sessionDir: string, rel: string): string {
-    return this.claim(`data/${sessionDir}/${safePath(rel)}`);
+    const inside = rel.startsWith('../') ? rel.slice(3) : rel;
+    return this.claim(`data/${sessionDir}/${safePath(inside)}`);
   }
 }

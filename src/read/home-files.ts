@@ -3,7 +3,10 @@
  * `*` for any one name, or a component with `*` in it, each `*` any run of characters within that one name:
  * `session_search.h-*.sqlite`): each entry that is there and is not a directory, by lstat (a symlink is listed, as
  * the inventory records it, and never followed; a `*` never goes through one). A `*` never matches a name's leading
- * dot. Names are escaped (read/names.ts).
+ * dot. Names are escaped (read/names.ts). One file may sit beside the home rather than in it (Claude Code keeps
+ * `~/.claude.json` beside `~/.claude/`): a pattern `../<name>`, exactly one leading `..` and one plain name, no `*`,
+ * is looked up by lstat in the directory holding the home and listed as `../<name>`; a `..` or `.` anywhere else
+ * makes the pattern match nothing.
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +33,10 @@ export function componentGlob(component: string): RegExp | undefined {
   return new RegExp(`^${component.startsWith('*') ? '(?!\\.)' : ''}${body}$`, 's');
 }
 
+/** A name of one component, no pattern in it: not `.`, `..`, empty, nor holding `/`, `*` or NUL. */
+const plainName = (n: string): boolean =>
+  n !== '' && n !== '.' && n !== '..' && !n.includes('/') && !n.includes('*') && !n.includes('\0');
+
 /** The entries of `home` matching `patterns`, relative to it, sorted and each once. */
 export function homeFiles(home: string, patterns: readonly string[]): string[] {
   const out = new Set<string>();
@@ -47,6 +54,17 @@ export function homeFiles(home: string, patterns: readonly string[]): string[] {
       } else if (t === 'dir') expand(next, next, rest);
     }
   };
-  for (const p of patterns) expand('', '', p.split('/'));
+  for (const p of patterns) {
+    const parts = p.split('/');
+    if (parts[0] === '..') {
+      const name = parts[1];
+      if (parts.length !== 2 || name === undefined || !plainName(name)) continue;
+      const t = typeAt(join(home, '..', name));
+      if (t !== undefined && t !== 'dir') out.add(`../${name}`);
+      continue;
+    }
+    if (parts.some((c) => c === '.' || c === '..' || c === '')) continue;
+    expand('', '', parts);
+  }
   return [...out].sort(byteOrder);
 }

@@ -5,7 +5,7 @@ import { logSessionInspect } from '../shared/inspect.js';
 import type { FormatModule } from '../types.js';
 import { classifyClaude, detectClaudeFiles, detectClaudeOrphan, sniffClaude } from './artifacts.js';
 import { claudeTranscript } from './checks/transcript.js';
-import { claudeHistory } from './home/history.js';
+import { CLAUDE_HOME } from './home/index.js';
 import { loadClaude, looksLikeTranscriptRecord, streamClaudeLog } from './load.js';
 import { claudeEventText } from './normalize.js';
 import { CLAUDE_SCHEMAS } from './schemas.js';
@@ -67,7 +67,7 @@ export const claude = {
     duplicateId: 'nothing records which copy is authoritative: a resume by id cannot tell which one is meant',
   },
   checks: [claudeTranscript],
-  home: { files: ['history.jsonl'], checks: [claudeHistory] },
+  home: CLAUDE_HOME,
   schemas: CLAUDE_SCHEMAS,
   inspect: logSessionInspect(
     PAIRING,
