@@ -59,7 +59,7 @@ describe('claude ~/.claude.json and file-history', () => {
     expect(diffStates(before, treeState(root))).toEqual([]);
   });
 
-  test('hostile .claude.json: huge, not JSON, projects not an object, a symlink: a finding, never a throw', async () => {
+  test('a .claude.json that is huge, not JSON, of the wrong shape or a symlink is a finding', async () => {
     const cases: Array<[string, (p: string) => void]> = [
       ['huge', (p) => writeFileSync(p, Buffer.alloc(65 * 1024 * 1024, 0x20))],
       ['not-json', (p) => writeFileSync(p, 'not json {')],

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
 import { CLAUDE_IDS, PROJECT, claudeCases, claudeCleanTree } from '../../scripts/corpora/cases-claude.js';
 import { claudeCaptureCases } from '../../scripts/corpora/cases-captures.js';
+import { claudeConfigCases } from '../../scripts/corpora/cases-claude-config.js';
 import { claudeHomeCases } from '../../scripts/corpora/cases-claude-home.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
@@ -271,7 +272,7 @@ test('the checked-in Claude Code corpora are exactly what the generator writes',
     'Claude Code',
     'a `~/.claude` tree (`projects/<encoded-cwd>/<session>.jsonl` and its `<session>/subagents/` folder)',
     claudeCleanTree().files,
-    [...claudeCases(), ...claudeCaptureCases(), ...claudeHomeCases()],
+    [...claudeCases(), ...claudeCaptureCases(), ...claudeHomeCases(), ...claudeConfigCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'claude');

@@ -76,7 +76,8 @@ describe("archive keeps an agent home's own files", () => {
     const r = await cli(['archive', join(grok, 'sessions'), '--store', store]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      `session-audit: note: ${grok}/active_sessions.json: not archived: a symlink: the store keeps a home's regular files\n`,
+      `session-audit: note: ${grok}/active_sessions.json: not archived: ` +
+        "a symlink: the store keeps a home's regular files\n",
     );
     const home = (await captures(store)).sessions.find((s) => s.id === 'home:grok')!;
     const bag = join(tmp, 'grok-home.zip');
