@@ -77,4 +77,22 @@ describe('a bag of a tree holding an agent home', () => {
     const report = JSON.parse(r.stdout) as { findings: Array<{ code: string; location: { file: string } }> };
     expect(report.findings.map((f) => [f.code, f.location.file])).toEqual([['BUNDLE_FILE_CHANGED', 'history.jsonl']]);
   });
+
+  test("Claude's file versions and ~/.claude.json are judged, and withheld from the bag", async () => {
+    const claude = join(tmp, 'claude-case');
+    cpSync(join(CORPORA, 'claude', 'home-config-clean'), claude, { recursive: true });
+    rmSync(join(claude, 'expected.json'));
+    const bag = join(tmp, 'claude.zip');
+    const r = await cli(['bundle', claude, '-o', bag]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const dir = unpack(bag, join(tmp, 'claude-bag'));
+    expect(filesUnder(dir).filter((f) => f.startsWith('data/claude/home/'))).toEqual([
+      'data/claude/home/history.jsonl',
+    ]);
+    const custody = readFileSync(join(dir, 'custody.intoto.json'), 'utf8');
+    expect(custody).toContain('.claude.json');
+    expect(custody).toContain('file-history/');
+    expect(custody).toContain('withheld');
+    if (bagitPythonPresent) expect(bagitPython(dir).ok).toBe(true);
+  });
 });

@@ -15,7 +15,10 @@ import { disagreement } from '../bundle/consistency.js';
 import { userDetectors } from '../secrets/user-patterns.js';
 import { entryDate, formatOf as archiveFormat, writeBag, type BundleFormat } from '../bundle/write.js';
 import type { StoreProvenance } from '../bundle/provenance.js';
-import { formatOf } from '../formats/registry.js';
+import { FORMATS, formatOf } from '../formats/registry.js';
+import type { Artifact } from '../model/session.js';
+import type { FormatModule } from '../formats/types.js';
+import { matchesHomePattern } from '../read/home-files.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../model/records.js';
 import { fsSource } from '../read/source.js';
 import type { SessionSource } from '../model/source.js';
@@ -191,6 +194,12 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
   for (const h of audited.homes) {
     if (!report.sessions.some((r) => r.kind === 'home' && r.path === h.display)) continue;
     const source = homeSource(h);
+    const module: FormatModule | undefined = FORMATS.find((f) => f.name === h.format);
+    const withheld = module?.home?.withheld ?? [];
+    const artifacts = new Map<string, Artifact>();
+    for (const rel of h.files)
+      if (withheld.some((w) => matchesHomePattern(rel, w)))
+        artifacts.set(rel, { path: rel, kind: 'home-file', role: 'withheld' });
     sessions.push({
       id: basename(h.display),
       path: shown(h.display),
@@ -198,7 +207,7 @@ export async function runBundle(req: BundleRequest): Promise<BundleOutcome> {
       agent: h.format,
       kind: 'home',
       source,
-      artifacts: new Map(),
+      artifacts,
     });
   }
   sessions.sort((a, b) => byteOrder(a.bagDir, b.bagDir));

@@ -132,7 +132,12 @@ export interface FormatModule extends AgentTraits {
    * paths relative to the home (the first component of `homeRoots`): plain names, or `*` for one whole component
    * (`sessions/*\/prompt_history.jsonl`); and the checks that judge them against the home's sessions.
    */
-  home?: { files: readonly string[]; checks: readonly HomeCheck[] };
+  home?: {
+    files: readonly string[];
+    checks: readonly HomeCheck[];
+    /** Patterns of `files` never bagged (copies of the user's files, secrets): inventoried and hashed only. */
+    withheld?: readonly string[];
+  };
   /** Journals that say which copy of a session id is authoritative, for sessions under these roots. */
   relocations?(roots: ReadonlyArray<{ root: string; path: string }>, home: string | undefined): Map<string, Relocation>;
   /** The JSON Schemas of this format's records, by artifact kind. */

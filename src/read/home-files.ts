@@ -68,3 +68,16 @@ export function homeFiles(home: string, patterns: readonly string[]): string[] {
   }
   return [...out].sort(byteOrder);
 }
+
+/** Whether `rel` (a path `homeFiles` listed) is one that `pattern` names. */
+export function matchesHomePattern(rel: string, pattern: string): boolean {
+  const parts = rel.split('/');
+  const want = pattern.split('/');
+  return (
+    parts.length === want.length &&
+    want.every((w, i) => {
+      const glob = componentGlob(w);
+      return glob ? glob.test(parts[i]!) : w === parts[i];
+    })
+  );
+}
