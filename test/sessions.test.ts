@@ -152,6 +152,14 @@ describe('sessions of a home of every agent', () => {
     const none = await cli(['sessions', empty]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no session found/);
+    // A directory given with a trailing slash is the same directory, listed, not a race.
+    const notes = mkdtempSync(join(tmpdir(), 'sa-sessions-notes-'));
+    writeFileSync(join(notes, 'notes.txt'), 'x\n');
+    for (const arg of [notes, `${notes}/`, `${notes}//`]) {
+      const r = await cli(['audit', arg]);
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/it holds 1 file \(notes\.txt\)\n$/)]);
+    }
+    rmSync(notes, { recursive: true, force: true });
   });
 
   test('no path: the agents homes under $HOME that exist', async () => {

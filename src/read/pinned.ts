@@ -79,7 +79,9 @@ function componentsReal(path: string): boolean {
  */
 export function openedAt(fd: number, path: string | Buffer): boolean {
   const real = openedPath(fd);
-  const bytes = typeof path === 'string' ? Buffer.from(path, 'utf8') : path;
+  let bytes = typeof path === 'string' ? Buffer.from(path, 'utf8') : path;
+  // A path given with a trailing slash (`dir/`) names the same directory; the kernel's name has none.
+  while (bytes.length > 1 && bytes[bytes.length - 1] === 0x2f) bytes = bytes.subarray(0, -1);
   return real !== undefined ? real.equals(bytes) : componentsReal(bytes.toString('latin1'));
 }
 
