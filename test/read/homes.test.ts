@@ -71,12 +71,16 @@ describe('a home and a disk image of two homes', () => {
     const one = await audit(alice);
     const byFormat = (r: AuditReport, prefix: string): Map<string, number> => {
       const m = new Map<string, number>();
-      for (const s of r.sessions) if (s.path.startsWith(prefix)) m.set(s.format, (m.get(s.format) ?? 0) + 1);
+      // An agent home's own files (the Grok prompt history of the clean tree) are an entry, not a session.
+      for (const s of r.sessions)
+        if (s.path.startsWith(prefix) && s.kind !== 'home') m.set(s.format, (m.get(s.format) ?? 0) + 1);
       return m;
     };
     expect(byFormat(one, alice)).toEqual(alone);
     expect(
-      one.sessions.every((s) => s.home === join(alice, homeOf(LAYOUT.find((l) => l.agent === s.format)!.to))),
+      one.sessions
+        .filter((s) => s.kind !== 'home')
+        .every((s) => s.home === join(alice, homeOf(LAYOUT.find((l) => l.agent === s.format)!.to))),
     ).toBe(true);
     expect(one.sessions.some((s) => s.path.includes('.cache') || s.path.includes('.grok/backup'))).toBe(false);
     const both = await audit(image);
@@ -121,7 +125,9 @@ describe('a home and a disk image of two homes', () => {
       }
     const bag = join(work, 'image.zip');
     const b = await cli(['bundle', image, '-o', bag]);
-    expect([b.code, b.stdout]).toEqual([0, expect.stringMatching(new RegExp(`^Bundled ${sessions} sessions, `))]);
+    // Each user's Grok home has its prompt history: two homes beside the sessions.
+    const bundled = new RegExp(`^Bundled ${sessions} sessions and 2 agent homes, `);
+    expect([b.code, b.stdout]).toEqual([0, expect.stringMatching(bundled)]);
     expect((await cli(['verify', bag])).code).toBe(0);
     expect(changes(before, fingerprint(image))).toEqual([]);
   });
