@@ -5,13 +5,10 @@
  * `-wal` and `-journal` (formats/shared/sqlite/: the evidence is never opened by SQLite; a log that is not the
  * database's own is left out), opened read-only, bounded by the cap on a database's size. Never throws.
  */
-import { existsSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
-import { copyDatabase, DB_SUFFIXES } from '../../shared/sqlite/copy.js';
-import { integrity, openCopy, tablesOf } from '../../shared/sqlite/open.js';
-import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
-import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
+import { integrity, tablesOf } from '../../shared/sqlite/open.js';
+import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 import { DEFAULT_MAX_DB_BYTES } from './search-db.js';
 
 export const WORKTREE_FILES: readonly string[] = ['worktrees.db', 'worktrees.h-*.db'].flatMap((b) => [
@@ -93,62 +90,18 @@ function readRows(db: Database.Database, facts: WorktreeFacts): void {
   }
 }
 
-function readCopy(path: string, facts: WorktreeFacts): void {
-  const f = fileReader(path);
-  let head: Buffer;
-  try {
-    head = f.read(0, 100);
-  } finally {
-    f.close();
-  }
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return;
-  }
-  for (const [log, foreign] of [
-    ['-wal', (p: string) => walForeignReasons(head, walStateOfFile(p))],
-    ['-journal', (p: string) => journalForeignReasons(head, journalState(p))],
-  ] as const) {
-    const at = `${path}${log}`;
-    if (!existsSync(at)) continue;
-    const why = foreign(at);
-    if (!why.length) continue;
-    facts.partial.push(`its ${log} is not its own (${why.join('; ')}) and was left out`);
-    rmSync(at, { force: true });
-  }
-  let db: Database.Database;
-  try {
-    db = openCopy(path, () => {});
-  } catch (e) {
-    facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return;
-  }
-  try {
+/** Read one worktree pool of the home (`rel` relative to it) from a private copy, removed before this returns. */
+export function readWorktreesDb(source: SessionSource, rel: string, maxDbBytes = DEFAULT_MAX_DB_BYTES): WorktreeFacts {
+  const facts: WorktreeFacts = { partial: [], rows: [] };
+  const r = withDatabaseCopy(source, rel, { maxDbBytes }, (db) => {
     const problems = integrity(db);
     if (problems.length)
       facts.partial.push(`PRAGMA integrity_check reports ${problems.length} problem(s) (${problems[0]!})`);
     readRows(db, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    db.close();
-  }
-}
-
-/** Read one worktree pool of the home (`rel` relative to it) from a private copy, removed before this returns. */
-export function readWorktreesDb(source: SessionSource, rel: string, maxDbBytes = DEFAULT_MAX_DB_BYTES): WorktreeFacts {
-  const facts: WorktreeFacts = { partial: [], rows: [] };
-  const size = DB_SUFFIXES.reduce((n, x) => n + (source.entry(`${rel}${x}`)?.size ?? 0), 0);
-  if (size > maxDbBytes)
-    return { ...facts, error: `it is larger than the cap (${size} > ${maxDbBytes} bytes; --max-db-bytes)` };
-  const copy = copyDatabase(source, rel, (s) => `${rel}${s}`);
-  if (!copy.ok) return { ...facts, error: copy.error };
-  try {
-    readCopy(copy.value.path, facts);
-  } catch (e) {
-    facts.error = `reading it failed (${(e as Error).message})`;
-  } finally {
-    copy.value.remove();
-  }
+  });
+  const left = (log: string, why: readonly string[] | undefined): string[] =>
+    why?.length ? [`its ${log} is not its own (${why.join('; ')}) and was left out`] : [];
+  facts.partial.unshift(...left('-wal', r.walForeign), ...left('-journal', r.journalForeign));
+  if (!r.ok) facts.error = r.error;
   return facts;
 }
