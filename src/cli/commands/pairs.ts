@@ -57,7 +57,9 @@ export function pairsTable(
   const files = new Set<string>();
   for (const r of rows) for (const w of [r.call, r.result, r.logCall, r.logTerminal]) if (w) files.add(w.file);
   const oneFile = files.size === 1 ? [...files][0]! : undefined;
-  const where = (w: Where): string => (w ? (oneFile !== undefined ? `:${w.line}` : `${w.file}:${w.line}`) : '');
+  // A place in the only file, or in the file the title names, is its line alone.
+  const where = (w: Where): string =>
+    w ? (oneFile !== undefined || w.file === title ? `:${w.line}` : `${w.file}:${w.line}`) : '';
   const shown = rows.slice(0, limit);
   const parts = shown.map((r) => {
     const called = r.call ? where(r.call) : r.logCall ? where(r.logCall) : '';
