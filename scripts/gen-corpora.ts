@@ -117,7 +117,7 @@ export function generate(outDir: string): string[] {
       `case directory holds a\nsessions tree in Grok's real layout (\`sessions/<encoded-cwd>/<session-id>/\`) and ` +
       `an \`expected.json\`: the codes\nthe audit must produce (\`must\`), the codes it must not (\`mustNot\`), ` +
       `exact locations (\`at\`), extra command-line\n\`args\`, and \`setup\` steps for entries git cannot store (a ` +
-      `FIFO), which the test harness creates in a copy.\n\n${index.join('\n')}\n`,
+      `FIFO, a name that is not\nvalid UTF-8), which the test harness creates in a copy.\n\n${index.join('\n')}\n`,
   );
   written.push(
     ...generateAgentCorpora(

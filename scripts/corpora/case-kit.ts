@@ -13,9 +13,10 @@ export interface Expectation {
 
 /**
  * What the test harness applies to a scratch copy before the command, for what git cannot store: a special file,
- * or a mode (git keeps only the executable bit; a checkout's modes follow the umask).
+ * a mode (git keeps only the executable bit; a checkout's modes follow the umask), or a name that is not valid UTF-8
+ * (some file systems refuse one): `rename` is moved to `to`, where each `\xHH` is that byte (read/names.ts).
  */
-export type Setup = { mkfifo: string } | { chmod: string; mode: string };
+export type Setup = { mkfifo: string } | { chmod: string; mode: string } | { rename: string; to: string };
 
 export interface Symlink {
   symlink: string;

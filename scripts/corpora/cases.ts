@@ -7,6 +7,7 @@ import { lineageCase } from './cases-lineage.js';
 import { secretCases } from './cases-secrets.js';
 import { grokSearchCases } from './cases-grok-search.js';
 import { grokHomeCases } from './cases-grok-home.js';
+import { homeNameCases } from './cases-home-names.js';
 import { grokSandboxCases } from './cases-grok-sandbox.js';
 export type { Case, Content, Expectation, Setup } from './case-kit.js';
 
@@ -20,6 +21,7 @@ export function damagedCases() {
     ...secretCases(),
     ...grokSearchCases(),
     ...grokHomeCases(),
+    ...homeNameCases(),
     ...grokSandboxCases(),
   ];
 }

@@ -8,7 +8,7 @@ import type { FormatModule } from '../formats/types.js';
 import type { CodeInfo } from '../model/finding.js';
 import { BUNDLE_CODES } from './bundle-codes.js';
 import type { CodesOf } from './define.js';
-import { CHECKS, ROOT_CHECKS } from './registry.js';
+import { CHECKS, HOME_CHECKS, ROOT_CHECKS } from './registry.js';
 import { STORE_CODES } from './store-codes.js';
 
 type FormatCheck = (typeof FORMATS)[number]['checks'][number];
@@ -24,6 +24,7 @@ type FormatHomeCheck = NonNullable<
 export type FindingCode =
   | CodesOf<(typeof CHECKS)[number]>
   | CodesOf<(typeof ROOT_CHECKS)[number]>
+  | CodesOf<(typeof HOME_CHECKS)[number]>
   | CodesOf<FormatCheck>
   | CodesOf<FormatRootCheck extends readonly (infer C)[] ? C : never>
   | CodesOf<FormatHomeCheck extends readonly (infer C)[] ? C : never>
@@ -41,6 +42,7 @@ function build(): CatalogEntry[] {
     ...FORMATS.flatMap((f) => [...(('rootChecks' in f ? f.rootChecks : undefined) ?? [])]),
     ...CHECKS,
     ...FORMATS.flatMap((f) => [...f.checks]),
+    ...HOME_CHECKS,
     ...(FORMATS as readonly FormatModule[]).flatMap((f) => [...(f.home?.checks ?? [])]),
     { id: 'bundle', codes: BUNDLE_CODES },
     { id: 'store', codes: STORE_CODES },

@@ -3,7 +3,9 @@
  * (each format's own checks run after them on its sessions). Adding a check is adding a file and a line here.
  */
 import type { Check } from './define.js';
+import type { HomeCheck } from './define-home.js';
 import type { RootCheck } from './define-root.js';
+import { homeNames } from './home-names.js';
 import { jsonlIntegrity } from './jsonl-integrity.js';
 import { lineage } from './lineage.js';
 import { schema } from './schema.js';
@@ -25,3 +27,6 @@ export const CHECKS = [
 
 /** Checks over a whole tree of sessions, run by `audit` after every session has been read. */
 export const ROOT_CHECKS = [lineage] as const satisfies readonly RootCheck[];
+
+/** Checks every agent's home gets, before its format's own home checks. */
+export const HOME_CHECKS = [homeNames] as const satisfies readonly HomeCheck[];

@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import type { GoneSession, HomeCheck, HomeCheckContext, RecalledEntry } from '../checks/define-home.js';
 import { countBySeverity, makeFinding } from '../checks/findings.js';
+import { HOME_CHECKS } from '../checks/registry.js';
 import { formatNamed } from '../formats/registry.js';
 import type { Finding } from '../model/finding.js';
 import type { FoundHome, FoundSession } from '../model/found.js';
@@ -24,7 +25,7 @@ export interface HomeResult {
 /** The home's own checks a run applies (none for `validate`: they judge evidence, not records' shapes). */
 export function homeChecksFor(options: AuditOptions, format: string): readonly HomeCheck[] {
   if (options.command !== 'audit') return [];
-  const all = formatNamed(format)?.home?.checks ?? [];
+  const all = [...HOME_CHECKS, ...(formatNamed(format)?.home?.checks ?? [])];
   return options.only ? all.filter((c) => options.only!.includes(c.id)) : all;
 }
 
@@ -52,6 +53,15 @@ export function homeAsFound(home: FoundHome): FoundSession {
   return { abs: home.abs, display: home.display, id: basename(home.display), format: home.format, members: home.files };
 }
 
+/**
+ * The home's files as an agent's checks see them: without those whose name is not valid UTF-8 (no agent writes one:
+ * checks/home-names.ts reports each, and nothing reads it as the agent's). The source's reads are its own.
+ */
+function agentView(source: HomeCheckContext['source']): HomeCheckContext['source'] {
+  if (!source.inventory.some((e) => e.rawPath !== undefined)) return source;
+  return { ...source, inventory: source.inventory.filter((e) => e.rawPath === undefined) };
+}
+
 /** The context a home's checks run in; `emit` and `gone` go to the sinks given. */
 function homeContext(
   home: FoundHome,
@@ -61,12 +71,13 @@ function homeContext(
   now: number,
   emit: HomeCheckContext['emit'],
   gone: HomeCheckContext['gone'],
+  check: string,
 ): HomeCheckContext {
   const format = formatNamed(home.format)!;
   const limits = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES };
   return {
     home,
-    source,
+    source: HOME_CHECKS.some((c) => c.id === check) ? source : agentView(source),
     sessions: sessionsIn(home, sessions),
     now,
     ...(options.maxDbBytes !== undefined ? { maxDbBytes: options.maxDbBytes } : {}),
@@ -96,7 +107,7 @@ export function recallHome(
   const source = homeSource(home);
   for (const check of formatNamed(home.format)?.home?.checks ?? []) {
     if (!check.recall) continue;
-    check.recall(homeContext(home, source, sessions, options, Date.now(), noop, noop), wanted, onEntry);
+    check.recall(homeContext(home, source, sessions, options, Date.now(), noop, noop, check.id), wanted, onEntry);
   }
 }
 
@@ -135,7 +146,7 @@ export function auditHome(
       );
     };
     try {
-      check.run(homeContext(home, source, sessions, options, now, emit, (g) => gone.push(g)));
+      check.run(homeContext(home, source, sessions, options, now, emit, (g) => gone.push(g), check.id));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       toolErrors.push({ session: id, check: check.id, message: `${err.message}\n${err.stack ?? ''}`.trim() });

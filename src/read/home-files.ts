@@ -3,16 +3,17 @@
  * `*` for any one name, or a component with `*` in it, each `*` any run of characters within that one name:
  * `session_search.h-*.sqlite`): each entry that is there and is not a directory, by lstat (a symlink is listed, as
  * the inventory records it, and never followed; a `*` never goes through one). A `*` never matches a name's leading
- * dot. Names are escaped (read/names.ts). One file may sit beside the home rather than in it (Claude Code keeps
- * `~/.claude.json` beside `~/.claude/`): a pattern `../<name>`, exactly one leading `..` and one plain name, no `*`,
- * is looked up by lstat in the directory holding the home and listed as `../<name>`; a `..` or `.` anywhere else
- * makes the pattern match nothing.
+ * dot. Names are escaped (read/names.ts): one that is not valid UTF-8 is listed like any other (it is evidence;
+ * checks/home-names.ts reports it and the agent's checks never read it). One file may sit beside the home rather
+ * than in it (Claude Code keeps `~/.claude.json` beside `~/.claude/`): a pattern `../<name>`, exactly one leading
+ * `..` and one plain name, no `*`, is looked up by lstat in the directory holding the home and listed as
+ * `../<name>`; a `..` or `.` anywhere else makes the pattern match nothing.
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { byteOrder } from '../model/order.js';
 import { entryType } from './entry-type.js';
-import { fsPath, hasRawBytes } from './names.js';
+import { fsPath } from './names.js';
 import { listDir } from './walk.js';
 
 const typeAt = (abs: string): ReturnType<typeof entryType> | undefined => {
@@ -44,7 +45,7 @@ export function homeFiles(home: string, patterns: readonly string[]): string[] {
     const [first, ...rest] = parts;
     if (first === undefined) return;
     const glob = componentGlob(first);
-    const names = glob ? listDir(join(home, at), true).names.filter((n) => glob.test(n) && !hasRawBytes(n)) : [first];
+    const names = glob ? listDir(join(home, at), true).names.filter((n) => glob.test(n)) : [first];
     for (const n of names) {
       const next = rel === '' ? n : `${rel}/${n}`;
       const t = typeAt(join(home, next));

@@ -1,9 +1,11 @@
 /** The corpora cases and a way to materialise one (with its setup steps) in a scratch copy. */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Setup } from '../../scripts/corpora/case-kit.js';
+import { fsPath } from '../../src/read/names.js';
 
 export const CORPORA = fileURLToPath(new URL('../../corpora', import.meta.url));
 
@@ -12,7 +14,7 @@ export interface Expected {
   command?: 'inspect' | 'verify' | 'verify-store';
   target?: string;
   args?: string[];
-  setup?: Array<{ mkfifo: string } | { chmod: string; mode: string }>;
+  setup?: Setup[];
   must: string[];
   mustNot: string[];
   maxSeverity?: 'warning' | 'note';
@@ -58,6 +60,7 @@ export function materialise(c: CorpusCase): string {
   if (store) execFileSync('chmod', ['-R', 'go-w', dir]);
   for (const step of c.expected.setup ?? []) {
     if ('mkfifo' in step) execFileSync('mkfifo', [join(dir, step.mkfifo)]);
+    else if ('rename' in step) renameSync(join(dir, step.rename), fsPath(join(dir, step.to)));
     else execFileSync('chmod', [step.mode, join(dir, step.chmod)]);
   }
   return dir;

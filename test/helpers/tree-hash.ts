@@ -1,14 +1,16 @@
 /** A fingerprint of every entry of a tree (type, mode, mtime, size, content hash, link target) for read-only checks. */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** `meta: false` compares content and symlink targets only (for trees written at different times). */
 export function treeState(root: string, { meta = true }: { meta?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
-  const visit = (dir: string, rel: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const abs = join(dir, name);
+  // Names are read as bytes (a name that is not valid UTF-8 is evidence too), shown as latin1 (one char a byte).
+  const visit = (dir: Buffer, rel: string): void => {
+    const names = readdirSync(dir, { encoding: 'buffer' }).sort(Buffer.compare);
+    for (const b of names) {
+      const abs = Buffer.concat([dir, Buffer.from('/'), b]);
+      const name = b.toString('latin1');
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(abs);
       let tag = meta ? `${st.mode.toString(8)} ${st.mtimeMs}` : st.isDirectory() ? 'dir' : '';
@@ -18,7 +20,7 @@ export function treeState(root: string, { meta = true }: { meta?: boolean } = {}
       if (st.isDirectory()) visit(abs, r);
     }
   };
-  visit(root, '');
+  visit(Buffer.from(root), '');
   return out;
 }
 
