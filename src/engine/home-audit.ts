@@ -104,7 +104,18 @@ export function recallHome(
   wanted: (id: string) => boolean,
   onEntry: (e: RecalledEntry) => void,
 ): void {
-  const source = homeSource(home);
+  recallFrom(home, homeSource(home), sessions, options, wanted, onEntry);
+}
+
+/** What `recallHome` gives, from the home's files as `source` holds them (a capture of the store: the index). */
+export function recallFrom(
+  home: FoundHome,
+  source: HomeCheckContext['source'],
+  sessions: readonly FoundSession[],
+  options: AuditOptions,
+  wanted: (id: string) => boolean,
+  onEntry: (e: RecalledEntry) => void,
+): void {
   for (const check of formatNamed(home.format)?.home?.checks ?? []) {
     if (!check.recall) continue;
     check.recall(homeContext(home, source, sessions, options, Date.now(), noop, noop, check.id), wanted, onEntry);

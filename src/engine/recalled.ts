@@ -27,32 +27,39 @@ function ordered(g: RecalledSession): RecalledEntry[] {
 
 const where = (g: RecalledSession, file: string): string => `${g.home.display}/${file}`;
 
+/**
+ * One entry of a home's file as a timeline event of the session it names, marked as recalled from `where` (the
+ * file's path as shown); `promptIndex` numbers the session's prompts.
+ */
+export function recalledEvent(e: RecalledEntry, where: string, promptIndex?: number): TimelineEvent {
+  const time = isoTime(e.timeMs);
+  const ev: TimelineEvent = {
+    session: e.session,
+    depth: 0,
+    file: e.file,
+    line: e.line ?? 1,
+    byteOffset: e.byteOffset ?? 0,
+    time: time ?? null,
+    timeMs: time === undefined ? null : e.timeMs!,
+    timeSource: time === undefined ? 'none' : 'line',
+    rail: 'recalled',
+    kind: e.kind === 'user_prompt' ? 'user_prompt' : 'notice',
+    tag: e.file,
+    summary: `recalled from ${e.file}: ${firstLine(e.text)}`,
+    text: e.text,
+    rewound: false,
+    compacted: false,
+    displaced: false,
+    recalled: where,
+  };
+  if (e.kind === 'user_prompt' && promptIndex !== undefined) ev.promptIndex = promptIndex;
+  return ev;
+}
+
 export function recalledTimeline(g: RecalledSession, onEvent: (e: TimelineEvent) => void): void {
   let prompt = 0;
-  for (const e of ordered(g)) {
-    const time = isoTime(e.timeMs);
-    const ev: TimelineEvent = {
-      session: g.id,
-      depth: 0,
-      file: e.file,
-      line: e.line ?? 1,
-      byteOffset: e.byteOffset ?? 0,
-      time: time ?? null,
-      timeMs: time === undefined ? null : e.timeMs!,
-      timeSource: time === undefined ? 'none' : 'line',
-      rail: 'recalled',
-      kind: e.kind === 'user_prompt' ? 'user_prompt' : 'notice',
-      tag: e.file,
-      summary: `recalled from ${e.file}: ${firstLine(e.text)}`,
-      text: e.text,
-      rewound: false,
-      compacted: false,
-      displaced: false,
-      recalled: where(g, e.file),
-    };
-    if (e.kind === 'user_prompt') ev.promptIndex = prompt++;
-    onEvent(ev);
-  }
+  for (const e of ordered(g))
+    onEvent(recalledEvent({ ...e, session: g.id }, where(g, e.file), e.kind === 'user_prompt' ? prompt++ : undefined));
 }
 
 /** The sentence that opens a recalled session's transcript. */

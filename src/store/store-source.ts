@@ -11,6 +11,7 @@ import type { InventoryEntry } from '../model/inventory.js';
 import type { SessionSource } from '../model/source.js';
 import { streamFile } from '../read/files.js';
 import { JsonlScanner } from '../read/jsonl.js';
+import { rawPathOf } from '../read/names.js';
 import { ReadError } from '../read/open-regular.js';
 import { objectPath } from './layout.js';
 import { StoredVersionDamaged } from './materialize.js';
@@ -47,6 +48,8 @@ export function storeSource(store: string, record: CaptureRecord, found: FoundSe
   const files = new Map(record.files.map((f) => [f.path, f]));
   const inventory: InventoryEntry[] = record.files.map((f) => ({
     path: f.path,
+    // A name that is not valid UTF-8 is marked as the walk marks it (its real bytes), so checks see it as live.
+    ...(rawPathOf(f.path) !== undefined ? { rawPath: rawPathOf(f.path)! } : {}),
     type: f.type,
     size: f.size,
     mtimeMs: f.mtimeMs,

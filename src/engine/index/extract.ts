@@ -18,6 +18,7 @@ import { storeSource } from '../../store/store-source.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { auditSession } from '../audit-session.js';
 import { buildTimeline } from '../timeline.js';
+import { homeFacts } from './home-facts.js';
 import { parsedOnce } from './parse-once.js';
 
 export interface CaptureFacts {
@@ -27,8 +28,6 @@ export interface CaptureFacts {
 
 /** Why a capture of a group's own files (an agent's per-project history) has no events: not a failure. */
 export const GROUP_FILES = "a group's own files (no session format)";
-/** Why a capture of an agent home's own files (histories, indexes) has no events: they are kept, not indexed yet. */
-export const HOME_FILES = "an agent home's own files (kept as evidence; not indexed)";
 
 /** Where a capture is said to be: a place that does not exist (nothing is read by path). */
 const VIRTUAL = '/nonexistent/session-audit-capture';
@@ -66,7 +65,8 @@ export function captureFacts(
   onEvent: (e: TimelineEvent) => void,
 ): CaptureFacts | string {
   if (record.status === 'deleted') return 'deleted';
-  if (record.session.format === '') return record.session.id.startsWith('home:') ? HOME_FILES : GROUP_FILES;
+  if (record.session.format === '')
+    return record.session.id.startsWith('home:') ? homeFacts(store, record, onEvent) : GROUP_FILES;
   const found = capturedAs(record);
   const format = formatOf(found);
   const dialect = format.pairing;

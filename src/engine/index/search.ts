@@ -120,7 +120,8 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
     const where: string[] = ['events_fts MATCH @query'];
     const params: Record<string, unknown> = { query };
     if (f.agent !== undefined) {
-      where.push('s.format = @agent');
+      // An agent's home (`home:<agent>`: its histories and indexes) is that agent's too.
+      where.push("(s.format = @agent OR s.id = 'home:' || @agent)");
       params.agent = f.agent;
     }
     if (f.session !== undefined) {
@@ -198,7 +199,7 @@ export function search(storeDir: string, query: string, f: SearchFilters): Searc
       (r): SearchHit => ({
         session: r.session,
         sessionKey: r.session_key,
-        agent: r.format,
+        agent: r.format || (r.session.startsWith('home:') ? r.session.slice(5) : r.format),
         path: r.display,
         time: isoTime(r.time_ms ?? undefined) ?? null,
         kind: r.kind,

@@ -14,7 +14,8 @@ import { readState, type StoreState } from '../../store/open.js';
 import type { CaptureRecord } from '../../store/record.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
 import type { TimelineEvent } from '../../timeline/model.js';
-import { captureFacts, GROUP_FILES, HOME_FILES } from './extract.js';
+import { captureFacts, GROUP_FILES } from './extract.js';
+import { HOME_UNKNOWN } from './home-facts.js';
 import { LineKeys, NameIds } from './row-ids.js';
 import { COMPACTED, cellsHash, eventDigest, REWOUND, rowDigest, type Cell } from './row-digest.js';
 import { openIndex, type Db } from './schema.js';
@@ -257,7 +258,7 @@ function indexRecords(
     out.events += n.events;
     out.calls += n.calls;
     out.findings += n.findings;
-    if (why !== undefined && why !== GROUP_FILES && why !== HOME_FILES) out.notIndexed++;
+    if (why !== undefined && why !== GROUP_FILES && why !== HOME_UNKNOWN) out.notIndexed++;
     out.captures++;
     onProgress?.(out.captures, Math.max(total, out.captures));
   }
