@@ -6,13 +6,15 @@
  * enters it.
  */
 import { join } from 'node:path';
-import { FORMATS, type detectorsFor } from '../formats/registry.js';
+import { FORMATS, formatNamed, type detectorsFor } from '../formats/registry.js';
 import type { FoundHome, FoundSession } from '../model/found.js';
-import { homeFiles } from '../read/home-files.js';
+import { homeFiles, matchesHomePattern } from '../read/home-files.js';
 import { escapeText } from '../read/names.js';
 import { lstatEntry } from '../read/walk.js';
 
 type Detectors = ReturnType<typeof detectorsFor>;
+
+const withheldOf = (format: string): readonly string[] | undefined => formatNamed(format)?.home?.withheld;
 
 /** The homes a root lies in: a root that is one of an agent's session folders (`<home>/sessions`). */
 export function homesAbove(arg: string, abs: string, detectors: Detectors): FoundHome[] {
@@ -54,14 +56,19 @@ export function homeEntries(homes: readonly FoundHome[], left: HomeLeftOut[] = [
     for (const f of h.files) {
       // Beside the home, not in it (Claude's ../.claude.json): a capture's paths stay inside its directory.
       if (f.split('/').includes('..')) {
-        left.push({ display: `${h.display}/${escapeText(f)}`, why: 'beside the home, not in it: audited and bagged' });
+        const withheld = (withheldOf(h.format) ?? []).some((p) => matchesHomePattern(f, p));
+        const why = withheld
+          ? "beside the home, not in it: audited, and hashed in a bag's custody statement (never bagged)"
+          : 'beside the home, not in it: audited and bagged';
+        left.push({ display: `${h.display}/${f}`, why });
         continue;
       }
       const type = lstatEntry(join(h.abs, f), f).type;
       if (type === 'file') members.push(f);
       else
         left.push({
-          display: `${h.display}/${escapeText(f)}`,
+          // `f` is an escaped name already (read/names.ts), as the display is.
+          display: `${h.display}/${f}`,
           why: `a ${type}: the store keeps a home's regular files`,
         });
     }
