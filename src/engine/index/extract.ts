@@ -65,8 +65,10 @@ export function captureFacts(
   onEvent: (e: TimelineEvent) => void,
 ): CaptureFacts | string {
   if (record.status === 'deleted') return 'deleted';
-  if (record.session.format === '')
-    return record.session.id.startsWith('home:') ? homeFacts(store, record, onEvent) : GROUP_FILES;
+  if (record.session.format === '') {
+    if (!record.session.id.startsWith('home:')) return GROUP_FILES;
+    return homeFacts(store, record, capturedAs(record), onEvent) ?? { calls: [], findings: [] };
+  }
   const found = capturedAs(record);
   const format = formatOf(found);
   const dialect = format.pairing;

@@ -6,26 +6,30 @@
  * (its checks need the home's sessions, which other captures hold): the capture has no findings and no calls.
  */
 import { formatNamed } from '../../formats/registry.js';
-import type { FoundHome } from '../../model/found.js';
+import type { FoundHome, FoundSession } from '../../model/found.js';
 import type { CaptureRecord } from '../../store/record.js';
 import { storeSource } from '../../store/store-source.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { recallFrom } from '../home-audit.js';
 import { recalledEvent } from '../recalled.js';
-import { capturedAs, type CaptureFacts } from './extract.js';
 
 /** Why a home capture has no events: no format of this build reads the agent's home (a store of a newer build). */
 export const HOME_UNKNOWN = "an agent home's own files (no format of this build reads them)";
 
+/**
+ * Hand the home capture's recalled entries to `onEvent`; `found` is the capture as discovery would meet it
+ * (extract.ts `capturedAs`). A string says why there are none; undefined: indexed (no calls, no findings).
+ */
 export function homeFacts(
   store: string,
   record: CaptureRecord,
+  captured: FoundSession,
   onEvent: (e: TimelineEvent) => void,
-): CaptureFacts | string {
+): string | undefined {
   const agent = record.session.id.slice('home:'.length);
   const format = formatNamed(agent);
   if (!format?.home) return HOME_UNKNOWN;
-  const found = { ...capturedAs(record), format: agent };
+  const found = { ...captured, format: agent };
   const home: FoundHome = { abs: found.abs, display: found.display, format: agent, files: [...(found.members ?? [])] };
   const prompts = new Map<string, number>();
   recallFrom(
@@ -40,5 +44,5 @@ export function homeFacts(
       onEvent(recalledEvent(entry, entry.file, entry.kind === 'user_prompt' ? n : undefined));
     },
   );
-  return { calls: [], findings: [] };
+  return undefined;
 }
