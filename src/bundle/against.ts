@@ -4,7 +4,8 @@
  * so a redacted capture works too); files the agent legitimately rewrites are reported with what changed; evidence
  * files it never rewrites (quarantine copies, images) must be unchanged. The session's format says which is which.
  * What the bag recorded is read by captured-sessions.ts, paired with a live session by match-live.ts; each live
- * file is read once by live-digest.ts, and describe-change.ts words what changed.
+ * file is read once by live-digest.ts, and describe-change.ts words what changed. A file the bag withheld (not text
+ * under --redact, or withheld by its format) is compared by the digest the custody statement records for it.
  */
 import { createHash } from 'node:crypto';
 import { standaloneFinding } from '../checks/findings.js';
@@ -15,8 +16,9 @@ import { fsSource } from '../read/source.js';
 import type { SessionSource } from '../model/source.js';
 import { formatOf } from '../formats/registry.js';
 import type { BagContents } from './bag-contents.js';
-import type { CapturedFile, CapturedSessionFiles } from './captured-sessions.js';
+import type { CapturedFile, CapturedSessionFiles, UnarchivedFile } from './captured-sessions.js';
 import { describeChange, differenceAt } from './describe-change.js';
+import { safePath } from './layout.js';
 import { liveDigest, type LiveDigest } from './live-digest.js';
 import { matchLive } from './match-live.js';
 
@@ -55,6 +57,9 @@ export interface Proof {
   file: string;
   text: string;
 }
+
+/** How a file the bag withheld is spoken of: the bag has no copy of it, the custody statement its digest. */
+const HELD = 'withheld from the bag (compared by the digest the custody statement records), ';
 
 /** Compare every captured session with its live counterpart; findings go to `out`. */
 export async function compareWithLive(
@@ -100,7 +105,12 @@ export async function compareWithLive(
     const src = fsSource(found);
     const format = formatOf(found);
     const capturedRels = new Set(s.files.map((f) => f.rel));
+    /** What the capture left out without a digest: by path, or (older bags) by the path it would have had. */
+    const unarchived = new Map(s.unarchived.map((u) => [u.rel ?? `\0${u.member}`, u]));
+    const unarchivedOf = (rel: string): UnarchivedFile | undefined =>
+      unarchived.get(rel) ?? unarchived.get(`\0${safePath(rel.startsWith('../') ? rel.slice(3) : rel)}`);
     for (const f of s.files) {
+      const held = f.withheld !== undefined ? HELD : '';
       const entry = src.entry(f.rel);
       // A home's own files (histories trimmed, indexes and databases rewritten) are the agent's to rewrite.
       const policy = home ? 'rewritable' : format.changePolicy(f.rel);
@@ -114,7 +124,7 @@ export async function compareWithLive(
         emit(
           'BUNDLE_FILE_MISSING',
           { file: f.rel },
-          `captured (${f.size} bytes) but no longer in the live session${why}`,
+          `${held}captured (${f.size} bytes) but no longer in the live session${why}`,
           { severity: policy === 'append-only' ? 'error' : 'warning' },
         );
         continue;
@@ -123,7 +133,7 @@ export async function compareWithLive(
         emit(
           policy === 'rewritable' ? 'BUNDLE_FILE_CHANGED' : 'BUNDLE_NOT_APPEND_ONLY',
           { file: f.rel },
-          `captured as a regular file, now a ` +
+          `${held}captured as a regular file, now a ` +
             `${entry.type}${entry.linkTarget !== undefined ? ` to ${JSON.stringify(entry.linkTarget)}` : ''}`,
         );
         continue;
@@ -139,13 +149,13 @@ export async function compareWithLive(
         proofs.push({ session: found.display, file: f.rel, text });
       };
       if (live.sha256 === f.sha256 && live.size === f.size) {
-        prove(`unchanged (${f.size} bytes, sha256 ${f.sha256.slice(0, 12)}…)`);
+        prove(`${held}unchanged (${f.size} bytes, sha256 ${f.sha256.slice(0, 12)}…)`);
         continue;
       }
       const grewFrom = live.size >= f.size && live.prefixSha256 === f.sha256;
       if (policy === 'append-only' && grewFrom) {
         prove(
-          `${live.prefixLines} -> ${live.lines} lines, the first ${live.prefixLines} unchanged ` +
+          `${held}${live.prefixLines} -> ${live.lines} lines, the first ${live.prefixLines} unchanged ` +
             `(${f.size} -> ${live.size} bytes; the captured bytes are the live file's first ${f.size})`,
         );
         continue;
@@ -165,6 +175,11 @@ export async function compareWithLive(
       (e) => e.type !== 'dir' && !capturedRels.has(e.path) && !e.path.endsWith('.lock'),
     );
     for (const e of added) {
+      const u = unarchivedOf(e.path);
+      if (u) {
+        proofs.push({ session: found.display, file: e.path, text: `not archived in the capture (${u.reason})` });
+        continue;
+      }
       emit(
         'BUNDLE_FILE_CHANGED',
         { file: e.path },
@@ -176,28 +191,35 @@ export async function compareWithLive(
   const bytes =
     input.redacted || !deferred.length
       ? new Map<string, Buffer>()
-      : await input.members(deferred.map((d) => d.f.member));
+      : await input.members(deferred.filter((d) => d.f.withheld === undefined).map((d) => d.f.member));
   const captured = (f: CapturedFile): Buffer | undefined => {
-    const b = bytes.get(f.member);
+    const b = f.withheld === undefined ? bytes.get(f.member) : undefined;
     return b && createHash('sha256').update(b).digest('hex') === f.sha256 ? b : undefined;
   };
   for (const d of deferred) {
     const before = captured(d.f);
+    const held = d.f.withheld !== undefined ? HELD : '';
     if (d.how === 'rewritable') {
-      d.emit('BUNDLE_FILE_CHANGED', { file: d.f.rel }, describeChange(input.redacted, d.f, before, d.src, d.live));
+      const change = held
+        ? `changed since the capture (${d.f.size} → ${d.live.size} bytes)`
+        : describeChange(input.redacted, d.f, before, d.src, d.live);
+      d.emit('BUNDLE_FILE_CHANGED', { file: d.f.rel }, `${held}${change}`);
       continue;
     }
     const diff = differenceAt(before, d.f, d.src);
     const where = diff ? `line ${diff.line}, column ${diff.column} (byte ${diff.offset})` : '';
     const at = diff
       ? `; first difference at ${where}: was ⟨${diff.was}⟩, now ⟨${diff.now}⟩`
-      : input.redacted
-        ? '; the capture is redacted, so the differing line cannot be shown'
-        : '';
+      : held
+        ? '; the bag holds no copy of it, so the differing line cannot be shown'
+        : input.redacted
+          ? '; the capture is redacted, so the differing line cannot be shown'
+          : '';
     const msg =
-      d.how === 'shrank'
+      held +
+      (d.how === 'shrank'
         ? `${d.what} shrank from ${d.f.size} to ${d.live.size} bytes${at}`
-        : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`;
+        : `${d.what} no longer starts with the ${d.f.size} captured bytes (live file: ${d.live.size} bytes)${at}`);
     d.emit('BUNDLE_NOT_APPEND_ONLY', { file: d.f.rel, ...(diff ? { line: diff.line } : {}) }, msg);
   }
   return { compared, proofs };

@@ -103,6 +103,7 @@ export function buildBag(opts: BagOptions): Bag {
         const na: NotArchived = {
           bagPath,
           type: e.type,
+          originalPath: e.path,
           reason: e.readError ? `unreadable (${e.readError})` : `a ${e.type}: recorded, never followed or opened`,
         };
         if (e.linkTarget !== undefined) na.linkTarget = e.linkTarget;
@@ -220,6 +221,7 @@ export function buildBag(opts: BagOptions): Bag {
         .map((x) => ({
           ...x,
           reason: said(x.reason),
+          ...(x.originalPath !== undefined ? { originalPath: said(x.originalPath) } : {}),
           ...(x.linkTarget !== undefined ? { linkTarget: said(x.linkTarget) } : {}),
         })),
     },

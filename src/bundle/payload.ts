@@ -36,6 +36,11 @@ export interface NotArchived {
   type: FileRecord['type'];
   linkTarget?: string;
   reason: string;
+  /** The file's path in its session (`verify --against` finds the live file by it). */
+  originalPath?: string;
+  /** A withheld file's digest and size: `verify --against` compares the live file with them. */
+  originalSha256?: string;
+  originalSize?: number;
 }
 
 const WHOLE_TEXT_LIMIT = 64 * 1024 * 1024;
@@ -145,8 +150,16 @@ export function planPayload(
     if (f.role === 'withheld' || (r && cls === 'binary')) {
       // A database, an image or any bytes that are not text cannot be redacted: a redacted bag leaves them out.
       // A file its format withholds (copies of the user's files, secrets) is left out of every bag.
+      // Its digest is recorded all the same, so that a later capture or the live file can be compared with it.
       const reason = f.role === 'withheld' ? WITHHELD_BY_FORMAT : WITHHELD;
-      problems.push({ bagPath: f.bagPath, type: 'file', reason });
+      const hashed = f.source.streamRaw(f.rel, () => {});
+      problems.push({
+        bagPath: f.bagPath,
+        type: 'file',
+        reason,
+        originalPath: f.rel,
+        ...(hashed.ok ? { originalSha256: hashed.value.sha256, originalSize: hashed.value.size } : {}),
+      });
       withheld.push({ source: f.source, rel: f.rel });
       continue;
     }
@@ -157,7 +170,7 @@ export function planPayload(
       for (const o of t.push(chunk)) feed(d, o);
     });
     if (!res.ok) {
-      problems.push({ bagPath: f.bagPath, type: 'file', reason: res.error });
+      problems.push({ bagPath: f.bagPath, type: 'file', reason: res.error, originalPath: f.rel });
       continue;
     }
     for (const o of t.end()) feed(d, o);

@@ -2,9 +2,8 @@
  * Codex home artifacts (home-artifacts.md §2): the clean home (state_5.sqlite, session_index.jsonl, history.jsonl
  * beside the rollouts) audits to no home code; each case produces its code; a copied clean home with rollouts
  * deleted reports exactly the deleted sessions, each with its source, none invented; nothing in the home changes
- * (every file's sha256 before and after); a database that is not one is a finding, not a crash.
+ * (every file's fingerprint before and after); a database that is not one is a finding, not a crash.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,67 +15,22 @@ import {
   stateDb,
   threadOf,
 } from '../../scripts/corpora/cases-codex-home.js';
-import type { Files } from '../../scripts/corpora/case-kit.js';
-import type { Finding } from '../../src/model/finding.js';
 import type { AuditReport } from '../../src/model/report.js';
 import type { SessionRow } from '../../src/model/session-row.js';
-import { walkTree } from '../../src/read/walk.js';
 import { cli } from '../helpers/cli.js';
+import { auditCase, auditHome, firstSessionId, writeFiles } from '../helpers/home-cases.js';
+import { treeState } from '../helpers/tree-hash.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'codex-home-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function write(dir: string, files: Files): void {
-  for (const [rel, c] of files) {
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    if (typeof c === 'string' || Buffer.isBuffer(c)) writeFileSync(p, c);
-  }
-}
-
-async function audit(dir: string): Promise<{ report: AuditReport; home: Finding[] }> {
-  const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never']);
-  expect(r.stderr).toBe('');
-  const report = JSON.parse(r.stdout) as AuditReport;
-  const homes = report.sessions.filter((s) => s.kind === 'home');
-  const home = report.findings.filter((f) => homes.some((h) => h.path === f.sessionPath));
-  return { report, home };
-}
-
 const HOME_PREFIXES = ['CODEX_STATE_', 'CODEX_SECURITY_', 'CODEX_SESSION_INDEX_', 'CODEX_HISTORY_'];
-/** The session id a home finding is about (its message names it first). */
-const keyOf = (f: Finding): string | undefined =>
-  /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/.exec(f.message)?.[1];
 const isHomeCode = (c: string) => HOME_PREFIXES.some((p) => c.startsWith(p));
-
-/** sha256 of every file under `dir`, by path. */
-function digests(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const e of walkTree(dir, 32))
-    if (e.type === 'file')
-      out.set(
-        e.path,
-        createHash('sha256')
-          .update(readFileSync(join(dir, e.path)))
-          .digest('hex'),
-      );
-  return out;
-}
 
 describe('the corpora cases', () => {
   for (const c of codexHomeCases())
     test(c.name, async () => {
-      const dir = join(tmp, 'cases', c.name);
-      write(dir, c.files);
-      const before = digests(dir);
-      const { report, home } = await audit(dir);
-      const codes = new Set(report.findings.map((f) => f.code));
-      for (const m of c.must) expect(codes, `${c.name} must produce ${m}`).toContain(m);
-      const homeCodes = [...codes].filter(isHomeCode);
-      expect(homeCodes.sort(), `${c.name}: no other home code`).toEqual([...c.must].sort());
-      if (c.name === 'home-clean') expect(report.findings).toEqual([]);
-      expect(home.length).toBeGreaterThanOrEqual(c.must.length);
-      expect(digests(dir)).toEqual(before);
+      await auditCase(join(tmp, 'cases', c.name), c, isHomeCode, c.name === 'home-clean');
     });
 });
 
@@ -86,26 +40,26 @@ describe('a copied clean home with rollouts deleted', () => {
   const parts = codexHomeParts();
   // The rows name this home: a deletion here is a warning, not a moved home's note.
   parts.threads = parts.rollouts.map((r) => threadOf(r, homeAbs));
-  write(dir, renderHome(parts));
+  writeFiles(dir, renderHome(parts));
   const deleted = parts.rollouts.filter((r) => /c00[24]$/.test(r.id));
   for (const r of deleted) unlinkSync(join(homeAbs, r.path));
   let before: Map<string, string>;
 
   test('every deleted session is reported with its source, none invented', async () => {
-    before = digests(dir);
-    const { home } = await audit(dir);
+    before = treeState(dir);
+    const { home } = await auditHome(dir);
     const orphans = home.filter((f) => f.code === 'CODEX_STATE_THREAD_WITHOUT_ROLLOUT');
-    expect(orphans.map((f) => keyOf(f)).sort()).toEqual(deleted.map((r) => r.id).sort());
+    expect(orphans.map((f) => firstSessionId(f)).sort()).toEqual(deleted.map((r) => r.id).sort());
     for (const f of orphans) {
       expect(f.severity).toBe('warning');
       expect(f.location.file).toBe('state_5.sqlite');
-      const r = deleted.find((x) => x.id === keyOf(f))!;
+      const r = deleted.find((x) => x.id === firstSessionId(f))!;
       expect(f.message).toContain(r.cwd);
     }
     // The fork is named in session_index.jsonl too: that file reports it as well.
-    const named = home.filter((f) => f.code === 'CODEX_SESSION_INDEX_WITHOUT_ROLLOUT').map((f) => keyOf(f));
+    const named = home.filter((f) => f.code === 'CODEX_SESSION_INDEX_WITHOUT_ROLLOUT').map((f) => firstSessionId(f));
     expect(named).toEqual(deleted.filter((r) => parts.index.some((l) => l.includes(r.id))).map((r) => r.id));
-    expect(home.every((f) => deleted.some((r) => r.id === keyOf(f)))).toBe(true);
+    expect(home.every((f) => deleted.some((r) => r.id === firstSessionId(f)))).toBe(true);
   });
 
   test('the sessions list shows them as gone, with their source', async () => {
@@ -125,14 +79,14 @@ describe('a copied clean home with rollouts deleted', () => {
   });
 
   test('read-only: every file is unchanged', () => {
-    expect(digests(dir)).toEqual(before);
+    expect(treeState(dir)).toEqual(before);
   });
 });
 
 test('a database with a WAL: the rows only in the -wal are read; the -shm is never read', async () => {
   const dir = join(tmp, 'wal');
   const parts = codexHomeParts();
-  write(dir, renderHome(parts));
+  writeFiles(dir, renderHome(parts));
   const dbPath = join(dir, '.codex', 'state_5.sqlite');
   // Put the rows in a WAL the database has not checkpointed: a copy of the db opened in WAL mode by SQLite.
   const { default: Database } = await import('better-sqlite3');
@@ -159,11 +113,11 @@ test('a database with a WAL: the rows only in the -wal are read; the -shm is nev
   live.close();
   db.close();
   writeFileSync(join(snap, 'state_5.sqlite-shm'), Buffer.alloc(32768, 0xff));
-  const before = digests(join(tmp, 'wal-copy'));
-  const { home } = await audit(join(tmp, 'wal-copy'));
-  expect(home.map((f) => [f.code, keyOf(f)])).toEqual([['CODEX_STATE_THREAD_WITHOUT_ROLLOUT', extra.id]]);
+  const before = treeState(join(tmp, 'wal-copy'));
+  const { home } = await auditHome(join(tmp, 'wal-copy'));
+  expect(home.map((f) => [f.code, firstSessionId(f)])).toEqual([['CODEX_STATE_THREAD_WITHOUT_ROLLOUT', extra.id]]);
   expect(home[0]!.message).toContain('only in the WAL');
-  expect(digests(join(tmp, 'wal-copy'))).toEqual(before);
+  expect(treeState(join(tmp, 'wal-copy'))).toEqual(before);
 });
 
 test('a truncated database is a finding, not a crash', async () => {
@@ -171,15 +125,15 @@ test('a truncated database is a finding, not a crash', async () => {
   const files = renderHome(codexHomeParts());
   const db = files.get('.codex/state_5.sqlite') as Buffer;
   files.set('.codex/state_5.sqlite', db.subarray(0, 1024 + 100));
-  write(dir, files);
-  const { report, home } = await audit(dir);
+  writeFiles(dir, files);
+  const { report, home } = await auditHome(dir);
   expect(report.toolErrors ?? []).toEqual([]);
   expect(home.map((f) => f.code)).toContain('CODEX_STATE_DB_UNREADABLE');
 });
 
 test('--max-db-bytes bounds the state database as it bounds every database: a larger one is not read', async () => {
   const dir = join(tmp, 'capped');
-  write(dir, renderHome(codexHomeParts()));
+  writeFiles(dir, renderHome(codexHomeParts()));
   const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', '--max-db-bytes', '4096']);
   const report = JSON.parse(r.stdout) as AuditReport;
   const unreadable = report.findings.filter((f) => f.code === 'CODEX_STATE_DB_UNREADABLE');

@@ -4,9 +4,9 @@
  * session the worktree pool names, with its source, and none invented; nothing in the home changes; a hostile line
  * or file (huge, not UTF-8, a TOML with tricks, a database of another schema) is a finding, never a stack trace.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Files } from '../../scripts/corpora/case-kit.js';
 import {
@@ -19,58 +19,27 @@ import {
   WORKTREES,
 } from '../../scripts/corpora/cases-grok-sandbox.js';
 import { readTomlSubset } from '../../src/formats/grok/home/toml-subset.js';
-import type { Finding } from '../../src/model/finding.js';
-import type { AuditReport } from '../../src/model/report.js';
 import { cli } from '../helpers/cli.js';
+import { auditCase, auditFiles, auditHome, caseNamed, sessionNamed, writeFiles } from '../helpers/home-cases.js';
 import { treeState } from '../helpers/tree-hash.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'grok-sandbox-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function write(dir: string, files: Files): void {
-  for (const [rel, c] of files) {
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    if (typeof c === 'string' || Buffer.isBuffer(c)) writeFileSync(p, c);
-  }
-}
-
-async function audit(dir: string, ...args: string[]): Promise<{ report: AuditReport; home: Finding[]; raw: string }> {
-  const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never', ...args]);
-  expect(r.stderr).toBe('');
-  const report = JSON.parse(r.stdout) as AuditReport;
-  const homes = report.sessions.filter((s) => s.kind === 'home');
-  const home = report.findings.filter((f) => homes.some((h) => h.path === f.sessionPath));
-  return { report, home, raw: r.stdout };
-}
-
 const MINE = ['GROK_SANDBOX_', 'GROK_WORKTREE_', 'GROK_PERMISSION_'];
 const isMine = (c: string) => MINE.some((p) => c.startsWith(p));
-const keyOf = (f: Finding): string | undefined =>
-  /\bsession ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/.exec(f.message)?.[1];
 
 describe('the corpora cases', () => {
   for (const c of grokSandboxCases())
     test(c.name, async () => {
-      const dir = join(tmp, 'cases', c.name);
-      write(dir, c.files);
-      const before = treeState(dir);
-      const { report, home, raw } = await audit(dir);
-      expect(report.toolErrors ?? []).toEqual([]);
-      const codes = [...new Set(report.findings.map((f) => f.code))].filter(isMine);
-      expect(codes.sort(), c.name).toEqual([...c.must].sort());
-      if (c.name === 'home-sandbox-clean') expect(report.findings).toEqual([]);
-      for (const f of home.filter((x) => isMine(x.code) && x.location.line !== undefined))
-        expect(f.location.byteOffset, f.code).toBeTypeOf('number');
-      expect(raw).not.toMatch(/\n\s+at .*\.ts:\d+/);
-      expect(treeState(dir)).toEqual(before);
+      await auditCase(join(tmp, 'cases', c.name), c, isMine, c.name === 'home-sandbox-clean');
     });
 
   test('home-sandbox-violation-gone: the EPERM after an ApplyFailed is said', async () => {
-    const c = grokSandboxCases().find((x) => x.name === 'home-sandbox-violation-gone')!;
-    const dir = join(tmp, 'eperm');
-    write(dir, c.files);
-    const { home } = await audit(dir);
+    const { home } = await auditFiles(
+      join(tmp, 'eperm'),
+      caseNamed(grokSandboxCases(), 'home-sandbox-violation-gone').files,
+    );
     const v = home.filter((f) => f.code === 'GROK_SANDBOX_VIOLATION_OUTSIDE_SESSIONS');
     expect(v).toHaveLength(1);
     expect(v[0]!.message).toContain('ordinary EPERM');
@@ -78,12 +47,12 @@ describe('the corpora cases', () => {
   });
 
   test('home-worktrees-gone: the old row a note, the recent one a warning', async () => {
-    const c = grokSandboxCases().find((x) => x.name === 'home-worktrees-gone')!;
-    const dir = join(tmp, 'wt-grades');
-    write(dir, c.files);
-    const { home } = await audit(dir);
+    const { home } = await auditFiles(
+      join(tmp, 'wt-grades'),
+      caseNamed(grokSandboxCases(), 'home-worktrees-gone').files,
+    );
     const gone = home.filter((f) => f.code === 'GROK_WORKTREE_SESSION_GONE');
-    expect(gone.map((f) => [keyOf(f)?.slice(-4), f.severity]).sort()).toEqual([
+    expect(gone.map((f) => [sessionNamed(f)?.slice(-4), f.severity]).sort()).toEqual([
       ['d001', 'note'],
       ['d002', 'warning'],
     ]);
@@ -93,15 +62,17 @@ describe('the corpora cases', () => {
 describe('a copied clean home with sessions deleted', () => {
   test('every deleted session the worktree pool names is reported with its source, none invented', async () => {
     const dir = join(tmp, 'deleted');
-    write(dir, renderSandboxHome());
+    writeFiles(dir, renderSandboxHome());
     const ids = ['019a3f2c-1d00-7a3e-8000-00000000a001', '019a3f6b-8e40-7b11-8000-00000000a002'];
     for (const id of ids) rmSync(join(dir, '.grok', 'sessions', '%2Fhome%2Fdev%2Fproj', id), { recursive: true });
     const before = treeState(dir);
-    const { home } = await audit(dir);
+    const { home } = await auditHome(dir);
     const gone = home.filter((f) => f.code === 'GROK_WORKTREE_SESSION_GONE');
-    expect(gone.map(keyOf).sort()).toEqual([...ids].sort());
+    expect(gone.map(sessionNamed).sort()).toEqual([...ids].sort());
     for (const f of gone) expect(f.location.file).toBe('worktrees.db');
-    expect(home.filter((f) => f.code.startsWith('GROK_WORKTREE_')).every((f) => ids.includes(keyOf(f)!))).toBe(true);
+    expect(home.filter((f) => f.code.startsWith('GROK_WORKTREE_')).every((f) => ids.includes(sessionNamed(f)!))).toBe(
+      true,
+    );
     // The sandbox violation of the top session now falls in no session (the subagent's span ended before it).
     expect(home.filter((f) => f.code === 'GROK_SANDBOX_VIOLATION_OUTSIDE_SESSIONS')).toHaveLength(1);
     expect(treeState(dir)).toEqual(before);
@@ -118,9 +89,9 @@ describe('hostile files give a finding, not a throw', () => {
     const dir = join(tmp, 'hostile', name);
     const files = renderSandboxHome();
     edit(files);
-    write(dir, files);
+    writeFiles(dir, files);
     const before = treeState(dir);
-    const { report, home, raw } = await audit(dir, '--max-line-bytes', '65536');
+    const { report, home, raw } = await auditHome(dir, '--max-line-bytes', '65536');
     expect(report.toolErrors ?? []).toEqual([]);
     expect(home.map((f) => f.code)).toContain(code);
     expect(raw).not.toMatch(/\n\s+at .*\.ts:\d+/);

@@ -5,11 +5,10 @@
  * the home changes (the tree's fingerprints before and after); a corrupt index is one finding, never a stack
  * trace; a secret in a row's prompt never reaches the report.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Files } from '../../scripts/corpora/case-kit.js';
 import {
   grokSearchCases,
   grokSearchParts,
@@ -17,76 +16,42 @@ import {
   searchDb,
 } from '../../scripts/corpora/cases-grok-search.js';
 import { PLANTED } from '../../scripts/corpora/secrets.js';
-import type { Finding } from '../../src/model/finding.js';
-import type { AuditReport } from '../../src/model/report.js';
 import type { SessionRow } from '../../src/model/session-row.js';
 import { GROK_HOME } from '../../src/formats/grok/home/index.js';
 import { componentGlob, homeFiles } from '../../src/read/home-files.js';
 import { cli } from '../helpers/cli.js';
+import { auditCase, auditFiles, auditHome, caseNamed, sessionNamed, writeFiles } from '../helpers/home-cases.js';
 import { treeState } from '../helpers/tree-hash.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'grok-search-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function write(dir: string, files: Files): void {
-  for (const [rel, c] of files) {
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    if (typeof c === 'string' || Buffer.isBuffer(c)) writeFileSync(p, c);
-  }
-}
-
-async function audit(dir: string): Promise<{ report: AuditReport; home: Finding[]; raw: string }> {
-  const r = await cli(['audit', dir, '--format', 'json', '--fail-on', 'never']);
-  expect(r.stderr).toBe('');
-  const report = JSON.parse(r.stdout) as AuditReport;
-  const homes = report.sessions.filter((s) => s.kind === 'home');
-  const home = report.findings.filter((f) => homes.some((h) => h.path === f.sessionPath));
-  return { report, home, raw: r.stdout };
-}
-
 const isSearch = (c: string) => c.startsWith('GROK_SEARCH_');
-const keyOf = (f: Finding): string | undefined =>
-  /\bsession ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/.exec(f.message)?.[1];
 
 describe('the corpora cases', () => {
   for (const c of grokSearchCases())
     test(c.name, async () => {
-      const dir = join(tmp, 'cases', c.name);
-      write(dir, c.files);
-      const before = treeState(dir);
-      const { report, home, raw } = await audit(dir);
-      expect(report.toolErrors ?? []).toEqual([]);
-      const codes = [...new Set(report.findings.map((f) => f.code))].filter(isSearch);
-      expect(codes.sort(), c.name).toEqual([...c.must].sort());
-      if (c.name === 'home-search-clean') expect(report.findings).toEqual([]);
-      expect(home.length).toBeGreaterThanOrEqual(c.must.length);
-      expect(raw).not.toContain(PLANTED['api-key']!);
-      expect(raw).not.toMatch(/\n\s+at .*\.ts:\d+/);
-      expect(treeState(dir)).toEqual(before);
+      await auditCase(join(tmp, 'cases', c.name), c, isSearch, c.name === 'home-search-clean');
     });
 
   test('home-search-gone: older than the TTL a note, newer a warning, the key redacted', async () => {
-    const c = grokSearchCases().find((x) => x.name === 'home-search-gone')!;
-    const dir = join(tmp, 'gone-grades');
-    write(dir, c.files);
-    const { home } = await audit(dir);
+    const { home } = await auditFiles(join(tmp, 'gone-grades'), caseNamed(grokSearchCases(), 'home-search-gone').files);
     const rows = home.filter((f) => f.code === 'GROK_SEARCH_ROW_WITHOUT_SESSION');
-    expect(rows.map((f) => [keyOf(f)?.slice(-4), f.severity]).sort()).toEqual([
+    expect(rows.map((f) => [sessionNamed(f)?.slice(-4), f.severity]).sort()).toEqual([
       ['b001', 'note'],
       ['b002', 'warning'],
     ]);
-    const b002 = rows.find((f) => keyOf(f)?.endsWith('b002'))!;
+    const b002 = rows.find((f) => sessionNamed(f)?.endsWith('b002'))!;
     expect(b002.message).toContain('[REDACTED:');
     expect(b002.message).toContain('title "Deploy to staging"');
     expect(b002.location.file).toBe('sessions/session_search.sqlite');
   });
 
   test('home-search-quarantine: the orphan is reported with the quarantine as its source', async () => {
-    const c = grokSearchCases().find((x) => x.name === 'home-search-quarantine')!;
-    const dir = join(tmp, 'quarantine');
-    write(dir, c.files);
-    const { home } = await audit(dir);
+    const { home } = await auditFiles(
+      join(tmp, 'quarantine'),
+      caseNamed(grokSearchCases(), 'home-search-quarantine').files,
+    );
     const row = home.find((f) => f.code === 'GROK_SEARCH_ROW_WITHOUT_SESSION')!;
     expect(row.location.file).toMatch(/^sessions\/session_search\.sqlite\.corrupt\.[0-9]+$/);
     expect(home.find((f) => f.code === 'GROK_SEARCH_QUARANTINE')!.message).toContain('2026-08-15');
@@ -96,7 +61,7 @@ describe('the corpora cases', () => {
 describe('a copied clean home with sessions deleted', () => {
   const dir = join(tmp, 'deleted');
   const parts = grokSearchParts();
-  write(dir, renderGrokSearch(parts));
+  writeFiles(dir, renderGrokSearch(parts));
   // The fork and the sub-agent's session: their directories go, their rows stay.
   const deleted = parts.rows.filter((r) => /a00[23]$/.test(r.id));
   for (const r of deleted)
@@ -105,14 +70,14 @@ describe('a copied clean home with sessions deleted', () => {
 
   test('every deleted session is reported once with its source, none invented', async () => {
     before = treeState(dir);
-    const { home } = await audit(dir);
+    const { home } = await auditHome(dir);
     const orphans = home.filter((f) => f.code.startsWith('GROK_SEARCH_ROW_'));
-    expect(orphans.map((f) => keyOf(f)).sort()).toEqual(deleted.map((r) => r.id).sort());
+    expect(orphans.map((f) => sessionNamed(f)).sort()).toEqual(deleted.map((r) => r.id).sort());
     for (const f of orphans) {
       expect(f.location.file).toBe('sessions/session_search.sqlite');
-      expect(f.message).toContain(deleted.find((r) => r.id === keyOf(f))!.cwd);
+      expect(f.message).toContain(deleted.find((r) => r.id === sessionNamed(f))!.cwd);
     }
-    expect(home.every((f) => deleted.some((r) => r.id === keyOf(f)))).toBe(true);
+    expect(home.every((f) => deleted.some((r) => r.id === sessionNamed(f)))).toBe(true);
   });
 
   test('the sessions list shows them as gone, with their source', async () => {
@@ -134,8 +99,8 @@ test('a truncated index is one finding, not a crash', async () => {
   const files = renderGrokSearch(grokSearchParts());
   const db = files.get('.grok/sessions/session_search.sqlite') as Buffer;
   files.set('.grok/sessions/session_search.sqlite', db.subarray(0, 1024 + 100));
-  write(dir, files);
-  const { report, home, raw } = await audit(dir);
+  writeFiles(dir, files);
+  const { report, home, raw } = await auditHome(dir);
   expect(report.toolErrors ?? []).toEqual([]);
   expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_DB_UNREADABLE']);
   expect(raw).not.toMatch(/\n\s+at .*\.ts:\d+/);
@@ -152,8 +117,8 @@ test('a secret in a row of a gone session never appears in the report', async ()
     title: '',
     content: `Connect with ${secret} and migrate.\n\nDone.\n\n`,
   });
-  write(dir, renderGrokSearch(parts));
-  const { home, raw } = await audit(dir);
+  writeFiles(dir, renderGrokSearch(parts));
+  const { home, raw } = await auditHome(dir);
   expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_ROW_WITHOUT_SESSION']);
   expect(raw).not.toContain('Pg7sQ2xVb9LmW4rT');
   const r = await cli(['sessions', dir, '--format', 'json']);
@@ -174,8 +139,8 @@ test('home files: a `*` inside a component matches within that one name, never a
     'session_search.sqlite-wal.corrupt.1786795200000000000',
     'session_search.sqlite-shm.corrupt.1786795200000000000',
   ];
-  for (const n of names) write(home, new Map([[`sessions/${n}`, '']]));
-  write(
+  for (const n of names) writeFiles(home, new Map([[`sessions/${n}`, '']]));
+  writeFiles(
     home,
     new Map([
       ['relocations/a.json', '{}'],
@@ -201,9 +166,9 @@ test("a row dated after the audit's clock is said to be, and is never the time a
   parts.meta.last_bootstrap_at = '1000';
   parts.rows.push({ ...base, id: '019a3000-0000-7000-8000-00000000b0f1', updatedAt: Date.UTC(2099, 0, 1) / 1000 });
   parts.rows.push({ ...base, id: '019a3000-0000-7000-8000-00000000b0f2', updatedAt: Date.UTC(2026, 7, 1) / 1000 });
-  write(dir, renderGrokSearch(parts));
-  const { home } = await audit(dir);
-  const by = new Map(home.map((f) => [keyOf(f)?.slice(-4), f]));
+  writeFiles(dir, renderGrokSearch(parts));
+  const { home } = await auditHome(dir);
+  const by = new Map(home.map((f) => [sessionNamed(f)?.slice(-4), f]));
   expect(by.get('b0f1')!.message).toContain("after the audit's clock");
   // 2026-08-01 is within the TTL of the clean rows (2026-08-19), not of 2099.
   expect(by.get('b0f2')!.severity).toBe('warning');
@@ -215,10 +180,10 @@ test('an index that is a symlink is one finding, never followed', async () => {
   const files = renderGrokSearch(grokSearchParts());
   const db = files.get('.grok/sessions/session_search.sqlite') as Buffer;
   files.delete('.grok/sessions/session_search.sqlite');
-  write(dir, files);
+  writeFiles(dir, files);
   writeFileSync(join(dir, 'elsewhere.sqlite'), db);
   symlinkSync('../../elsewhere.sqlite', join(dir, '.grok', 'sessions', 'session_search.sqlite'));
-  const { home } = await audit(dir);
+  const { home } = await auditHome(dir);
   expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_DB_UNREADABLE']);
   expect(home[0]!.message).toContain('not a regular file');
 });

@@ -35,7 +35,7 @@ export const bundleModule: CommandModule = {
       if (session === undefined) throw new UsageError('bundle --from-store: give the session with --session ID');
       if (at !== undefined && (!Number.isInteger(at) || at < 1))
         throw new UsageError(`--at ${at}: expected a capture number (1, 2, …)`);
-      const { runBundleFromStore } = await import('../../engine/archive.js');
+      const { runBundleFromStore } = await import('../../engine/bundle-from-store.js');
       const s = await runBundleFromStore({ ...common, store: fromStore, session, ...(at !== undefined ? { at } : {}) });
       r = s;
       fromLines.push(

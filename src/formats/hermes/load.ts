@@ -1,6 +1,6 @@
 /**
  * The Hermes loader: the documents first (the gateway index, each CLI snapshot), then the database, read from a
- * private copy (formats/shared/sqlite/copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every
+ * private copy (formats/shared/sqlite/with-copy.ts, db/read.ts) and handed on as one doc of kind DB_KIND, then every
  * gateway transcript streamed as a log (records, events, conversation items, damage), then the home's identity.
  */
 import type { SessionSource } from '../../model/source.js';
@@ -14,7 +14,8 @@ import { parseDoc } from '../shared/docs.js';
 import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
-import { copyDatabase, DB_SUFFIXES } from '../shared/sqlite/copy.js';
+import { DB_SUFFIXES } from '../shared/sqlite/copy.js';
+import { withDatabaseCopy } from '../shared/sqlite/with-copy.js';
 import { blankFacts, DB_KIND, DB_ROW_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';
@@ -42,23 +43,25 @@ export function withDatabase<T>(source: SessionSource, limits: LoadLimits, use: 
   const cap = limits.maxDbBytes ?? DEFAULT_MAX_DB_BYTES;
   const bytes = DB_SUFFIXES.reduce((n, x) => n + (source.entry(`${DB_FILE}${x}`)?.size ?? 0), 0);
   if (bytes > cap) return use({ ...blank, error: 'larger than the cap', tooLarge: { bytes, cap } });
-  const copy = copyDatabase(source, DB_FILE);
-  if (!copy.ok) return use({ ...blank, error: copy.error });
-  try {
-    let open: ReturnType<typeof readDatabase>;
+  const facts: DbFacts = { ...blank, hasShm: source.entry(`${DB_FILE}-shm`)?.type === 'file' };
+  const onRollback = (): void => {
+    facts.rolledBack = true;
+  };
+  // What `use` throws is its own, not a failure to read the database: it is thrown again as it is.
+  let thrown: { error: unknown } | undefined;
+  const r = withDatabaseCopy(source, DB_FILE, { maxDbBytes: cap, onRollback }, (db, logs) => {
+    const open = readDatabase(facts, db, logs);
     try {
-      open = readDatabase(DB_FILE, copy.value.path, source.entry(`${DB_FILE}-shm`)?.type === 'file');
-    } catch (err) {
-      return use({ ...blank, error: `reading it failed (${(err as Error).message})` });
-    }
-    try {
-      return use(open.facts);
+      return { used: use(open.facts) };
+    } catch (error) {
+      thrown = { error };
+      throw error;
     } finally {
       open.close();
     }
-  } finally {
-    copy.value.remove();
-  }
+  });
+  if (thrown) throw thrown.error;
+  return r.ok ? r.value.used : use({ ...blank, error: r.error });
 }
 
 function streamTranscript(source: SessionSource, a: Artifact, limits: LoadLimits, h: LogHandlers): FileEndEvent {

@@ -6,14 +6,13 @@
  * own is left out. The era is told from the migration tables (E2 `__drizzle_migrations`, E3 `migration`), the
  * credential tables are counted, never read, and the rows stream from the open copy (never all in memory).
  */
-import { existsSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { tooDeepDetail, tooDeepText } from '../../read/json-depth.js';
 import type { SessionSource } from '../../model/source.js';
-import { copyDatabase, DB_SUFFIXES } from '../shared/sqlite/copy.js';
-import { integrity, openCopy, tablesOf } from '../shared/sqlite/open.js';
-import { journalForeignReasons, journalState, walForeignReasons } from '../shared/sqlite/own.js';
-import { fileReader, walStateOfFile, type WalState } from '../shared/sqlite/wal.js';
+import { DB_SUFFIXES } from '../shared/sqlite/copy.js';
+import { integrity, tablesOf } from '../shared/sqlite/open.js';
+import type { WalState } from '../shared/sqlite/wal.js';
+import { withDatabaseCopy, type CopyLogs } from '../shared/sqlite/with-copy.js';
 import type { OcRow, OcSession } from './rows.js';
 
 export const DB_KIND = 'opencode-db';
@@ -88,15 +87,6 @@ export function parseData(text: unknown): { value: Record<string, unknown> } | {
     return { value: v as Record<string, unknown> };
   } catch {
     return { problem: 'the data column is not valid JSON' };
-  }
-}
-
-function header(path: string): Buffer {
-  const f = fileReader(path);
-  try {
-    return f.read(0, 100);
-  } finally {
-    f.close();
   }
 }
 
@@ -357,43 +347,20 @@ export function withOpencodeDb<T>(source: SessionSource, rel: string, cap: numbe
     facts.tooLarge = { bytes, cap };
     return use(none);
   }
-  const copy = copyDatabase(source, rel);
-  if (!copy.ok) {
-    facts.error = copy.error;
-    return use(none);
-  }
-  let db: Database.Database | undefined;
-  try {
-    const path = copy.value.path;
-    const head = header(path);
-    if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-      facts.error = head.length === 0 ? 'the database file is empty' : 'it is not a SQLite 3 database';
-      return use(none);
-    }
-    facts.walHeader = head[18] === 2 && head[19] === 2;
-    if (existsSync(`${path}-wal`)) {
-      const wal = walStateOfFile(`${path}-wal`);
-      const foreign = walForeignReasons(head, wal);
-      if (foreign.length) {
-        facts.walForeign = foreign;
-        rmSync(`${path}-wal`, { force: true });
-      } else facts.wal = wal;
-    }
-    if (existsSync(`${path}-journal`)) {
-      const foreign = journalForeignReasons(head, journalState(`${path}-journal`));
-      if (foreign.length) {
-        facts.journalForeign = foreign;
-        rmSync(`${path}-journal`, { force: true });
-      }
-    }
+  const onRollback = (): void => {
+    facts.rolledBack = true;
+  };
+  const notDatabase = (head: Buffer): string =>
+    head.length === 0 ? 'the database file is empty' : 'it is not a SQLite 3 database';
+  // What `use` throws is its own, not a failure to read the database: it is thrown again as it is.
+  let thrown: { error: unknown } | undefined;
+  const r = withDatabaseCopy(source, rel, { maxDbBytes: cap, onRollback, notDatabase }, (db, logs) => {
+    copyLogs(facts, logs);
     try {
-      db = openCopy(path, () => {
-        facts.rolledBack = true;
-      });
       facts.tables = tablesOf(db);
     } catch (e) {
       facts.error = `SQLite cannot open it (${(e as Error).message})`;
-      return use(none);
+      return undefined;
     }
     facts.integrity = integrity(db);
     try {
@@ -401,14 +368,32 @@ export function withOpencodeDb<T>(source: SessionSource, rel: string, cap: numbe
     } catch (e) {
       facts.partial = (e as Error).message;
     }
-    const open = db;
-    return use({
-      facts,
-      rows: (only) => streamRows(open, facts, only),
-      events: (session) => streamEvents(open, facts, session),
-    });
-  } finally {
-    db?.close();
-    copy.value.remove();
+    try {
+      return {
+        used: use({
+          facts,
+          rows: (only) => streamRows(db, facts, only),
+          events: (session) => streamEvents(db, facts, session),
+        }),
+      };
+    } catch (error) {
+      thrown = { error };
+      throw error;
+    }
+  });
+  if (thrown) throw thrown.error;
+  if (r.ok && r.value) return r.value.used;
+  if (!r.ok) {
+    copyLogs(facts, r);
+    facts.error = r.error;
   }
+  return use(none);
+}
+
+/** What with-copy.ts saw of the copy's -wal and -journal. */
+function copyLogs(facts: DbFacts, logs: Readonly<CopyLogs>): void {
+  if (logs.walHeader !== undefined) facts.walHeader = logs.walHeader;
+  if (logs.walForeign) facts.walForeign = logs.walForeign;
+  if (logs.wal) facts.wal = logs.wal;
+  if (logs.journalForeign) facts.journalForeign = logs.journalForeign;
 }

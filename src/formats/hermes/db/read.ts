@@ -1,16 +1,16 @@
 /**
- * Reading a private copy of `state.db` (db/copy.ts) with SQLite itself, read-only: the WAL state, the schema
- * version, `PRAGMA integrity_check`, the tables and columns, the session rows, and the message rows streamed (never
- * all in memory). Committed transactions still in the `-wal` are read, as Hermes reads them, unless the WAL is not
- * the database's own (db/own.ts): then the database is read without it, as it is.
+ * Reading a private copy of `state.db` (formats/shared/sqlite/with-copy.ts makes and opens it) with SQLite itself,
+ * read-only: the WAL state, the schema version, `PRAGMA integrity_check`, the tables and columns, the session rows,
+ * and the message rows streamed (never all in memory). Committed transactions still in the `-wal` are read, as
+ * Hermes reads them, unless the WAL is not the database's own (shared/sqlite/own.ts, or its frames damage an intact
+ * database): then the database is read without it, as it is.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { tooDeepText, tooDeepDetail } from '../../../read/json-depth.js';
-import { fileReader, walStateOfFile } from '../../shared/sqlite/wal.js';
-import { journalForeignReasons, journalState, walForeignReasons } from '../../shared/sqlite/own.js';
 import { integrity, openCopy, tablesOf } from '../../shared/sqlite/open.js';
-import { blankFacts, CALL_PROBLEMS_KEPT, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
+import type { CopyLogs } from '../../shared/sqlite/with-copy.js';
+import { CALL_PROBLEMS_KEPT, type DbFacts, type DbMessageRow, type DbSessionRow } from './facts.js';
 
 const HEAD = 400;
 
@@ -66,58 +66,20 @@ export interface OpenDatabase {
   close(): void;
 }
 
-function header(path: string): Buffer {
-  const f = fileReader(path);
-  try {
-    return f.read(0, 100);
-  } finally {
-    f.close();
-  }
-}
-
-/** Leave a foreign log out of the copy (and the -shm SQLite built from it). */
-function drop(path: string): void {
-  rmSync(path, { force: true });
-  rmSync(`${path.replace(/-(wal|journal)$/, '')}-shm`, { force: true });
-}
-
 /**
- * Open the private copy at `path` and read what the checks need but the message rows, which `facts.rows` streams
- * while the database stays open. `hasShm`: the evidence has a -shm beside the database (it is not copied).
+ * Read what the checks need from the private copy `first` (opened by formats/shared/sqlite/with-copy.ts, which
+ * judged its -wal and -journal: `logs`) but the message rows, which `facts.rows` streams while the database stays
+ * open. `facts` holds what was known before: whether the evidence has a -shm, whether opening rolled a journal back.
  */
-export function readDatabase(rel: string, path: string, hasShm: boolean): OpenDatabase {
-  const facts: DbFacts = { ...blankFacts(rel), hasShm };
+export function readDatabase(facts: DbFacts, first: Database.Database, logs: Readonly<CopyLogs>): OpenDatabase {
   const none: OpenDatabase = { facts, close: () => {} };
-  const head = header(path);
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') {
-    facts.error = 'it is not a SQLite 3 database (no "SQLite format 3" header)';
-    return none;
-  }
-  facts.walHeader = head[18] === 2 && head[19] === 2;
+  facts.walHeader = logs.walHeader ?? false;
+  if (logs.walForeign) facts.walForeign = logs.walForeign;
+  if (logs.wal) facts.wal = logs.wal;
+  if (logs.journalForeign) facts.journalForeign = logs.journalForeign;
+  const path = first.name;
   const walPath = `${path}-wal`;
-  if (existsSync(walPath)) {
-    const wal = walStateOfFile(walPath);
-    const foreign = walForeignReasons(head, wal);
-    if (foreign.length) {
-      facts.walForeign = foreign;
-      drop(walPath);
-    } else facts.wal = wal;
-  }
-  const journalPath = `${path}-journal`;
-  if (existsSync(journalPath)) {
-    const foreign = journalForeignReasons(head, journalState(journalPath));
-    if (foreign.length) {
-      facts.journalForeign = foreign;
-      drop(journalPath);
-    }
-  }
-  let db: Database.Database;
-  try {
-    db = open(path, facts);
-  } catch (e) {
-    facts.error = `SQLite cannot open it (${(e as Error).message})`;
-    return none;
-  }
+  let db = first;
   try {
     facts.tables = tablesOf(db);
   } catch (e) {

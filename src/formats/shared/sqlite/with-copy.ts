@@ -21,10 +21,16 @@ export interface WithCopyOptions {
   journal?: boolean;
   /** Whether a hot journal is rolled back in the copy (openCopy); else a plain read-only open. Default true. */
   rollback?: boolean;
+  /** Called when a hot journal was rolled back in the copy. */
+  onRollback?: () => void;
+  /** The words for a file that is not a SQLite 3 database, from its first 100 bytes (fewer when it is shorter). */
+  notDatabase?: (head: Buffer) => string;
 }
 
 /** What was seen of the copy's logs, on success and on failure alike. */
 export interface CopyLogs {
+  /** The header says the database is in WAL mode (its read and write versions are 2). */
+  walHeader?: boolean;
   /** The copy's WAL, when it is the database's own. */
   wal?: WalState;
   walForeign?: string[];
@@ -35,7 +41,9 @@ export type WithCopyResult<T> = CopyLogs & ({ ok: true; value: T } | { ok: false
 
 const message = (e: unknown): string => (e as Error).message;
 
-function openChecked(path: string, logs: CopyLogs, journal: boolean, rollback: boolean): Database.Database | string {
+const NOT_DATABASE = (): string => 'it is not a SQLite 3 database (no "SQLite format 3" header)';
+
+function openChecked(path: string, logs: CopyLogs, opts: WithCopyOptions): Database.Database | string {
   const f = fileReader(path);
   let head: Buffer;
   try {
@@ -44,7 +52,8 @@ function openChecked(path: string, logs: CopyLogs, journal: boolean, rollback: b
     f.close();
   }
   if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\u0000')
-    return 'it is not a SQLite 3 database (no "SQLite format 3" header)';
+    return (opts.notDatabase ?? NOT_DATABASE)(head);
+  logs.walHeader = head[18] === 2 && head[19] === 2;
   const walPath = `${path}-wal`;
   if (existsSync(walPath)) {
     const wal = walStateOfFile(walPath);
@@ -55,7 +64,7 @@ function openChecked(path: string, logs: CopyLogs, journal: boolean, rollback: b
     } else logs.wal = wal;
   }
   const journalPath = `${path}-journal`;
-  if (journal && existsSync(journalPath)) {
+  if ((opts.journal ?? true) && existsSync(journalPath)) {
     const foreign = journalForeignReasons(head, journalState(journalPath));
     if (foreign.length) {
       logs.journalForeign = foreign;
@@ -63,7 +72,7 @@ function openChecked(path: string, logs: CopyLogs, journal: boolean, rollback: b
     }
   }
   try {
-    if (rollback) return openCopy(path, () => {});
+    if (opts.rollback ?? true) return openCopy(path, opts.onRollback ?? (() => {}));
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
@@ -77,12 +86,15 @@ function openChecked(path: string, logs: CopyLogs, journal: boolean, rollback: b
   }
 }
 
-/** Copy `rel` of the source, open the copy read-only, run `read` on it, and always remove the copy. */
+/**
+ * Copy `rel` of the source, open the copy read-only, run `read` on it (with what was seen of its logs), and always
+ * remove the copy. A throw in `read` is a failure in words; `read` may close `db` itself (closing twice is harmless).
+ */
 export function withDatabaseCopy<T>(
   source: SessionSource,
   rel: string,
   opts: WithCopyOptions,
-  read: (db: Database.Database) => T,
+  read: (db: Database.Database, logs: Readonly<CopyLogs>) => T,
 ): WithCopyResult<T> {
   const nameOf: SidecarNames = opts.nameOf ?? ((s) => `${rel}${s}`);
   const bytes = DB_SUFFIXES.reduce((n, x) => n + (source.entry(nameOf(x))?.size ?? 0), 0);
@@ -92,10 +104,10 @@ export function withDatabaseCopy<T>(
   if (!copy.ok) return { ok: false, error: copy.error };
   const logs: CopyLogs = {};
   try {
-    const db = openChecked(copy.value.path, logs, opts.journal ?? true, opts.rollback ?? true);
+    const db = openChecked(copy.value.path, logs, opts);
     if (typeof db === 'string') return { ...logs, ok: false, error: db };
     try {
-      return { ...logs, ok: true, value: read(db) };
+      return { ...logs, ok: true, value: read(db, logs) };
     } finally {
       db.close();
     }
