@@ -4,7 +4,7 @@
  * the top session (and a shell prompt), which must stay clean; and one case per finding.
  */
 import type { Case, Files } from './case-kit.js';
-import { type HistoryLine, cleanTree, promptsOf } from './clean-root.js';
+import { type HistoryLine, cleanTree, historyOf } from './clean-root.js';
 import { PLANTED } from './secrets.js';
 
 export const GROUP = '.grok/sessions/%2Fhome%2Fdev%2Fproj';
@@ -22,8 +22,9 @@ export interface GrokHomeParts {
 
 export function grokHomeParts(): GrokHomeParts {
   const tree: Files = new Map();
-  for (const [p, c] of cleanTree().files) tree.set(`.grok/${p}`, c);
-  const history = promptsOf(String(tree.get(`${GROUP}/${TOP}/updates.jsonl`)), TOP);
+  const clean = cleanTree().files;
+  for (const [p, c] of clean) tree.set(`.grok/${p}`, c);
+  const history = historyOf(clean);
   const last = Date.parse(history[history.length - 1]!.timestamp);
   history.push({ timestamp: iso(last + 5000), session_id: TOP, prompt: 'git status', is_bash: true });
   return { tree, history };
@@ -143,6 +144,27 @@ export function grokHomeCases(): Case[] {
           `${JSON.stringify([{ session_id: TOP, pid: 48213, cwd: '/home/dev/proj', opened_at: opened }])}\n`,
         );
         return files;
+      },
+    ),
+    homeCase(
+      'home-prompt-history-log-prompt-absent',
+      "The top session's second prompt is in its log but in no line of the cwd's prompt history, which began " +
+        'before it: the history was cut or edited by hand, or the write failed (GPH-3, a note).',
+      ['GROK_PROMPT_HISTORY_LOG_PROMPT_ABSENT'],
+      (h) => {
+        const second = h.history.filter((l) => l.session_id === TOP && !l.is_bash)[1]!;
+        h.history = h.history.filter((l) => l !== second);
+        return renderGrokHome(h);
+      },
+    ),
+    homeCase(
+      'home-prompt-history-time-order',
+      'Two lines of the prompt history are in the wrong time order (the second dated before the first): two Grok ' +
+        'processes appending at once, or clocks that differ (GPH-5, a note).',
+      ['GROK_PROMPT_HISTORY_TIME_ORDER'],
+      (h) => {
+        [h.history[1], h.history[2]] = [h.history[2]!, h.history[1]!];
+        return renderGrokHome(h);
       },
     ),
     homeCase(

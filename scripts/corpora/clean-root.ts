@@ -367,9 +367,24 @@ export function cleanTree(): CleanTree {
   }
   files.set(
     `sessions/${GROUP}/prompt_history.jsonl`,
-    promptsOf(String(files.get(`sessions/${GROUP}/${main.id}/updates.jsonl`)), main.id)
+    historyOf(files)
       .map((l) => `${JSON.stringify(l)}\n`)
       .join(''),
   );
   return { files, main, sub };
+}
+
+/**
+ * The cwd group's prompt history as Grok writes it for the clean tree: each human prompt once, when it is sent, in
+ * time order: the top session's, and the fork's own (its log also holds copies of the top session's prompts up to
+ * the fork, which were written once, by the top session). The subagent's are never written.
+ */
+export function historyOf(files: ReadonlyMap<string, string | Buffer>): HistoryLine[] {
+  const top = promptsOf(String(files.get(`sessions/${GROUP}/${IDS.main}/updates.jsonl`)), IDS.main);
+  // The fork's copies are stamped with the fork's time: known by their text.
+  const copied = new Set(top.map((l) => l.prompt));
+  const own = promptsOf(String(files.get(`sessions/${GROUP}/${IDS.fork}/updates.jsonl`)), IDS.fork).filter(
+    (l) => !copied.has(l.prompt),
+  );
+  return [...top, ...own].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
 }

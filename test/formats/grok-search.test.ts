@@ -86,7 +86,9 @@ describe('a copied clean home with sessions deleted', () => {
     const list = Array.isArray(rows) ? rows : (rows.sessions ?? []);
     const gone = list.filter((x) => x.gone);
     expect(gone.map((g) => g.id).sort()).toEqual(deleted.map((x) => x.id).sort());
-    for (const g of gone) expect(g.gone).toMatch(/\.grok\/sessions\/session_search\.sqlite$/);
+    // The fork's own prompt is in the cwd's prompt history too: either file may be named as its source.
+    for (const g of gone)
+      expect(g.gone).toMatch(/\.grok\/sessions\/(session_search\.sqlite|%2Fhome%2Fdev%2Fproj\/prompt_history\.jsonl)$/);
   });
 
   test('read-only: the tree is unchanged', () => {

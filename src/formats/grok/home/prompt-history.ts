@@ -5,6 +5,7 @@
  */
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
 import { judgeHistory, recallHistory, type HistoryEntry, type HistoryRules } from '../../shared/prompt-history.js';
+import { COVERAGE_CODES, type CoverageCodes, judgeCoverage } from './history-coverage.js';
 import { relocationOf } from './search-files.js';
 
 export const PROMPT_HISTORY = 'sessions/*/prompt_history.jsonl';
@@ -28,7 +29,8 @@ type Codes =
   | 'GROK_PROMPT_HISTORY_PROMPT_MISSING'
   | 'GROK_PROMPT_HISTORY_OTHER_GROUP'
   | 'GROK_PROMPT_HISTORY_TIME_FUTURE'
-  | 'GROK_PROMPT_HISTORY_UNREADABLE';
+  | 'GROK_PROMPT_HISTORY_UNREADABLE'
+  | CoverageCodes;
 
 const rulesFor = (file: string): HistoryRules<Codes> => ({
   file,
@@ -140,11 +142,13 @@ export const grokPromptHistory = defineHomeCheck({
         'Lines of a prompt_history.jsonl that do not parse or hold no prompt: cut or damaged lines, or lines another ' +
         'program wrote. Grok Build drops such lines at its next truncation; what they held is not judged.',
     },
+    ...COVERAGE_CODES,
   },
   run(ctx) {
     for (const { file, group } of histories(ctx)) {
       judgeHistory(scoped(ctx), rulesFor(file));
       otherGroup(ctx, file, group);
+      judgeCoverage(ctx, file, group);
     }
   },
   recall(ctx, wanted, onEntry) {
