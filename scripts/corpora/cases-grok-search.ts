@@ -162,6 +162,27 @@ export function grokSearchCases(): Case[] {
       },
     ),
     searchCase(
+      'home-search-not-indexed',
+      "The fork's session has no row, though the index's last completed bootstrap came a day after its " +
+        'summary.json was last updated: the bootstrap skipped it (GSI-5, a note).',
+      ['GROK_SEARCH_SESSION_NOT_INDEXED'],
+      (h) => {
+        const newest = Math.max(...h.rows.map((r) => r.updatedAt));
+        h.meta.last_bootstrap_at = String(newest + 86_400);
+        h.rows = h.rows.filter((r) => !r.id.endsWith('a002'));
+        return renderGrokSearch(h);
+      },
+    ),
+    searchCase(
+      'home-search-row-behind',
+      "The main session's row is an hour older than its summary.json: the index is behind the log (GSI-6, a note).",
+      ['GROK_SEARCH_ROW_BEHIND'],
+      (h) => {
+        h.rows[0]!.updatedAt -= 3600;
+        return renderGrokSearch(h);
+      },
+    ),
+    searchCase(
       'home-search-tampered',
       "The main session's row was edited outside Grok: its text no longer hashes to its content_hash.",
       ['GROK_SEARCH_CONTENT_HASH_MISMATCH'],

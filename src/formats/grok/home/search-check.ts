@@ -9,10 +9,12 @@
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
 import { excerpt as redacted } from '../../../checks/excerpt.js';
 import { SEARCH_CODES } from './search-codes.js';
+import { judgeSearchCoverage, SEARCH_COVERAGE_CODES } from './search-coverage.js';
 import { readSearchDb, type SearchFacts, type SearchRow } from './search-db.js';
 import { relocationOf, type SearchIndex, searchIndexes } from './search-files.js';
 
-type Codes = keyof typeof SEARCH_CODES;
+const CODES = { ...SEARCH_CODES, ...SEARCH_COVERAGE_CODES };
+type Codes = keyof typeof CODES;
 type Ctx = HomeCheckContext<Codes>;
 
 /** `cleanup_ttl_days` default (persistence.rs:3007-3008). */
@@ -185,7 +187,7 @@ function fileNotes(ctx: Ctx, reads: readonly Read[]): void {
 
 export const grokSearchIndex = defineHomeCheck({
   id: 'grok-search-index',
-  codes: SEARCH_CODES,
+  codes: CODES,
   run(ctx) {
     const paths = ctx.source.inventory.filter((e) => e.type !== 'dir').map((e) => e.path);
     const indexes = searchIndexes(paths);
@@ -219,6 +221,10 @@ export const grokSearchIndex = defineHomeCheck({
         gone(ctx, ix, r);
       }
     }
+    const live = reads.flatMap(({ ix, db }) =>
+      ix.kind !== 'quarantine' && db && db.error === undefined ? [{ ix, db }] : [],
+    );
+    judgeSearchCoverage(ctx, live);
   },
   recall(ctx, wanted, onEntry) {
     const paths = ctx.source.inventory.filter((e) => e.type !== 'dir').map((e) => e.path);
