@@ -183,9 +183,20 @@ export function grokSearchCases(): Case[] {
       },
     ),
     searchCase(
+      'home-search-text-not-in-log',
+      "The main session's row (its content_hash consistent) begins with a prompt its updates.jsonl no longer " +
+        'holds: the log was cut or rewritten after the row was written (GSI-3, a warning).',
+      ['GROK_SEARCH_TEXT_NOT_IN_LOG'],
+      (h) => {
+        h.rows[0]!.content = `Deploy the old build to production first.\n\n${h.rows[0]!.content}`;
+        return renderGrokSearch(h);
+      },
+    ),
+    searchCase(
       'home-search-tampered',
-      "The main session's row was edited outside Grok: its text no longer hashes to its content_hash.",
-      ['GROK_SEARCH_CONTENT_HASH_MISMATCH'],
+      "The main session's row was edited outside Grok: its text no longer hashes to its content_hash, and its " +
+        'first prompt is no longer what the log holds.',
+      ['GROK_SEARCH_CONTENT_HASH_MISMATCH', 'GROK_SEARCH_TEXT_NOT_IN_LOG'],
       (h) => {
         const main = h.rows[0]!;
         main.hash = searchHash(main.title, main.content);

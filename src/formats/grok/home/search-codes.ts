@@ -1,5 +1,5 @@
-/** The codes of Grok's search index check (home-artifacts.md §1.1, checks GSI-1, 2, 4, 7, 8, 9, 10; 5 and 6 are in
- * search-coverage.ts). */
+/** The codes of Grok's search index check (home-artifacts.md §1.1, checks GSI-1, 2, 4, 7, 8, 9, 10; 3, 5 and 6 are
+ * in search-coverage.ts). */
 export const SEARCH_CODES = {
   GROK_SEARCH_ROW_WITHOUT_SESSION: {
     severity: 'warning',
