@@ -149,10 +149,20 @@ function history(home: string, lines: Buffer[], unreadable?: string): Insertion 
     if (typeof id !== 'string' || typeof text !== 'string' || text === '') continue;
     const inLog = JSON.stringify(text).slice(1, -1);
     if (logs.some((l) => l.p.slice(home.length).includes(id) && l.text.includes(inLog)))
-      return { at: 0, text: line.toString('utf8'), causes: [] };
+      return { at: 0, text: datedFirst(e!, lines) ?? line.toString('utf8'), causes: [] };
   }
   // None: a blank line, which a history's judge counts as a line that is not an entry.
   return unreadable ? { at: 0, text: '', causes: [unreadable] } : blank(0);
+}
+
+/**
+ * A Grok history line (`timestamp`, ISO) copied to the top is dated as the first line, so no line goes back in time
+ * after it (GROK_PROMPT_HISTORY_TIME_ORDER); undefined: the line has no such time, copied as it is.
+ */
+function datedFirst(e: Record<string, unknown>, lines: Buffer[]): string | undefined {
+  if (typeof e.timestamp !== 'string') return undefined;
+  const first = lines.map((l) => parse(l)?.timestamp).find((t) => typeof t === 'string');
+  return typeof first === 'string' ? JSON.stringify({ ...e, timestamp: first }) : undefined;
 }
 
 /**
