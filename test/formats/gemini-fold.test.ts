@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
+import { geminiHomeCases } from '../../scripts/corpora/cases-gemini-home.js';
 import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from '../../scripts/corpora/cases-gemini.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
@@ -145,7 +146,7 @@ test('the checked-in Gemini corpora are exactly what the generator writes', () =
     out,
     ...GEMINI_CORPUS,
     geminiCleanTree(),
-    geminiCases(),
+    [...geminiCases(), ...geminiHomeCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'gemini');
