@@ -125,7 +125,7 @@ test('a subagent file in chats/<parent id>/ is a child of the one whose toolCall
   expect(main.children.map((c) => [c.id, c.kind])).toEqual([['6f1c0e2a-9b7d-4c55-8e2f-0d3b9a71c4aa', 'subagent']]);
 });
 
-test('bundle of ~/.gemini takes the session files and logs.json (home evidence), never oauth_creds.json or projects.json', async () => {
+test('bundle of ~/.gemini takes the session files and logs.json, never oauth_creds.json or projects.json', async () => {
   const home = join(scratch, 'home', '.gemini');
   mkdirSync(join(home, 'tmp/app/chats'), { recursive: true });
   const name = 'session-2026-12-01T09-00-3f2a9c1e.jsonl';

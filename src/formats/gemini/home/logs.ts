@@ -187,6 +187,7 @@ function quarantined(ctx: HomeCheckContext<LogsCode>): void {
     if (!m) continue;
     const reason = m[2]!.replace(/\.\d+$/, '');
     const at = /\.(\d{13})$/.exec(m[2]!)?.[1];
+    const when = at ? ` at ${new Date(Number(at)).toISOString()}` : '';
     const read = readLogs(ctx.source, e.path);
     const n = read.ok ? read.value.records.filter((r) => entryOf(r.value, new Set(), undefined)).length : 0;
     const why =
@@ -198,7 +199,7 @@ function quarantined(ctx: HomeCheckContext<LogsCode>): void {
     ctx.emit(
       'GEMINI_LOGS_QUARANTINED',
       { file: e.path },
-      `${e.path}: Gemini CLI moved tmp/${m[1]}/logs.json aside${at ? ` at ${new Date(Number(at)).toISOString()}` : ''}` +
+      `${e.path}: Gemini CLI moved tmp/${m[1]}/logs.json aside${when}` +
         ` because ${why}, and began an empty one: the ${n} entr${n === 1 ? 'y' : 'ies'} still readable in it are in ` +
         'no logs.json the CLI reads, and are not judged against the sessions.',
       { key: e.path },
