@@ -73,6 +73,12 @@ describe('the corpora cases', () => {
         ]);
       }
       if (c.maxSeverity === 'note') expect(home.every((f) => f.severity === 'note')).toBe(true);
+      if (c.name === 'home-logs-gone-expired') {
+        const [old, cmds] = home.map((f) => f.message);
+        expect(old).toContain('40 days before the newest line');
+        expect(cmds).toContain('Every entry of it is a command or a shell line');
+        expect(cmds).not.toContain('deleted by hand');
+      }
       for (const f of home) expect(f.location.file).toMatch(/^tmp\/[^/]+\/logs\.json/);
       expect(diffStates(before, treeState(dir))).toEqual([]);
     });

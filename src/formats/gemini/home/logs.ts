@@ -125,11 +125,14 @@ function scoped(ctx: HomeCheckContext<LogsCode>, commands: ReadonlySet<string>):
     emit(code, location, message, opts) {
       const id = opts?.key;
       if (code === 'GEMINI_LOGS_SESSION_GONE' && id !== undefined && commands.has(id)) {
+        // The judge's grading by age is replaced: such a session is deleted whatever its age.
+        const cut = message.search(/ (?:Its last prompt is|The history gives no time)/);
         ctx.emit(
           code,
           location,
-          `${message} Every entry of it is a command or a shell line, which the CLI never records as a message: a ` +
-            'session with nothing resumable is deleted at exit (v0.47+) and by the cleanup at the next start.',
+          `${cut < 0 ? message : message.slice(0, cut)} Every entry of it is a command or a shell line, which the ` +
+            'CLI never records as a message: it deletes a session with nothing resumable at exit (v0.47+) and in ' +
+            'the cleanup at its next start.',
           { ...opts, severity: 'note' },
         );
         return;
@@ -190,6 +193,7 @@ function quarantined(ctx: HomeCheckContext<LogsCode>): void {
     const when = at ? ` at ${new Date(Number(at)).toISOString()}` : '';
     const read = readLogs(ctx.source, e.path);
     const n = read.ok ? read.value.records.filter((r) => entryOf(r.value, new Set(), undefined)).length : 0;
+    const kept = n === 1 ? 'the 1 entry still readable in it is' : `the ${n} entries still readable in it are`;
     const why =
       reason === 'invalid_json'
         ? 'it was not valid JSON'
@@ -199,9 +203,8 @@ function quarantined(ctx: HomeCheckContext<LogsCode>): void {
     ctx.emit(
       'GEMINI_LOGS_QUARANTINED',
       { file: e.path },
-      `${e.path}: Gemini CLI moved tmp/${m[1]}/logs.json aside${when}` +
-        ` because ${why}, and began an empty one: the ${n} entr${n === 1 ? 'y' : 'ies'} still readable in it are in ` +
-        'no logs.json the CLI reads, and are not judged against the sessions.',
+      `${e.path}: Gemini CLI moved tmp/${m[1]}/logs.json aside${when} because ${why}, and began an empty one: ` +
+        `${kept} in no logs.json the CLI reads, and not judged against the sessions.`,
       { key: e.path },
     );
   }
