@@ -13,7 +13,11 @@ import { judgeHistory, recallHistory, type HistoryEntry, type HistoryRules } fro
 import { GEMINI_LOGS_CODES, type LogsCode } from './logs-codes.js';
 import { LOGS_MAX_BYTES, readLogs, type LogsRead } from './logs-json.js';
 
-export const LOGS_FILES = ['tmp/*/logs.json', 'tmp/*/logs.json.*.bak', 'tmp/*/.project_root', 'tmp/*/shell_history'];
+/**
+ * The project dir's `shell_history` is read with its logs.json (lines of shell mode are logged without their `!`);
+ * its `.project_root` is not: every Gemini home has one, which would make each a home to report with nothing in it.
+ */
+export const LOGS_FILES = ['tmp/*/logs.json', 'tmp/*/logs.json.*.bak', 'tmp/*/shell_history'];
 const LOGS_RE = /^tmp\/([^/]+)\/logs\.json$/;
 const BAK_RE = /^tmp\/([^/]+)\/logs\.json\.(.+)\.bak$/;
 
@@ -27,7 +31,7 @@ const isCommand = (text: string, shell: ReadonlySet<string>): boolean => {
 };
 
 /** An entry as the CLI's reader keeps it (`logger.ts`: the five fields of their types), else undefined. */
-function entryOf(v: unknown, shell: ReadonlySet<string>, cwd: string | undefined): HistoryEntry | undefined {
+function entryOf(v: unknown, shell: ReadonlySet<string>): HistoryEntry | undefined {
   if (!isObj(v)) return undefined;
   const { sessionId, messageId, timestamp, type, message } = v;
   if (typeof sessionId !== 'string' || typeof messageId !== 'number' || typeof timestamp !== 'string') return undefined;
@@ -35,12 +39,11 @@ function entryOf(v: unknown, shell: ReadonlySet<string>, cwd: string | undefined
   const e: HistoryEntry = { sessionId, text: message };
   const ms = Date.parse(timestamp);
   if (Number.isFinite(ms)) e.timeMs = ms;
-  if (cwd !== undefined) e.cwd = cwd;
   if (type !== 'user' || isCommand(message, shell)) e.notPrompt = true;
   return e;
 }
 
-/** A small text file of the project dir (its `.project_root`, its `shell_history`), if it is there. */
+/** A small text file of the project dir (its `shell_history`), if it is there. */
 function small(ctx: HomeCheckContext<LogsCode>, rel: string): string | undefined {
   if (!ctx.source.entry(rel)) return undefined;
   const r = ctx.source.readFile(rel, 1 << 20);
@@ -61,8 +64,6 @@ function logsOf(
 ): Logs | { file: string; error: string } {
   const r = readLogs(ctx.source, file);
   if (!r.ok) return { file, error: r.error };
-  const root = small(ctx, `tmp/${project}/.project_root`)?.trim();
-  const cwd = root !== undefined && root !== '' && !root.includes('\n') ? root : undefined;
   const shellText = small(ctx, `tmp/${project}/shell_history`);
   const shell = new Set(
     (shellText ?? '')
@@ -82,7 +83,7 @@ function logsOf(
       future: 'GEMINI_LOGS_TIME_FUTURE',
       unreadable: 'GEMINI_LOGS_BAD_ENTRIES',
     },
-    entry: (v) => entryOf(v, shell, cwd),
+    entry: (v) => entryOf(v, shell),
     // A prompt naming files (`@src/a.ts`) is sent with their contents: the text around the references is looked for.
     fragments: (text) => text.split(/(?:^|\s)@\S+/),
     records(onRecord: (r: JsonlRecord) => void): boolean {
@@ -192,7 +193,7 @@ function quarantined(ctx: HomeCheckContext<LogsCode>): void {
     const at = /\.(\d{13})$/.exec(m[2]!)?.[1];
     const when = at ? ` at ${new Date(Number(at)).toISOString()}` : '';
     const read = readLogs(ctx.source, e.path);
-    const n = read.ok ? read.value.records.filter((r) => entryOf(r.value, new Set(), undefined)).length : 0;
+    const n = read.ok ? read.value.records.filter((r) => entryOf(r.value, new Set())).length : 0;
     const kept = n === 1 ? 'the 1 entry still readable in it is' : `the ${n} entries still readable in it are`;
     const why =
       reason === 'invalid_json'
