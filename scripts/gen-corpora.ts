@@ -21,6 +21,7 @@ import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
 import { copilotCorpus } from './corpora/cases-copilot.js';
 import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from './corpora/cases-gemini.js';
+import { geminiHomeCases } from './corpora/cases-gemini-home.js';
 import { OPENCODE_LAYOUT, opencodeCorpus } from './corpora/cases-opencode.js';
 
 export interface Expected {
@@ -142,7 +143,15 @@ export function generate(outDir: string): string[] {
     ),
   );
   written.push(...generateAgentCorpora(outDir, 'pi', 'Pi coding agent', PI_LAYOUT, piCleanTree(), piCases(), allCodes));
-  written.push(...generateAgentCorpora(outDir, ...GEMINI_CORPUS, geminiCleanTree(), geminiCases(), allCodes));
+  written.push(
+    ...generateAgentCorpora(
+      outDir,
+      ...GEMINI_CORPUS,
+      geminiCleanTree(),
+      [...geminiCases(), ...geminiHomeCases()],
+      allCodes,
+    ),
+  );
   written.push(
     ...generateAgentCorpora(
       outDir,

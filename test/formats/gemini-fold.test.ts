@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateAgentCorpora } from '../../scripts/gen-corpora.js';
+import { geminiHomeCases } from '../../scripts/corpora/cases-gemini-home.js';
 import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from '../../scripts/corpora/cases-gemini.js';
 import { catalog } from '../../src/checks/catalog.js';
 import { validator } from '../../src/formats/schema-runtime.js';
@@ -124,7 +125,7 @@ test('a subagent file in chats/<parent id>/ is a child of the one whose toolCall
   expect(main.children.map((c) => [c.id, c.kind])).toEqual([['6f1c0e2a-9b7d-4c55-8e2f-0d3b9a71c4aa', 'subagent']]);
 });
 
-test('bundle of ~/.gemini takes the session files, never oauth_creds.json, logs.json or projects.json', async () => {
+test('bundle of ~/.gemini takes the session files and logs.json, never oauth_creds.json or projects.json', async () => {
   const home = join(scratch, 'home', '.gemini');
   mkdirSync(join(home, 'tmp/app/chats'), { recursive: true });
   const name = 'session-2026-12-01T09-00-3f2a9c1e.jsonl';
@@ -136,7 +137,9 @@ test('bundle of ~/.gemini takes the session files, never oauth_creds.json, logs.
   expect((await cli(['bundle', join(scratch, 'home'), '-o', bag])).code).toBe(0);
   const listing = readFileSync(bag).toString('latin1');
   expect(listing).toContain(name);
-  for (const other of ['oauth_creds.json', 'logs.json', 'projects.json']) expect(listing).not.toContain(other);
+  // logs.json is read as the home's evidence (issue 36): bagged like Claude Code's history.jsonl.
+  expect(listing).toContain('logs.json');
+  for (const other of ['oauth_creds.json', 'projects.json']) expect(listing).not.toContain(other);
 });
 
 test('the checked-in Gemini corpora are exactly what the generator writes', () => {
@@ -145,7 +148,7 @@ test('the checked-in Gemini corpora are exactly what the generator writes', () =
     out,
     ...GEMINI_CORPUS,
     geminiCleanTree(),
-    geminiCases(),
+    [...geminiCases(), ...geminiHomeCases()],
     catalog().map((e) => e.code),
   );
   expectShippedCorpora(out, 'gemini');

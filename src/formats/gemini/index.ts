@@ -9,6 +9,7 @@ import type { FormatModule } from '../types.js';
 import { classifyGemini, detectGeminiFiles, sniffGemini } from './artifacts.js';
 import { geminiFile } from './checks/file.js';
 import { geminiFold } from './checks/fold.js';
+import { GEMINI_HOME } from './home/index.js';
 import { geminiInspect } from './inspect.js';
 import { loadGemini, streamGeminiLog } from './load.js';
 import { geminiEventText } from './text.js';
@@ -78,6 +79,7 @@ export const gemini = {
     duplicateIdSeverity: 'note',
   },
   checks: [geminiFile, geminiFold],
+  home: GEMINI_HOME,
   schemas: GEMINI_SCHEMAS,
   inspect: geminiInspect(PAIRING),
   changePolicy: (rel) => (rel.endsWith('.jsonl') ? 'append-only' : 'rewritable'),

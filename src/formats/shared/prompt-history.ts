@@ -49,6 +49,11 @@ export interface HistoryRules<C extends string> {
   entry(value: unknown): HistoryEntry | undefined;
   /** The parts of a history text that must each be in one of the log's prompts (default: the whole text). */
   fragments?(text: string): string[];
+  /**
+   * The history's records when it is not JSONL (Gemini CLI's logs.json is one JSON array), each with the line it
+   * starts on and its bytes; false when the file cannot be read. Default: the JSONL reader.
+   */
+  records?(onRecord: (r: JsonlRecord) => void): boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -113,11 +118,13 @@ export function judgeHistory<C extends string>(ctx: HomeCheckContext<C>, rules: 
   };
   // Damage the reader reports beside a record it still delivers (a repeated line, the last line before its
   // newline, CR LF endings, a merged line split back into its records) is not a line the agent drops.
-  const read = ctx.source.streamJsonl(rules.file, {}, onRecord, (d) => {
-    if (!KEPT.has(d.code))
-      damaged.push({ line: d.line, byteOffset: d.byteOffset, byteLength: d.byteLength, more: d.count ?? 0 });
-  });
-  if (!read.ok) return;
+  const read = rules.records
+    ? rules.records(onRecord)
+    : ctx.source.streamJsonl(rules.file, {}, onRecord, (d) => {
+        if (!KEPT.has(d.code))
+          damaged.push({ line: d.line, byteOffset: d.byteOffset, byteLength: d.byteLength, more: d.count ?? 0 });
+      }).ok;
+  if (!read) return;
   let unreadableLines = unreadable.length;
   for (const d of damaged)
     if (d.more > 0) unreadableLines += d.more;
@@ -248,22 +255,19 @@ export function recallHistory<C extends string>(
   wanted: (id: string) => boolean,
   onEntry: (e: RecalledEntry) => void,
 ): void {
-  ctx.source.streamJsonl(
-    rules.file,
-    {},
-    (r) => {
-      const e = rules.entry(r.value);
-      if (!e || e.sessionId === undefined || e.sessionId === '' || !wanted(e.sessionId)) return;
-      onEntry({
-        session: e.sessionId,
-        file: rules.file,
-        line: r.line,
-        byteOffset: r.byteOffset,
-        ...(e.timeMs !== undefined ? { timeMs: e.timeMs } : {}),
-        kind: e.notPrompt ? 'note' : 'user_prompt',
-        text: e.text,
-      });
-    },
-    () => {},
-  );
+  const onRecord = (r: JsonlRecord): void => {
+    const e = rules.entry(r.value);
+    if (!e || e.sessionId === undefined || e.sessionId === '' || !wanted(e.sessionId)) return;
+    onEntry({
+      session: e.sessionId,
+      file: rules.file,
+      line: r.line,
+      byteOffset: r.byteOffset,
+      ...(e.timeMs !== undefined ? { timeMs: e.timeMs } : {}),
+      kind: e.notPrompt ? 'note' : 'user_prompt',
+      text: e.text,
+    });
+  };
+  if (rules.records) rules.records(onRecord);
+  else ctx.source.streamJsonl(rules.file, {}, onRecord, () => {});
 }
