@@ -1,7 +1,7 @@
 /** The command line: exit codes, one-line usage errors, the JSON report's schema, terminal safety, options. */
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validator } from '../src/formats/schema-runtime.js';
 import type { AuditReport } from '../src/model/report.js';
@@ -63,6 +63,15 @@ describe('usage errors: one line on stderr, exit 2', () => {
     const r = await cli(['audit', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no session found/);
+  });
+
+  test('a relative path with no session is described, not called unlistable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sa-rel-'));
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    const r = await cli(['audit', relative(process.cwd(), dir)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no session found .*it holds 1 file \(notes\.txt\)/);
+    expect(r.stderr).not.toMatch(/ERACE/);
   });
 
   test('--output inside the evidence is refused, and nothing is written', async () => {

@@ -3,6 +3,7 @@
  * and symlinks or special files, the first few names, and the entries discovery never looks into (dot entries,
  * node_modules).
  */
+import { resolve } from 'node:path';
 import { byteOrder } from '../model/order.js';
 import { dirProbe, SKIP_DIRS } from './discover.js';
 import { listDir } from './walk.js';
@@ -20,7 +21,9 @@ function list(names: readonly string[], shown: (name: string) => string): string
  * E.g. "it holds 2 directories and 3 files (logs/, a.txt, b.db, …); dot entries passed over: .cache". `shown` makes
  * a name safe to print (names are the directory's content: they may hold control characters).
  */
-export function describeTop(abs: string, shown: (name: string) => string, homeRoots: readonly string[] = []): string {
+export function describeTop(path: string, shown: (name: string) => string, homeRoots: readonly string[] = []): string {
+  // The pinned listing checks the descriptor's path against the one given: a relative one would never match.
+  const abs = resolve(path);
   const { names, types, error } = listDir(abs, true);
   if (error !== undefined) return `it cannot be listed (${error})`;
   if (names.length === 0) return 'it is empty';
