@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { runStoreVerify } from '../../src/engine/archive.js';
 import { processAlive, privateTempDir, selfStart, sweepStaleTemps } from '../../src/read/private-temp.js';
 import { racyStamp } from '../../src/read/stamp.js';
@@ -419,12 +419,19 @@ describe('7. rewrites within one clock tick', () => {
     const { root, store, day } = await fresh();
     const file = join(day, readdirSync(day).find((f) => f.endsWith('c001.jsonl'))!);
     writeFileSync(file, `${readFileSync(file, 'utf8')}{"type":"event_msg","payload":{}}\n`);
+    // The capture reads it 10 ms after its change, whatever the machine's load (the wall clock is the only input).
+    const changed = Number(statSync(file, { bigint: true }).ctimeNs / 1_000_000n);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(changed + 10);
     const s = openStore(store, true);
-    archive({
-      store: s,
-      roots: [{ arg: root, abs: root, sessions: discoverSessions(root, detectorsFor()) }],
-      policy: (f) => (rel) => formatOf(f).changePolicy(rel),
-    });
+    try {
+      archive({
+        store: s,
+        roots: [{ arg: root, abs: root, sessions: discoverSessions(root, detectorsFor()) }],
+        policy: (f) => (rel) => formatOf(f).changePolicy(rel),
+      });
+    } finally {
+      clock.mockRestore();
+    }
     const rec = readState(s).records.find((r) => r.session.display.endsWith('c001.jsonl') && r.seq > 4)!;
     expect(rec.files.find((f) => f.type === 'file')!.stamp).toBeUndefined();
   });
