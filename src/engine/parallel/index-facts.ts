@@ -11,7 +11,7 @@
  * again and what it was given is read here instead: the index never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -119,7 +119,10 @@ interface Job {
   ended: boolean;
 }
 
-/** How many workers index this many captures of this many bytes: none when one thread does as well. */
+/**
+ * How many workers index these captures: none when one thread does as well (few captures or bytes, one core, no
+ * core free); SESSION_AUDIT_INDEX_WORKERS sets the number.
+ */
 export function indexWorkers(captures: readonly CaptureRecord[]): number {
   const env = process.env.SESSION_AUDIT_INDEX_WORKERS;
   if (env !== undefined && env !== '') return Math.max(0, Math.min(8, Math.floor(Number(env)) || 0));
@@ -127,7 +130,11 @@ export function indexWorkers(captures: readonly CaptureRecord[]): number {
   if (cores < 2 || captures.length < MIN_CAPTURES) return 0;
   let bytes = 0;
   for (const c of captures) for (const f of c.files) bytes += f.type === 'file' ? f.size : 0;
-  return bytes < MIN_BYTES ? 0 : Math.min(3, cores - 1);
+  if (bytes < MIN_BYTES) return 0;
+  // A worker is worth its cost (each thread loads and compiles the engine again: a fifth more CPU in all) only on a
+  // core nothing else uses: on a machine already busy (the load average at or above the cores but one) one reads.
+  const free = Math.floor(cores - (loadavg()[0] ?? 0));
+  return Math.max(0, Math.min(3, cores - 1, free));
 }
 
 /**
