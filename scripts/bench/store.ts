@@ -1,10 +1,11 @@
 /**
  * `npm run bench:store`: the evidence store at scale. Generates a sessions root of N sessions (the bench's
- * generator), then measures with the built CLI: the first `archive` (time, store size against source size), a
- * re-run with nothing changed, a re-run with 1% of the sessions grown by one line (time should follow the change,
- * not the total; bytes stored should be about the appended bytes), and `verify --store`. Prints one line per
- * measure and writes reports/bench-store.json. Then the index: `archive --reindex` (time, index size) and a few
- * searches (time per process). It never fails on speed; it reports.
+ * generator), then measures with the built CLI: the first `archive` (wall and CPU time, against the capture alone,
+ * `--no-index`; store size against source size), a re-run with nothing changed, a re-run with 1% of the sessions
+ * grown by one line (time should follow the change, not the total; bytes stored should be about the appended
+ * bytes), and `verify --store`. Prints one line per measure and writes reports/bench-store.json. Then the index:
+ * the first `archive` again with the index read by this thread alone (SESSION_AUDIT_INDEX_WORKERS=0, bench:store
+ * only), `archive --reindex` (time, index size) and a few searches (time per process). It never fails on speed; it reports.
  *
  *   npm run bench:store                       # 10,000 sessions
  *   npm run bench:store -- --sessions 1000 --dir /var/tmp/sa-bench
@@ -13,7 +14,7 @@
  * largest sessions root, and reports them in reports/bench.json.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,13 +46,32 @@ function size(dir: string): { bytes: number; disk: number; files: number } {
   return { bytes, disk, files };
 }
 
-function run(argv: string[]): { seconds: number; stdout: string; code: number | null } {
+/** GNU time, for a child's CPU seconds (user + system, all its threads); without it only wall times are given. */
+const TIME = '/usr/bin/time';
+
+function run(
+  argv: string[],
+  env: Record<string, string> = {},
+): { seconds: number; cpuSeconds?: number; stdout: string; code: number | null } {
+  const cpuFile = join(tmpdir(), `sa-bench-cpu-${process.pid}`);
+  const timed = existsSync(TIME);
+  const cmd = timed ? TIME : process.execPath;
+  const args = timed ? ['-f', '%U %S', '-o', cpuFile, process.execPath, bin, ...argv] : [bin, ...argv];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')}: exit ${r.status}: ${r.stderr}`);
-  return { seconds, stdout: r.stdout.trim(), code: r.status };
+  let cpuSeconds: number | undefined;
+  if (timed) {
+    const [user, sys] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+    rmSync(cpuFile, { force: true });
+    if (Number.isFinite(user) && Number.isFinite(sys)) cpuSeconds = user! + sys!;
+  }
+  return { seconds, ...(cpuSeconds !== undefined ? { cpuSeconds } : {}), stdout: r.stdout.trim(), code: r.status };
 }
+
+/** The CPU seconds of a run, when known. */
+const cpu = (r: { cpuSeconds?: number }) => (r.cpuSeconds !== undefined ? { cpuSeconds: r.cpuSeconds } : {});
 
 export interface StoreBenchOptions {
   sessions: number;
@@ -78,7 +98,13 @@ export function benchStore({ sessions: n, dataDir, full, log = console.log }: St
   const captureOnly = run(['archive', sessionsRoot, '--store', bare, '--no-index']);
   const bareBytes = size(bare).bytes;
   rmSync(bare, { recursive: true, force: true });
-  const first = run(['archive', sessionsRoot, '--store', store]);
+  // The same with the index read in this thread alone (no worker threads): what the workers save.
+  const oneThread = full
+    ? run(['archive', sessionsRoot, '--store', bare], { SESSION_AUDIT_INDEX_WORKERS: '0' })
+    : undefined;
+  rmSync(bare, { recursive: true, force: true });
+  // The index read by a worker beside this thread (asked for: by default there is none on a busy machine).
+  const first = run(['archive', sessionsRoot, '--store', store], { SESSION_AUDIT_INDEX_WORKERS: '1' });
   const stored = size(store);
   // The store's size includes its index (derived data, rebuilt by --reindex): said apart.
   const firstIndexBytes = lstatSync(join(store, 'index.sqlite')).size;
@@ -97,7 +123,9 @@ export function benchStore({ sessions: n, dataDir, full, log = console.log }: St
   const verify = full ? run(['verify', '--store', store]) : undefined;
   // The index: rebuilt from the store alone (bench:store only), and searched (a phrase every session holds, one
   // none holds, one in one kind; each run is a whole process, Node's start included).
-  const reindex = full ? run(['archive', '--reindex', '--store', store]) : undefined;
+  const reindex = full
+    ? run(['archive', '--reindex', '--store', store], { SESSION_AUDIT_INDEX_WORKERS: '1' })
+    : undefined;
   const indexBytes = lstatSync(join(store, 'index.sqlite')).size;
   // A query of 4,000 terms (an allow-list pasted in): its time must follow FTS5's, not grow in the tool.
   const many = Array.from({ length: 4000 }, (_, i) => `term${i}`).join(' OR ');
@@ -110,10 +138,28 @@ export function benchStore({ sessions: n, dataDir, full, log = console.log }: St
     machine: { cpus: cpus().length, node: process.version, note: 'a shared machine: figures are indicative' },
     sessions: n,
     source: { bytes: source.bytes, files: source.files, disk: source.disk },
-    captureOnly: { seconds: captureOnly.seconds, storeBytes: bareBytes, summary: captureOnly.stdout },
+    captureOnly: {
+      seconds: captureOnly.seconds,
+      ...cpu(captureOnly),
+      storeBytes: bareBytes,
+      summary: captureOnly.stdout,
+    },
+    ...(oneThread
+      ? {
+          firstArchiveOneThread: {
+            seconds: oneThread.seconds,
+            ...cpu(oneThread),
+            indexSeconds: oneThread.seconds - captureOnly.seconds,
+          },
+        }
+      : {}),
     firstArchive: {
       seconds: first.seconds,
+      ...cpu(first),
       indexSeconds: first.seconds - captureOnly.seconds,
+      ...(first.cpuSeconds !== undefined && captureOnly.cpuSeconds !== undefined
+        ? { indexCpuSeconds: first.cpuSeconds - captureOnly.cpuSeconds }
+        : {}),
       objectBytes,
       indexOverObjects: firstIndexBytes / objectBytes,
       storeBytes: stored.bytes,
@@ -130,7 +176,7 @@ export function benchStore({ sessions: n, dataDir, full, log = console.log }: St
       summary: onePercent.stdout,
     },
     ...(verify ? { verifyStore: { seconds: verify.seconds, summary: verify.stdout } } : {}),
-    ...(reindex ? { reindex: { seconds: reindex.seconds, summary: reindex.stdout } } : {}),
+    ...(reindex ? { reindex: { seconds: reindex.seconds, ...cpu(reindex), summary: reindex.stdout } } : {}),
     indexBytes,
     search: searches,
   };

@@ -13,7 +13,7 @@ import { redactor, redactText } from '../../bundle/redact.js';
 import { readState, type StoreState } from '../../store/open.js';
 import type { CaptureRecord } from '../../store/record.js';
 import type { PairRow } from '../../pairing/pairing-result.js';
-import type { TimelineEvent } from '../../timeline/model.js';
+import { FactsPool, WorkerLost, type IndexedEvent } from '../parallel/index-facts.js';
 import { captureFacts, GROUP_FILES } from './extract.js';
 import { HOME_UNKNOWN } from './home-facts.js';
 import { LineKeys, NameIds } from './row-ids.js';
@@ -73,11 +73,22 @@ export function updateIndex(store: string, opts: IndexOptions = {}): IndexOutcom
     w = openIndex(store, true);
   }
   let ok = false;
+  // The captures read in worker threads ahead of the inserts, when there are enough of them (parallel/).
+  let pool: FactsPool | undefined;
   try {
-    const out = indexRecords(w.db, store, chain, opts.onProgress);
+    const before = (w.db.prepare('SELECT max(seq) AS n FROM chain').get() as { n: number | null }).n ?? 0;
+    pool = FactsPool.start(
+      store,
+      chain.flatMap((c) => (c.record && c.seq > before ? [c.record] : [])),
+    );
+    const read = pool
+      ? pool.facts.bind(pool)
+      : (rec: CaptureRecord, onEvent: (e: IndexedEvent) => void) => captureFacts(store, rec, onEvent);
+    const out = indexRecords(w.db, read, chain, opts.onProgress);
     ok = true;
     return out;
   } finally {
+    pool?.close();
     if (ok) w.done();
     else w.abandon();
   }
@@ -89,9 +100,12 @@ function agrees(db: Db, state: StoreState): boolean {
   return rows.every((r) => state.hashes.get(r.seq) === r.sha256);
 }
 
+/** The facts of a capture, its events given as they come (captureFacts, here or in a worker). */
+type ReadFacts = (rec: CaptureRecord, onEvent: (e: IndexedEvent) => void) => ReturnType<typeof captureFacts>;
+
 function indexRecords(
   db: Db,
-  store: string,
+  read: ReadFacts,
   chain: readonly ChainEntry[],
   onProgress?: (done: number, total: number) => void,
 ): IndexOutcome {
@@ -219,32 +233,42 @@ function indexRecords(
     // The contents, in a savepoint of their own: a capture that fails half-way adds nothing but its reason.
     const n = { events: 0, calls: 0, findings: 0, first: null as number | null };
     let why: string | undefined;
-    try {
-      db.transaction(() => {
-        const seen = lines.of(key, rec.seq);
-        const facts = captureFacts(store, rec, (e) => {
-          const id = insertEvent(seen, e);
-          if (id !== undefined) {
-            n.first ??= id;
-            n.events++;
-          }
-        });
-        if (typeof facts === 'string') {
-          if (rec.status !== 'deleted') why = facts;
-          return;
+    const contents = db.transaction(() => {
+      const seen = lines.of(key, rec.seq);
+      const facts = read(rec, (e) => {
+        const id = insertEvent(seen, e);
+        if (id !== undefined) {
+          n.first ??= id;
+          n.events++;
         }
-        for (const c of facts.calls) n.calls += insertCall(key, rec.seq, c);
-        for (const f of facts.findings)
-          n.findings += insertFinding(key, rec.seq, [
-            f.code,
-            f.severity,
-            f.location.file,
-            f.location.line ?? null,
-            f.location.byteOffset ?? null,
-            clean(f.message),
-            f.fingerprint,
-          ]);
-      })();
+      });
+      if (typeof facts === 'string') {
+        if (rec.status !== 'deleted') why = facts;
+        return;
+      }
+      for (const c of facts.calls) n.calls += insertCall(key, rec.seq, c);
+      for (const f of facts.findings)
+        n.findings += insertFinding(key, rec.seq, [
+          f.code,
+          f.severity,
+          f.location.file,
+          f.location.line ?? null,
+          f.location.byteOffset ?? null,
+          clean(f.message),
+          f.fingerprint,
+        ]);
+    });
+    try {
+      try {
+        contents();
+      } catch (e) {
+        // A worker lost half-way through: what it sent is undone, and the capture is read again here.
+        if (!(e instanceof WorkerLost)) throw e;
+        ids.forget();
+        lines.forget();
+        Object.assign(n, { events: 0, calls: 0, findings: 0, first: null });
+        contents();
+      }
     } catch (e) {
       // A damaged stored version, a format that cannot load it: the capture is listed, its contents are not.
       why = `not indexed: ${(e as Error).message}`;
@@ -264,7 +288,7 @@ function indexRecords(
   }
 
   /** The event's row (its id), or undefined when an earlier row holds the line (its flags then follow this one). */
-  function insertEvent(seen: ReturnType<LineKeys['of']>, e: TimelineEvent): number | undefined {
+  function insertEvent(seen: ReturnType<LineKeys['of']>, e: IndexedEvent): number | undefined {
     // The characters search marks its matches with (search.ts) never come from the text.
     const text = clean(e.text).replace(/[\u0002\u0003]/g, '\ufffd');
     const timeMs = e.timeMs !== null && Number.isFinite(e.timeMs) ? e.timeMs : null;
