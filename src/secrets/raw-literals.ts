@@ -83,3 +83,32 @@ export function rawLiterals(): RawLiterals | undefined {
   }
   return loaded;
 }
+
+/**
+ * Which lines of a log, fed block by block, the native pass names (for a JSONL reader's `select`): `block` is told
+ * each block before the reader sees it, `holds` is asked of each line by its byte offset in the log. A line begun in
+ * an earlier block is searched whole, once complete (a literal may straddle the blocks' boundary).
+ */
+export class CandidateLines {
+  private starts: number[] = [];
+  private next = 0;
+  private blockStart = 0;
+  private blockEnd = 0;
+  constructor(private readonly raw: RawLiterals) {}
+
+  block(chunk: Buffer): void {
+    const at = this.blockEnd;
+    this.blockStart = at;
+    this.blockEnd = at + chunk.length;
+    this.starts = [];
+    this.next = 0;
+    this.raw.candidates(chunk, (start) => this.starts.push(at + start));
+  }
+
+  readonly holds = (offset: number, bytes: Buffer): boolean => {
+    if (offset < this.blockStart) return this.raw.lineHolds(bytes);
+    const s = this.starts;
+    while (this.next < s.length && s[this.next]! < offset) this.next++;
+    return this.next < s.length && s[this.next] === offset;
+  };
+}

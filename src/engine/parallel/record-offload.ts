@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { FormatModule } from '../../formats/types.js';
 import { packageRoot } from '../../formats/schema-runtime.js';
-import { secrets as secretsCheck } from '../../checks/secrets.js';
+import { secretScan } from '../../checks/secrets.js';
 import type { CheckContext } from '../../checks/define.js';
 import type { FileEndEvent, OffloadedSecrets, RecordIssue } from '../../model/session.js';
 import { JsonlScanner } from '../../read/jsonl.js';
@@ -56,6 +56,9 @@ export interface OffloadOutcome {
   size: number;
   /** The loader stopped sharing before the end (its read failed): issues of the records up to there, no hash. */
   partial?: boolean;
+  /** Only some lines were parsed (the secret scan's candidates): the lines are compared, not the records. */
+  selected?: boolean;
+  lines?: number;
 }
 
 /** Validate every record of a scanner's output: the one routine both threads run. */
@@ -78,7 +81,7 @@ export function recordWork(
 ): { each: (r: JsonlRecord) => void; end: () => void; found: OffloadFindings } {
   const found: OffloadFindings = { issues: [] };
   const validate = work.validate ? recordValidator(format, kind, found.issues) : undefined;
-  let scan: ReturnType<typeof secretsCheck.create> | undefined;
+  let scan: ReturnType<typeof secretScan> | undefined;
   if (work.secrets) {
     const collected: OffloadedSecrets = { list: [], more: 0 };
     found.secrets = collected;
@@ -97,7 +100,8 @@ export function recordWork(
         }
       },
     } as unknown as CheckContext<'SECRET_IN_SESSION'>;
-    scan = secretsCheck.create(ctx);
+    // An agent that says where it streams text has its junctions looked for by the loader's thread (checks/secrets.ts).
+    scan = secretScan(ctx, format.streamedText ? 'none' : 'every');
   }
   return {
     each: (r) => {
@@ -221,7 +225,8 @@ export class RecordOffload {
     // The loader's read failed part-way: the worker saw the same chunks, so its findings are those of the records
     // the loader parsed; the file keeps its read error and no hash.
     if (!end.stats) return out.partial ? found : this.nothing();
-    if (out.partial || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
+    const counted = out.selected ? out.lines === end.stats.lines : out.records === end.stats.records;
+    if (out.partial || !counted || out.bytes !== end.stats.bytes) return undefined;
     // The worker consumed every byte the loader read, through the ring: its hash is the hash of what was parsed.
     if (!this.source.adoptHash(this.rel, out.sha256, out.size)) return undefined;
     return found;
