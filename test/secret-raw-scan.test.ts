@@ -58,18 +58,40 @@ const line = (e: OffloadedFinding): string =>
 /** The findings as the report has them: sorted, so the order of emission within a line does not count. */
 const sorted = (list: OffloadedFinding[]): string[] => list.map(line).sort();
 
-/** The records of a log's bytes (every line), as the loader reads them. */
-function records(bytes: Buffer, format: FormatModule, kind: string, select?: CandidateLines, block = 1 << 20) {
+/**
+ * The records of a log's bytes as a reader reads them in blocks: every line; with `lines`, only the lines the native
+ * pass names (`skip`: the others not parsed, the second thread alone; `mark`: every line parsed, the records of the
+ * others dropped, the second thread beside the schema check).
+ */
+function records(
+  bytes: Buffer,
+  format: FormatModule,
+  kind: string,
+  lines?: CandidateLines,
+  block = 1 << 20,
+  how: 'skip' | 'mark' = 'skip',
+) {
   const out: JsonlRecord[] = [];
   const shape = format.jsonlShape?.(kind);
+  let named = true;
+  const select = !lines
+    ? undefined
+    : how === 'skip'
+      ? lines.holds
+      : (offset: number, b: Buffer): boolean => {
+          named = lines.holds(offset, b);
+          return true;
+        };
   const scanner = new JsonlScanner(
-    (r) => out.push(r),
+    (r) => {
+      if (named) out.push(r);
+    },
     () => {},
-    { ...(shape ? { looksLikeRecord: shape } : {}), ...(select ? { select: select.holds } : {}) },
+    { ...(shape ? { looksLikeRecord: shape } : {}), ...(select ? { select } : {}) },
   );
   for (let at = 0; at < bytes.length; at += block) {
     const chunk = bytes.subarray(at, at + block);
-    select?.block(chunk);
+    lines?.block(chunk);
     scanner.push(chunk);
   }
   scanner.end();
@@ -92,9 +114,12 @@ function compare(bytes: Buffer, format: FormatModule, kind: string, block?: numb
   const streamed = format.streamedText;
   if (!streamed) return { reference, routes: [] as string[][] };
   const mode = { streamed };
-  const worker = (select?: CandidateLines) => runScan('none', records(bytes, format, kind, select, block), kind);
+  const worker = (lines?: CandidateLines, how?: 'skip' | 'mark') =>
+    runScan('none', records(bytes, format, kind, lines, block, how), kind);
   const routes = [sorted(runScan(mode, all, kind)), sorted(runScan(mode, all, kind, worker()))];
-  if (raw) routes.push(sorted(runScan(mode, all, kind, worker(new CandidateLines(raw)))));
+  if (raw)
+    for (const how of ['skip', 'mark'] as const)
+      routes.push(sorted(runScan(mode, all, kind, worker(new CandidateLines(raw), how))));
   return { reference, routes };
 }
 

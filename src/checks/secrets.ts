@@ -289,9 +289,13 @@ export function secretScan(ctx: CheckContext<'SECRET_IN_SESSION'>, mode: Junctio
           while (j < held.length && held[j]!.location.line! < e.location.line!) replay(held[j++]!);
           replay(e);
         }
+        if (secretFindings?.more) {
+          // Past the ones listed only the count and the last count: the split secrets before its line go first.
+          const last = secretFindings.last!;
+          while (j < held.length && held[j]!.location.line! < last.location.line!) replay(held[j++]!);
+          for (let i = 0; i < secretFindings.more; i++) replay(last);
+        }
         while (j < held.length) replay(held[j++]!);
-        if (!secretFindings) return;
-        for (let i = 0; i < secretFindings.more; i++) replay(secretFindings.last!);
       },
     };
   }

@@ -1,12 +1,13 @@
 /**
- * Large JSONL logs are checked in part in a second thread (the SECRET_IN_SESSION scan in an audit, the schema check
- * when there is no scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared buffers
+ * Large JSONL logs are checked in part in a second thread (the schema check, and in an audit the SECRET_IN_SESSION
+ * scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared buffers
  * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
- * loader's (same record shape, same line cap), runs its share over every record (checks/secrets.ts itself, its
- * findings collected; the format's validators), hashes the bytes, and hands the findings and the hash back when the
- * main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and runs every other check
- * without hashing. The file is read from disk once, and the hash and the findings are those of exactly the bytes the
- * events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
+ * loader's (same record shape, same line cap), runs its share (the format's validators over every record;
+ * checks/secrets.ts itself, its findings collected, over the records of the lines the native pass over the raw
+ * bytes names, secrets/raw-literals.ts, or every record without it), hashes the bytes, and hands the findings and
+ * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and
+ * runs every other check without hashing. The file is read from disk once, and the hash and the findings are those
+ * of exactly the bytes the events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
  * with the first by the file's stamps: the result never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
@@ -78,7 +79,7 @@ export function recordWork(
   file: string,
   kind: string,
   work: OffloadWork,
-): { each: (r: JsonlRecord) => void; end: () => void; found: OffloadFindings } {
+): { each: (r: JsonlRecord, scan?: boolean) => void; end: () => void; found: OffloadFindings } {
   const found: OffloadFindings = { issues: [] };
   const validate = work.validate ? recordValidator(format, kind, found.issues) : undefined;
   let scan: ReturnType<typeof secretScan> | undefined;
@@ -104,9 +105,10 @@ export function recordWork(
     scan = secretScan(ctx, format.streamedText ? 'none' : 'every');
   }
   return {
-    each: (r) => {
+    // `scanned` false: the record's line holds none of the detectors' literals (secrets/raw-literals.ts).
+    each: (r, scanned = true) => {
       validate?.(r);
-      scan?.record?.({ file, kind, record: r });
+      if (scanned) scan?.record?.({ file, kind, record: r });
     },
     end: () => scan?.fileEnd?.({ file, kind }),
     found,

@@ -41,19 +41,30 @@ try {
   let records = 0;
   const w = recordWork(fm, file, kind, work);
   const { issues, secrets } = w.found;
-  // The secret scan alone, of an agent whose junctions the loader's thread follows (checks/secrets.ts): only the
-  // lines the native pass names are parsed (every other line holds no string a detector could match).
+  // The secret scan of an agent whose junctions the loader's thread follows (checks/secrets.ts) looks only at the
+  // lines the native pass names (every other line holds no string a detector could match): alone, only they are
+  // parsed; beside the schema check, which parses every line, only their records are scanned.
   const streams = (fm as FormatModule).streamedText !== undefined;
-  const raw = work.secrets && !work.validate && streams ? rawLiterals() : undefined;
+  const raw = work.secrets && streams ? rawLiterals() : undefined;
   const lines = raw ? new CandidateLines(raw) : undefined;
+  const skipping = lines !== undefined && !work.validate;
+  let named = true;
+  const select = !lines
+    ? undefined
+    : skipping
+      ? lines.holds
+      : (offset: number, bytes: Buffer): boolean => {
+          named = lines.holds(offset, bytes);
+          return true;
+        };
   const scanner = new JsonlScanner(
     (r) => {
       records++;
-      w.each(r);
+      w.each(r, named);
     },
     () => {},
     // Repeated keys are the main thread's (the schema check's) finding: not looked for twice.
-    { looksLikeRecord: shape, maxLineBytes, duplicateKeys: false, ...(lines ? { select: lines.holds } : {}) },
+    { looksLikeRecord: shape, maxLineBytes, duplicateKeys: false, ...(select ? { select } : {}) },
   );
   const hash = createHash('sha256');
   let size = 0;
@@ -74,7 +85,7 @@ try {
   } else {
     const stats = scanner.end();
     w.end();
-    const counted = lines ? { lines: stats.lines, selected: true } : {};
+    const counted = skipping ? { lines: stats.lines, selected: true } : {};
     port.postMessage({ records, bytes: stats.bytes, issues, secrets, sha256: hash.digest('hex'), size, ...counted });
   }
 } catch (e) {
