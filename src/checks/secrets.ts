@@ -4,15 +4,22 @@
  * (src/secrets/: one table); a secret split across the same field of two consecutive records (streamed chunks of
  * one message) is found at their junction. The value is never printed: its kind and a short hash (to match
  * occurrences) stand for it.
+ *
+ * The junctions are looked for where the agent streams text (its `streamedText` trait: the pointers of its chunks),
+ * after the record's own strings, in the thread that parses every record; the rest of the scan can then skip a
+ * record whose line holds none of the detectors' literals (engine/parallel/: the second thread of a large log parses
+ * only the lines secrets/raw-literals.ts names). An agent without the trait has a junction looked for at every
+ * pointer, as `secretScan(ctx, 'every')` does (the reference the tests compare with).
  */
 import { createHash } from 'node:crypto';
 import type { Location } from '../model/finding.js';
 import type { OffloadedFinding } from '../model/session.js';
+import type { AgentTraits } from '../formats/traits.js';
 import { findSecrets, type SecretMatch } from '../secrets/detectors.js';
 import { mayHoldSecret } from '../secrets/literals.js';
 import { Junctions } from '../secrets/junction.js';
 import { PathTrie, pointerSegment } from '../secrets/paths.js';
-import { defineCheck } from './define.js';
+import { defineCheck, type CheckContext, type CheckRun } from './define.js';
 
 /** No built-in secret is shorter. */
 const SHORTEST = 8;
@@ -21,6 +28,15 @@ const SECRET_KEY = '[secret key]';
 const LITERAL: ReadonlySet<string> = new Set([SECRET_KEY]);
 /** Paths remembered per file before its junctions start again (a bound on memory for hostile files). */
 const MAX_PATHS = 200_000;
+/** Split secrets of a log scanned in another thread held back to be put in line order with its findings. */
+const MAX_HELD = 4096;
+
+/**
+ * Where junctions are looked for: at every pointer (`every`), at the pointers the agent streams text at (a
+ * function of the artifact kind, `streamedText`), or nowhere (`none`: the second thread of a large log, whose
+ * junctions are its loader's).
+ */
+export type JunctionMode = 'every' | 'none' | { streamed: NonNullable<AgentTraits['streamedText']> };
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
 
@@ -45,7 +61,12 @@ export const secrets = defineCheck({
         '`--ignore SECRET_IN_SESSION` turns the check off.',
     },
   },
-  create(ctx) {
+  create: (ctx) => secretScan(ctx, ctx.agent?.streamedText ? { streamed: ctx.agent.streamedText } : 'every'),
+});
+
+/** The check's run, its junctions looked for as `mode` says. */
+export function secretScan(ctx: CheckContext<'SECRET_IN_SESSION'>, mode: JunctionMode): CheckRun {
+  {
     /** Where the strings being walked come from (set per record or document). */
     let file = '';
     let line: number | undefined;
@@ -53,6 +74,8 @@ export const secrets = defineCheck({
     /** The junctions of streamed chunks in this file and its paths (undefined: documents, no junctions). */
     let tails: Junctions | undefined;
     let trie: PathTrie | undefined;
+    /** Where findings go instead of `emit` while set (split secrets held until the file ends). */
+    let emitTo: OffloadedFinding[] | undefined;
     const at = (pointer: string): Location =>
       line === undefined ? { file, pointer } : { file, line, byteOffset: byteOffset!, pointer };
 
@@ -61,12 +84,11 @@ export const secrets = defineCheck({
       const hash = shortHash(value);
       const across =
         split !== undefined ? `, split across line ${split} and this line (streamed chunks of one message)` : '';
-      ctx.emit(
-        'SECRET_IN_SESSION',
-        at(pointer),
-        `${m.kind} in ${where}${across} (sha256 ${hash}…, ${value.length} characters; the value is not shown)`,
-        { key: `${pointer}:${hash}:${n}${split !== undefined ? ':split' : ''}` },
-      );
+      const size = `${value.length} characters; the value is not shown`;
+      const message = `${m.kind} in ${where}${across} (sha256 ${hash}…, ${size})`;
+      const key = `${pointer}:${hash}:${n}${split !== undefined ? ':split' : ''}`;
+      if (emitTo) emitTo.push({ code: 'SECRET_IN_SESSION', location: at(pointer), message, key });
+      else ctx.emit('SECRET_IN_SESSION', at(pointer), message, { key });
     };
 
     /** Scans one string that may hold a secret (mayHoldSecret); returns whether a secret runs to its end. */
@@ -162,7 +184,53 @@ export const secrets = defineCheck({
       nodeValue.length = 0;
     };
 
-    const files = new Map<string, { tails: Junctions; trie: PathTrie }>();
+    const files = new Map<string, { tails: Junctions; trie: PathTrie; held: OffloadedFinding[] }>();
+    const fileState = (f: string) => {
+      let mine = files.get(f);
+      if (!mine) files.set(f, (mine = { tails: new Junctions(), trie: new PathTrie(), held: [] }));
+      return mine;
+    };
+    /** The streamed pointers of each kind, split into their segments once. */
+    const streams = new Map<string, Array<{ pointer: string; segments: string[] }>>();
+    const streamsOf = (kind: string, streamed: (kind: string) => readonly string[]) => {
+      let s = streams.get(kind);
+      if (!s) {
+        s = streamed(kind).map((pointer) => ({
+          pointer,
+          segments: pointer
+            .split('/')
+            .slice(1)
+            .map((x) => x.replaceAll('~1', '/').replaceAll('~0', '~')),
+        }));
+        streams.set(kind, s);
+      }
+      return s;
+    };
+    /**
+     * The junctions at the streamed pointers of one record (after its own strings were scanned). A record scanned
+     * in another thread has its split secrets held until the file ends, to be put in line order with that thread's.
+     */
+    const streamedJunctions = (kind: string, value: unknown, mine: { tails: Junctions; held: OffloadedFinding[] }) => {
+      const { streamed } = mode as { streamed: (kind: string) => readonly string[] };
+      for (const { pointer, segments } of streamsOf(kind, streamed)) {
+        let v: unknown = value;
+        for (let i = 0; i < segments.length && v !== null && typeof v === 'object'; i++)
+          v = Array.isArray(v) ? v[Number(segments[i])] : (v as Record<string, unknown>)[segments[i]!];
+        if (typeof v !== 'string') continue;
+        const held = mayHoldSecret(v);
+        if (!mine.tails.needs(v, held)) continue;
+        let atEnd = false;
+        if (held && v.length >= SHORTEST) {
+          const found = findSecrets(v);
+          atEnd = found.length > 0 && found[found.length - 1]!.end === v.length;
+        }
+        let n = 0;
+        for (const hit of mine.tails.follow(pointer, v, line!, atEnd, held))
+          report(pointer, hit.joined, hit.match, `the value at ${pointer}`, n++, hit.tailLine);
+      }
+    };
+    const replay = (e: OffloadedFinding): void =>
+      ctx.emit('SECRET_IN_SESSION', e.location, e.message, e.key !== undefined ? { key: e.key } : undefined);
     return {
       doc(d) {
         if (d.value === undefined) return;
@@ -173,31 +241,62 @@ export const secrets = defineCheck({
         trie = undefined;
         walk(d.value);
       },
-      record({ file: f, record, secretsOffloaded }) {
-        // A large log is scanned in its second thread (engine/parallel/record-offload.ts): its findings come with
-        // its end.
-        if (record.value === undefined || secretsOffloaded) return;
+      record({ file: f, kind, record, secretsOffloaded }) {
+        if (record.value === undefined) return;
         file = f;
         line = record.line;
         byteOffset = record.byteOffset;
-        let mine = files.get(f);
-        if (!mine) files.set(f, (mine = { tails: new Junctions(), trie: new PathTrie() }));
-        if (mine.trie.size > MAX_PATHS) {
-          mine.trie.clear();
-          mine.tails.clear();
+        if (mode === 'none' || mode === 'every') {
+          // A large log is scanned in its second thread (engine/parallel/record-offload.ts): its findings come
+          // with its end.
+          if (secretsOffloaded) return;
+          tails = undefined;
+          trie = undefined;
+          if (mode === 'every') {
+            const mine = fileState(f);
+            if (mine.trie.size > MAX_PATHS) {
+              mine.trie.clear();
+              mine.tails.clear();
+            }
+            tails = mine.tails;
+            trie = mine.trie;
+          }
+          walk(record.value);
+          return;
         }
-        tails = mine.tails;
-        trie = mine.trie;
-        walk(record.value);
+        tails = undefined;
+        trie = undefined;
+        const mine = fileState(f);
+        if (!secretsOffloaded) walk(record.value);
+        else if (mine.held.length < MAX_HELD) {
+          emitTo = mine.held;
+          try {
+            streamedJunctions(kind, record.value, mine);
+          } finally {
+            emitTo = undefined;
+          }
+          return;
+        }
+        streamedJunctions(kind, record.value, mine);
       },
       fileEnd({ file: f, secretFindings }) {
+        const held = files.get(f)?.held ?? [];
         files.delete(f);
-        if (!secretFindings) return;
-        const replay = (e: OffloadedFinding): void =>
-          ctx.emit('SECRET_IN_SESSION', e.location, e.message, e.key !== undefined ? { key: e.key } : undefined);
-        for (const e of secretFindings.list) replay(e);
-        for (let i = 0; i < secretFindings.more; i++) replay(secretFindings.last!);
+        const list = secretFindings?.list ?? [];
+        // In line order, the other thread's first on a line (its strings came before the junctions).
+        let j = 0;
+        for (const e of list) {
+          while (j < held.length && held[j]!.location.line! < e.location.line!) replay(held[j++]!);
+          replay(e);
+        }
+        if (secretFindings?.more) {
+          // Past the ones listed only the count and the last count: the split secrets before its line go first.
+          const last = secretFindings.last!;
+          while (j < held.length && held[j]!.location.line! < last.location.line!) replay(held[j++]!);
+          for (let i = 0; i < secretFindings.more; i++) replay(last);
+        }
+        while (j < held.length) replay(held[j++]!);
       },
     };
-  },
-});
+  }
+}

@@ -76,4 +76,12 @@ export interface AgentTraits {
   symlinkedSession?: string;
   /** Its tools for readers: the calls and results a record holds, and what a call is (formats/transcript-view.ts). */
   transcriptView: TranscriptViewTrait;
+  /**
+   * Where its JSONL logs stream text, by artifact kind: the JSON Pointers at which a record holds one chunk of a
+   * longer text (a message written as many records), empty for a kind that streams none. SECRET_IN_SESSION looks
+   * for a secret running from one chunk into the next at these pointers alone, which lets the rest of its scan skip
+   * every line whose raw bytes hold none of the detectors' literals (secrets/raw-literals.ts). Absent: a junction
+   * is looked for at every pointer, and every line is parsed for the scan.
+   */
+  streamedText?: (kind: string) => readonly string[];
 }

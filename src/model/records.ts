@@ -56,6 +56,12 @@ export interface JsonlOptions {
    * not use them (the second thread of a large log) skips the search: the records, lines and damage are the same.
    */
   duplicateKeys?: boolean;
+  /**
+   * Parse only the lines this accepts (given the line's byte offset and its bytes, CR and BOM included): the others
+   * are counted in `lines` and give neither a record nor damage past a blank or oversized line's. For a reader that
+   * needs some lines alone (the secret scan of a large log's second thread: secrets/raw-literals.ts names them).
+   */
+  select?: (byteOffset: number, bytes: Buffer) => boolean;
 }
 
 export interface JsonlStats {

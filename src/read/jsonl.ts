@@ -28,6 +28,7 @@ export class JsonlScanner {
   private readonly maxReports: number;
   /** Whether records are searched for repeated keys (JsonlOptions.duplicateKeys). */
   private readonly keys: boolean;
+  private readonly select: JsonlOptions['select'];
 
   private pieces: Buffer[] = [];
   private pendingLen = 0;
@@ -54,6 +55,7 @@ export class JsonlScanner {
     this.looksLikeRecord = options.looksLikeRecord ?? isPlainObject;
     this.maxReports = options.maxReportsPerCode ?? 50;
     this.keys = options.duplicateKeys ?? true;
+    this.select = options.select;
   }
 
   /** Feed the next chunk of the file. The caller may reuse the chunk's memory once push returns. */
@@ -213,6 +215,7 @@ export class JsonlScanner {
     }
     this.prevRaw = raw;
     this.prevLine = line;
+    if (this.select && !this.select(offset, raw)) return;
 
     if (b.indexOf(0) !== -1) {
       this.handleNul(b, line, start, terminated);

@@ -38,6 +38,11 @@ const HINTS_ANY_CASE = ['authorization:', 'cookie:'];
 /** The passwords' literals (passwords.ts): a URI's `://`, and a password's key in any case. */
 const PASSWORD_CASED = ['://'];
 const PASSWORD_ANY_CASE = ['pass', 'pwd'];
+/** Every literal, cased and any-case (raw-literals.ts searches a log's raw bytes for them). */
+export const LITERALS: { cased: readonly string[]; anyCase: readonly string[] } = {
+  cased: [...HINTS_CASED, ...PASSWORD_CASED],
+  anyCase: [...HINTS_ANY_CASE, ...PASSWORD_ANY_CASE],
+};
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 /** Text without one of the literals (one linear pass each; the header names only where there is a colon). */
 const HINT_CASED = new RegExp(HINTS_CASED.map(escapeRe).join('|'));

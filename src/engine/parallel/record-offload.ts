@@ -1,12 +1,13 @@
 /**
- * Large JSONL logs are checked in part in a second thread (the SECRET_IN_SESSION scan in an audit, the schema check
- * when there is no scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared buffers
+ * Large JSONL logs are checked in part in a second thread (the schema check, and in an audit the SECRET_IN_SESSION
+ * scan: engine/audit-session.ts decides): the loader reads the log into a ring of shared buffers
  * (read/chunk-ring.ts) and the worker consumes the very same bytes with a reader configured exactly like the
- * loader's (same record shape, same line cap), runs its share over every record (checks/secrets.ts itself, its
- * findings collected; the format's validators), hashes the bytes, and hands the findings and the hash back when the
- * main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and runs every other check
- * without hashing. The file is read from disk once, and the hash and the findings are those of exactly the bytes the
- * events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
+ * loader's (same record shape, same line cap), runs its share (the format's validators over every record;
+ * checks/secrets.ts itself, its findings collected, over the records of the lines the native pass over the raw
+ * bytes names, secrets/raw-literals.ts, or every record without it), hashes the bytes, and hands the findings and
+ * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and
+ * runs every other check without hashing. The file is read from disk once, and the hash and the findings are those
+ * of exactly the bytes the events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
  * with the first by the file's stamps: the result never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { FormatModule } from '../../formats/types.js';
 import { packageRoot } from '../../formats/schema-runtime.js';
-import { secrets as secretsCheck } from '../../checks/secrets.js';
+import { secretScan } from '../../checks/secrets.js';
 import type { CheckContext } from '../../checks/define.js';
 import type { FileEndEvent, OffloadedSecrets, RecordIssue } from '../../model/session.js';
 import { JsonlScanner } from '../../read/jsonl.js';
@@ -56,6 +57,9 @@ export interface OffloadOutcome {
   size: number;
   /** The loader stopped sharing before the end (its read failed): issues of the records up to there, no hash. */
   partial?: boolean;
+  /** Only some lines were parsed (the secret scan's candidates): the lines are compared, not the records. */
+  selected?: boolean;
+  lines?: number;
 }
 
 /** Validate every record of a scanner's output: the one routine both threads run. */
@@ -75,10 +79,10 @@ export function recordWork(
   file: string,
   kind: string,
   work: OffloadWork,
-): { each: (r: JsonlRecord) => void; end: () => void; found: OffloadFindings } {
+): { each: (r: JsonlRecord, scan?: boolean) => void; end: () => void; found: OffloadFindings } {
   const found: OffloadFindings = { issues: [] };
   const validate = work.validate ? recordValidator(format, kind, found.issues) : undefined;
-  let scan: ReturnType<typeof secretsCheck.create> | undefined;
+  let scan: ReturnType<typeof secretScan> | undefined;
   if (work.secrets) {
     const collected: OffloadedSecrets = { list: [], more: 0 };
     found.secrets = collected;
@@ -97,12 +101,14 @@ export function recordWork(
         }
       },
     } as unknown as CheckContext<'SECRET_IN_SESSION'>;
-    scan = secretsCheck.create(ctx);
+    // An agent that says where it streams text has its junctions looked for by the loader's thread (checks/secrets.ts).
+    scan = secretScan(ctx, format.streamedText ? 'none' : 'every');
   }
   return {
-    each: (r) => {
+    // `scanned` false: the record's line holds none of the detectors' literals (secrets/raw-literals.ts).
+    each: (r, scanned = true) => {
       validate?.(r);
-      scan?.record?.({ file, kind, record: r });
+      if (scanned) scan?.record?.({ file, kind, record: r });
     },
     end: () => scan?.fileEnd?.({ file, kind }),
     found,
@@ -221,7 +227,8 @@ export class RecordOffload {
     // The loader's read failed part-way: the worker saw the same chunks, so its findings are those of the records
     // the loader parsed; the file keeps its read error and no hash.
     if (!end.stats) return out.partial ? found : this.nothing();
-    if (out.partial || out.records !== end.stats.records || out.bytes !== end.stats.bytes) return undefined;
+    const counted = out.selected ? out.lines === end.stats.lines : out.records === end.stats.records;
+    if (out.partial || !counted || out.bytes !== end.stats.bytes) return undefined;
     // The worker consumed every byte the loader read, through the ring: its hash is the hash of what was parsed.
     if (!this.source.adoptHash(this.rel, out.sha256, out.size)) return undefined;
     return found;

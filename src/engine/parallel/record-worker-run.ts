@@ -6,9 +6,11 @@
 import { createHash } from 'node:crypto';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { FORMATS } from '../../formats/registry.js';
+import type { FormatModule } from '../../formats/types.js';
 import { ChunkRing } from '../../read/chunk-ring.js';
 import { JsonlScanner } from '../../read/jsonl.js';
 import { noteBytesRead } from '../../read/memory.js';
+import { CandidateLines, rawLiterals } from '../../secrets/raw-literals.js';
 import { recordWork, type OffloadWork } from './record-offload.js';
 
 const {
@@ -39,20 +41,37 @@ try {
   let records = 0;
   const w = recordWork(fm, file, kind, work);
   const { issues, secrets } = w.found;
+  // The secret scan of an agent whose junctions the loader's thread follows (checks/secrets.ts) looks only at the
+  // lines the native pass names (every other line holds no string a detector could match): alone, only they are
+  // parsed; beside the schema check, which parses every line, only their records are scanned.
+  const streams = (fm as FormatModule).streamedText !== undefined;
+  const raw = work.secrets && streams ? rawLiterals() : undefined;
+  const lines = raw ? new CandidateLines(raw) : undefined;
+  const skipping = lines !== undefined && !work.validate;
+  let named = true;
+  const select = !lines
+    ? undefined
+    : skipping
+      ? lines.holds
+      : (offset: number, bytes: Buffer): boolean => {
+          named = lines.holds(offset, bytes);
+          return true;
+        };
   const scanner = new JsonlScanner(
     (r) => {
       records++;
-      w.each(r);
+      w.each(r, named);
     },
     () => {},
     // Repeated keys are the main thread's (the schema check's) finding: not looked for twice.
-    { looksLikeRecord: shape, maxLineBytes, duplicateKeys: false },
+    { looksLikeRecord: shape, maxLineBytes, duplicateKeys: false, ...(select ? { select } : {}) },
   );
   const hash = createHash('sha256');
   let size = 0;
   for (let chunk = ring.next(); chunk; chunk = ring.next()) {
     hash.update(chunk);
     size += chunk.length;
+    lines?.block(chunk);
     scanner.push(chunk);
     // This thread's parse garbage is collected as the loader's is (read/memory.ts): 1 GB peak 251 MB, was 261-270.
     noteBytesRead(chunk.length);
@@ -66,7 +85,8 @@ try {
   } else {
     const stats = scanner.end();
     w.end();
-    port.postMessage({ records, bytes: stats.bytes, issues, secrets, sha256: hash.digest('hex'), size });
+    const counted = skipping ? { lines: stats.lines, selected: true } : {};
+    port.postMessage({ records, bytes: stats.bytes, issues, secrets, sha256: hash.digest('hex'), size, ...counted });
   }
 } catch (e) {
   done = 2;

@@ -44,6 +44,8 @@ export const claude = {
   jsonlShape: (kind) => (kind === 'transcript' || kind === 'subagent' ? looksLikeTranscriptRecord : undefined),
   eventText: claudeEventText,
   transcriptView: claudeTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: claudeToolView,
   toolResults: CLAUDE_RESULT_VIEW,

@@ -46,6 +46,8 @@ export const codex = {
   jsonlShape: (kind) => (kind === 'rollout' ? looksLikeRolloutLine : undefined),
   eventText: codexEventText,
   transcriptView: codexTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: codexToolView,
   toolResults: CODEX_RESULT_VIEW,

@@ -57,6 +57,8 @@ export const copilot = {
   jsonlShape: (kind) => (kind === 'events' ? looksLikeCopilotRecord : undefined),
   eventText: copilotEventText,
   transcriptView: copilotTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: copilotToolView,
   toolResults: COPILOT_RESULT_VIEW,

@@ -52,6 +52,8 @@ export const gemini = {
   jsonlShape: () => undefined,
   eventText: geminiEventText,
   transcriptView: geminiTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: geminiToolView,
   toolResults: GEMINI_RESULT_VIEW,

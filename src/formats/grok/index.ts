@@ -28,6 +28,9 @@ import { validateGrok } from './validate.js';
 import { grokToolView, GROK_RESULT_VIEW } from './tool-view.js';
 import { grokTranscriptView } from './transcript-view.js';
 
+/** The pointers of updates.jsonl at which a record holds one chunk of a streamed text. */
+const GROK_STREAMED_TEXT = ['/params/update/content/text', '/params/update/arguments_delta'];
+
 export const grok = {
   name: 'grok',
   displayName: 'Grok Build',
@@ -53,6 +56,9 @@ export const grok = {
   },
   eventText,
   transcriptView: grokTranscriptView,
+  // A model's message, thought and prompt are streamed as ACP chunks at content/text, a tool call's arguments as
+  // xAI delta chunks: updates.jsonl alone.
+  streamedText: (kind) => (kind === 'updates' ? GROK_STREAMED_TEXT : []),
   jsonlShape: (kind) => (kind === 'updates' ? looksLikeUpdate : LOOKS_LIKE[kind]),
   identityOf: grokIdentityOf,
   childSession: grokChildSession,

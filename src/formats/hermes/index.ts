@@ -72,6 +72,8 @@ export const hermes = {
   jsonlShape: (kind) => (kind === 'transcript' ? looksLikeMessage : undefined),
   eventText: hermesEventText,
   transcriptView: hermesTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: hermesToolView,
   toolResults: HERMES_RESULT_VIEW,

@@ -49,6 +49,8 @@ export const opencode = {
   jsonlShape: () => undefined,
   eventText: opencodeEventText,
   transcriptView: opencodeTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: opencodeToolView,
   toolResults: OPENCODE_RESULT_VIEW,

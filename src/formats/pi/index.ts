@@ -51,6 +51,8 @@ export const pi = {
   jsonlShape: (kind) => (kind === 'session' ? looksLikePiRecord : undefined),
   eventText: piEventText,
   transcriptView: piTranscriptView,
+  // Its logs hold whole messages: no record is a chunk of a longer text.
+  streamedText: () => [],
   pairing: PAIRING,
   toolView: piToolView,
   toolResults: PI_RESULT_VIEW,
