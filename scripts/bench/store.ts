@@ -5,7 +5,8 @@
  * grown by one line (time should follow the change, not the total; bytes stored should be about the appended
  * bytes), and `verify --store`. Prints one line per measure and writes reports/bench-store.json. Then the index:
  * the first `archive` again with the index read by this thread alone (SESSION_AUDIT_INDEX_WORKERS=0, bench:store
- * only), `archive --reindex` (time, index size) and a few searches (time per process). It never fails on speed; it reports.
+ * only), `archive --reindex` (time, index size) and a few searches (time per process). It never fails on speed;
+ * it reports.
  *
  *   npm run bench:store                       # 10,000 sessions
  *   npm run bench:store -- --sessions 1000 --dir /var/tmp/sa-bench

@@ -7,8 +7,8 @@
  * bytes names, secrets/raw-literals.ts, or every record without it), hashes the bytes, and hands the findings and
  * the hash back when the main thread reaches the end of the file. The main thread, meanwhile, parses, normalizes and
  * runs every other check without hashing. The file is read from disk once, and the hash and the findings are those
- * of exactly the bytes the events came from. If the worker failed or stalled, the same work is done here instead, from a second read compared
- * with the first by the file's stamps: the result never depends on the second thread.
+ * of exactly the bytes the events came from. If the worker failed or stalled, the same work is done here instead,
+ * from a second read compared with the first by the file's stamps: the result never depends on the second thread.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
