@@ -5,6 +5,7 @@
  */
 import type { Case, Files } from './case-kit.js';
 import { CLAUDE_CWD, claudeCleanTree } from './cases-claude.js';
+import { PLANTED } from './secrets.js';
 
 export interface Line {
   display: string;
@@ -91,6 +92,23 @@ export function claudeHomeCases(): Case[] {
           display: 'Push it.',
           pastedContents: {},
           timestamp: t + 60_000,
+          project: CLAUDE_CWD,
+          sessionId: GONE,
+        });
+        lines.sort((a, b) => a.timestamp - b.timestamp);
+      },
+    ),
+    homeCase(
+      'home-history-secret',
+      'history.jsonl keeps a prompt holding an API key, of a session whose transcript is gone: the key outlives ' +
+        'the transcript in the history (SECRET_IN_HOME, its value never shown; the gone session is reported with ' +
+        'its first prompt redacted).',
+      ['CLAUDE_HISTORY_SESSION_GONE', 'SECRET_IN_HOME'],
+      (lines) => {
+        lines.push({
+          display: `Use this key for the staging client: ${PLANTED['api-key']!}`,
+          pastedContents: {},
+          timestamp: lines.at(-1)!.timestamp - 86_400_000,
           project: CLAUDE_CWD,
           sessionId: GONE,
         });

@@ -79,8 +79,9 @@ export function grokHomeCases(): Case[] {
     homeCase(
       'home-prompt-history-gone',
       'The prompt history holds prompts of two sessions whose dirs are gone: one older than the 30-day TTL before ' +
-        'the newest line (a note), one within it (a warning: deleted by hand); the newer holds a key, redacted.',
-      ['GROK_PROMPT_HISTORY_SESSION_GONE'],
+        'the newest line (a note), one within it (a warning: deleted by hand); the newer holds a key, redacted ' +
+        '(and reported as SECRET_IN_HOME: the history keeps it).',
+      ['GROK_PROMPT_HISTORY_SESSION_GONE', 'SECRET_IN_HOME'],
       (h) => {
         const first = Date.parse(h.history[0]!.timestamp);
         h.history.unshift(

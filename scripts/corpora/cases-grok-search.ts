@@ -141,8 +141,8 @@ export function grokSearchCases(): Case[] {
       'The search index holds the rows of two sessions whose directories are gone, and its last bootstrap is ' +
         'older than every row: one row is older than the 30-day TTL before the newest row (a note: what the TTL ' +
         'cleanup leaves), the other newer (a warning: deleted by hand). The newer one has a key in its prompt, ' +
-        'which the message redacts.',
-      ['GROK_SEARCH_ROW_WITHOUT_SESSION'],
+        'which the message redacts (and SECRET_IN_HOME reports: the index keeps it).',
+      ['GROK_SEARCH_ROW_WITHOUT_SESSION', 'SECRET_IN_HOME'],
       (h) => {
         h.meta.last_bootstrap_at = String(at(2026, 6, 1));
         h.rows.push(goneRow(1, at(2026, 7, 1), 'Bump the lockfile.', 'Bump the lockfile'));

@@ -45,6 +45,11 @@ export interface HomeCheckContext<C extends string = string> {
   emit(code: C, location: Location, message: string, opts?: { key?: string; severity?: Severity }): void;
   /** Say that the file knows a session whose log is gone (the `sessions` list shows it). */
   gone(g: GoneSession): void;
+  /**
+   * Every entry the agent's home checks can recall (their `recall`), of every session the home's files name, in
+   * the files' order: the text these files keep of the user's sessions.
+   */
+  recalled(onEntry: (e: RecalledEntry) => void): void;
 }
 
 /** What a home's file still holds of a session whose log is gone, one entry at a time (a prompt, a title). */

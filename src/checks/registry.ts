@@ -6,6 +6,7 @@ import type { Check } from './define.js';
 import type { HomeCheck } from './define-home.js';
 import type { RootCheck } from './define-root.js';
 import { homeNames } from './home-names.js';
+import { homeSecrets } from './home-secrets.js';
 import { jsonlIntegrity } from './jsonl-integrity.js';
 import { lineage } from './lineage.js';
 import { schema } from './schema.js';
@@ -29,4 +30,4 @@ export const CHECKS = [
 export const ROOT_CHECKS = [lineage] as const satisfies readonly RootCheck[];
 
 /** Checks every agent's home gets, before its format's own home checks. */
-export const HOME_CHECKS = [homeNames] as const satisfies readonly HomeCheck[];
+export const HOME_CHECKS = [homeNames, homeSecrets] as const satisfies readonly HomeCheck[];

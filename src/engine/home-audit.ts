@@ -90,6 +90,7 @@ function homeContext(
     identity: (session) => format.identityOf?.(fsSource(session)),
     emit,
     gone,
+    recalled: (onEntry) => recallFrom(home, source, sessions, options, () => true, onEntry),
   };
 }
 

@@ -15,7 +15,8 @@ import { treeState } from '../helpers/tree-hash.js';
 const tmp = mkdtempSync(join(tmpdir(), 'grok-home-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const isMine = (c: string) => c.startsWith('GROK_PROMPT_HISTORY_') || c.startsWith('GROK_ACTIVE_SESSION_');
+const isMine = (c: string) =>
+  c.startsWith('GROK_PROMPT_HISTORY_') || c.startsWith('GROK_ACTIVE_SESSION_') || c === 'SECRET_IN_HOME';
 
 describe('the corpora cases', () => {
   for (const c of grokHomeCases())

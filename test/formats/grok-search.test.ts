@@ -26,7 +26,7 @@ import { treeState } from '../helpers/tree-hash.js';
 const tmp = mkdtempSync(join(tmpdir(), 'grok-search-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const isSearch = (c: string) => c.startsWith('GROK_SEARCH_');
+const isSearch = (c: string) => c.startsWith('GROK_SEARCH_') || c === 'SECRET_IN_HOME';
 
 describe('the corpora cases', () => {
   for (const c of grokSearchCases())
@@ -121,7 +121,7 @@ test('a secret in a row of a gone session never appears in the report', async ()
   });
   writeFiles(dir, renderGrokSearch(parts));
   const { home, raw } = await auditHome(dir);
-  expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_ROW_WITHOUT_SESSION']);
+  expect(home.map((f) => f.code)).toEqual(['GROK_SEARCH_ROW_WITHOUT_SESSION', 'SECRET_IN_HOME']);
   expect(raw).not.toContain('Pg7sQ2xVb9LmW4rT');
   const r = await cli(['sessions', dir, '--format', 'json']);
   expect(r.stdout).not.toContain('Pg7sQ2xVb9LmW4rT');

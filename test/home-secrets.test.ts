@@ -1,0 +1,66 @@
+/**
+ * SECRET_IN_HOME (checks/home-secrets.ts): a secret in what an agent's home keeps of its sessions is reported once
+ * per occurrence, where the file holds it, with the session it names and the hash SECRET_IN_SESSION would give,
+ * never its value; a session whose log is still there is told apart from one whose log is gone; `--ignore` turns
+ * the check off; nothing in the home changes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Files } from '../scripts/corpora/case-kit.js';
+import { claudeHomeCases } from '../scripts/corpora/cases-claude-home.js';
+import { grokHomeCases, grokHomeParts, renderGrokHome } from '../scripts/corpora/cases-grok-home.js';
+import { grokSearchCases } from '../scripts/corpora/cases-grok-search.js';
+import { PLANTED } from '../scripts/corpora/secrets.js';
+import { auditCase, auditFiles, caseNamed } from './helpers/home-cases.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'home-secrets-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const KEY = PLANTED['api-key']!;
+const HASH = createHash('sha256').update(KEY).digest('hex').slice(0, 12);
+const mine = (code: string) => code === 'SECRET_IN_HOME';
+
+describe('a key kept by a home file, of a session whose log is gone', () => {
+  const cases: Array<[string, { name: string; files: Files; must: readonly string[] }, RegExp]> = [
+    ['Claude history.jsonl', caseNamed(claudeHomeCases(), 'home-history-secret'), /^history\.jsonl$/],
+    ['Grok prompt_history.jsonl', caseNamed(grokHomeCases(), 'home-prompt-history-gone'), /prompt_history\.jsonl$/],
+    ['Grok session_search.sqlite', caseNamed(grokSearchCases(), 'home-search-gone'), /session_search\.sqlite$/],
+  ];
+  test.each(cases)('%s', async (_name, c, file) => {
+    const { home } = await auditCase(join(tmp, c.name), { ...c, must: ['SECRET_IN_HOME'] }, mine);
+    const found = home.filter((f) => mine(f.code));
+    expect(found.length).toBeGreaterThanOrEqual(1);
+    for (const f of found) {
+      expect(f.location.file).toMatch(file);
+      expect(f.message).toContain(`api-key in `);
+      expect(f.message).toContain(`sha256 ${HASH}…, ${KEY.length} characters; the value is not shown`);
+      expect(f.message).toContain("the session's log is gone from this home");
+    }
+  });
+});
+
+describe('a key in the prompt history of a session whose log is there', () => {
+  const parts = grokHomeParts();
+  const top = parts.history[0]!;
+  parts.history.push({ ...top, timestamp: new Date(Date.parse(top.timestamp) + 1000).toISOString(), prompt: KEY });
+  const files = renderGrokHome(parts);
+
+  test('reported at its line, as kept beyond the log', async () => {
+    const { home } = await auditFiles(join(tmp, 'present'), files);
+    const found = home.filter((f) => mine(f.code));
+    expect(found).toHaveLength(1);
+    expect(found[0]!.location).toMatchObject({ line: parts.history.length });
+    expect(found[0]!.location.byteOffset).toBeTypeOf('number');
+    expect(found[0]!.message).toContain(`session ${top.session_id}`);
+    expect(found[0]!.message).toContain("the file keeps it when the session's log is deleted");
+  });
+
+  test('--ignore SECRET_IN_HOME turns it off', async () => {
+    const { home, report } = await auditFiles(join(tmp, 'ignored'), files, '--ignore', 'SECRET_IN_HOME');
+    expect(home.filter((f) => mine(f.code))).toEqual([]);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+});
