@@ -23,26 +23,13 @@ import { openStore, readState } from '../../src/store/open.js';
 import { storeSource } from '../../src/store/store-source.js';
 import type { TimelineEvent } from '../../src/timeline/model.js';
 import { cli } from '../helpers/cli.js';
+import { INDEX_ROOTS } from '../helpers/index-roots.js';
 
 const CORPORA = join(import.meta.dirname, '..', '..', 'corpora');
 const work = mkdtempSync(join(tmpdir(), 'sa-index-cost-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Every agent's clean corpus and a few damaged ones (merged lines, a torn tail, late-written lines, resumes). */
-const ROOTS = [
-  'grok/clean/sessions',
-  'grok/jsonl-merged-line/sessions',
-  'grok/jsonl-bad-line/sessions',
-  'grok/time-acp-reordered/sessions',
-  'grok/timeline-resume/sessions',
-  'grok/xref-rewind-points/sessions',
-  'codex/clean/sessions',
-  'codex/jsonl-torn-tail/sessions',
-  'claude/clean/projects',
-  'claude/tool-displaced-result/projects',
-  'pi/clean/sessions',
-  'hermes/clean',
-].map((r) => join(CORPORA, r));
+const ROOTS = INDEX_ROOTS;
 
 describe('one parse of each log', () => {
   const store = join(work, 'corpora-store');

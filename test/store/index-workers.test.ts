@@ -15,26 +15,13 @@ import { objectPath } from '../../src/store/layout.js';
 import { openStore, readState } from '../../src/store/open.js';
 import { isBuilt } from '../helpers/built.js';
 import { cli } from '../helpers/cli.js';
+import { INDEX_ROOTS } from '../helpers/index-roots.js';
 
 const BUILT = isBuilt('src/engine/parallel/index-worker.js');
-const CORPORA = join(import.meta.dirname, '..', '..', 'corpora');
 const work = mkdtempSync(join(tmpdir(), 'sa-index-workers-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const ROOTS = [
-  'grok/clean/sessions',
-  'grok/jsonl-merged-line/sessions',
-  'grok/jsonl-bad-line/sessions',
-  'grok/time-acp-reordered/sessions',
-  'grok/timeline-resume/sessions',
-  'grok/xref-rewind-points/sessions',
-  'codex/clean/sessions',
-  'codex/jsonl-torn-tail/sessions',
-  'claude/clean/projects',
-  'claude/tool-displaced-result/projects',
-  'pi/clean/sessions',
-  'hermes/clean',
-].map((r) => join(CORPORA, r));
+const ROOTS = INDEX_ROOTS;
 
 const ENV = ['SESSION_AUDIT_INDEX_WORKERS', 'SESSION_AUDIT_INDEX_WORKER_FAULT', 'SESSION_AUDIT_INDEX_STALL_MS'];
 afterEach(() => {
