@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Files } from '../scripts/corpora/case-kit.js';
 import { claudeHomeCases } from '../scripts/corpora/cases-claude-home.js';
+import { codexHomeParts, renderHome } from '../scripts/corpora/cases-codex-home.js';
 import { grokHomeCases, grokHomeParts, renderGrokHome } from '../scripts/corpora/cases-grok-home.js';
 import { grokSearchCases } from '../scripts/corpora/cases-grok-search.js';
 import { PLANTED } from '../scripts/corpora/secrets.js';
+import { cli } from './helpers/cli.js';
 import { auditCase, auditFiles, caseNamed } from './helpers/home-cases.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'home-secrets-'));
@@ -62,5 +64,31 @@ describe('a key in the prompt history of a session whose log is there', () => {
     const { home, report } = await auditFiles(join(tmp, 'ignored'), files, '--ignore', 'SECRET_IN_HOME');
     expect(home.filter((f) => mine(f.code))).toEqual([]);
     expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+});
+
+describe("a key in the first prompt Codex's state_5.sqlite keeps of a thread whose rollout is gone", () => {
+  const h = codexHomeParts();
+  const paged = h.rollouts.find((r) => r.id.endsWith('c004'))!;
+  h.tree.delete(paged.path);
+  h.history = h.history.filter((l) => !l.includes(paged.id));
+  h.threads.find((t) => t.id === paged.id)!.firstUserMessage = `Deploy with ${KEY} now.`;
+  const files = renderHome(h);
+
+  test('reported at the database; timeline --id of the thread recalls the row', async () => {
+    const dir = join(tmp, 'codex-state');
+    const { home } = await auditFiles(dir, files);
+    const found = home.filter((f) => mine(f.code));
+    expect(found.map((f) => [f.location.file, f.message.includes(`session ${paged.id}`)])).toEqual([
+      ['state_5.sqlite', true],
+    ]);
+    expect(found[0]!.message).toContain(`sha256 ${HASH}…`);
+    const r = await cli(['timeline', dir, '--id', paged.id, '--format', 'jsonl']);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { file: string; text: string });
+    expect(events.some((e) => e.file === 'state_5.sqlite' && e.text.startsWith('Deploy with '))).toBe(true);
   });
 });

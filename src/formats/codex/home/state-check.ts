@@ -198,4 +198,21 @@ export const codexStateDb = defineHomeCheck({
       });
     }
   },
+  // Each thread's title and first prompt, at the row's creation time: what `timeline --id` shows of a thread whose
+  // rollout is gone, what `search` finds and SECRET_IN_HOME scans. Both are notes: history.jsonl, recalled after
+  // this, holds the prompts themselves, and the first one is not counted twice.
+  recall(ctx, wanted, onEntry) {
+    if (!ctx.source.entry(STATE_DB)) return;
+    const db = readStateDb(ctx.source, ctx.maxDbBytes);
+    if (db.error !== undefined) return;
+    for (const t of db.threads) {
+      if (!wanted(t.id)) continue;
+      const at = isoOf(t.createdAt);
+      const time = at !== undefined ? { timeMs: Date.parse(at) } : {};
+      const first = t.firstUserMessage ?? '';
+      if (t.title && t.title !== first)
+        onEntry({ session: t.id, file: STATE_DB, ...time, kind: 'note', text: t.title });
+      if (first) onEntry({ session: t.id, file: STATE_DB, ...time, kind: 'note', text: first });
+    }
+  },
 });
