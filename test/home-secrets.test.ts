@@ -13,7 +13,7 @@ import type { Files } from '../scripts/corpora/case-kit.js';
 import { claudeHomeCases } from '../scripts/corpora/cases-claude-home.js';
 import { codexHomeParts, renderHome } from '../scripts/corpora/cases-codex-home.js';
 import { grokHomeCases, grokHomeParts, renderGrokHome } from '../scripts/corpora/cases-grok-home.js';
-import { grokSearchCases } from '../scripts/corpora/cases-grok-search.js';
+import { grokSearchCases, grokSearchParts, renderGrokSearch } from '../scripts/corpora/cases-grok-search.js';
 import { PLANTED } from '../scripts/corpora/secrets.js';
 import { cli } from './helpers/cli.js';
 import { auditCase, auditFiles, caseNamed } from './helpers/home-cases.js';
@@ -90,5 +90,53 @@ describe("a key in the first prompt Codex's state_5.sqlite keeps of a thread who
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { file: string; text: string });
     expect(events.some((e) => e.file === 'state_5.sqlite' && e.text.startsWith('Deploy with '))).toBe(true);
+  });
+});
+
+describe('a key in a Claude history line that names no session (an older version wrote it)', () => {
+  const clean = caseNamed(claudeHomeCases(), 'home-history-clean');
+  const files: Files = new Map(clean.files);
+  const history = String(files.get('.claude/history.jsonl'));
+  const line = JSON.stringify({ display: `export TOKEN=${KEY}`, pastedContents: {}, timestamp: 1_750_000_000_000 });
+  files.set('.claude/history.jsonl', `${history}${line}\n`);
+
+  test('reported at its line, as naming no session', async () => {
+    const { home } = await auditFiles(join(tmp, 'claude-legacy'), files);
+    const found = home.filter((f) => mine(f.code));
+    expect(found).toHaveLength(1);
+    expect(found[0]!.location).toMatchObject({ file: 'history.jsonl', line: history.split('\n').length });
+    expect(found[0]!.message).toContain('in a prompt that names no session (sha256 ');
+    expect(found[0]!.message).toContain('an older line, kept whatever became of its session');
+  });
+});
+
+describe("a key in the replies Grok's search index keeps of a session whose folder is gone", () => {
+  const h = grokSearchParts();
+  const row = h.rows[0]!;
+  h.rows.push({
+    ...row,
+    id: '019a3000-0000-7000-8000-00000000b0ff',
+    content: `Rotate the staging key.\n\nDone: I set STAGING_KEY=${KEY} in the deploy config.\n\nRead deploy.toml`,
+  });
+  const files = renderGrokSearch(h);
+
+  test('reported at the index; timeline --id recalls the prompt and the rest of the row', async () => {
+    const dir = join(tmp, 'grok-replies');
+    const { home } = await auditFiles(dir, files);
+    const found = home.filter((f) => mine(f.code));
+    expect(
+      found.map((f) => [f.location.file, f.message.includes('of session 019a3000-0000-7000-8000-00000000b0ff')]),
+    ).toEqual([['sessions/session_search.sqlite', true]]);
+    expect(found[0]!.message).toContain('in an entry of session');
+    const r = await cli(['timeline', dir, '--id', '019a3000-0000-7000-8000-00000000b0ff', '--format', 'jsonl']);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; text: string });
+    expect(events.find((e) => e.kind === 'user_prompt')?.text).toBe('Rotate the staging key.');
+    expect(
+      events.some((e) => e.text.startsWith('Done: I set STAGING_KEY=') && e.text.endsWith('Read deploy.toml')),
+    ).toBe(true);
   });
 });

@@ -73,7 +73,7 @@ describe('a session whose log is gone, picked by its id', () => {
   });
 });
 
-test("a Grok session gone from sessions/ is recalled from the search index's row: title and first prompt", async () => {
+test('a Grok session gone from sessions/ is recalled from its search row: title, first prompt, the rest', async () => {
   const grok = join(CORPORA, 'grok', 'home-search-gone');
   const r = await cli(['timeline', grok, '--id', '019a3000-0000-7000-8000-00000000b001', '--format', 'jsonl']);
   expect(r.code).toBe(0);
@@ -81,9 +81,12 @@ test("a Grok session gone from sessions/ is recalled from the search index's row
   expect(events.map((e) => [e.kind, e.file])).toEqual([
     ['notice', 'sessions/session_search.sqlite'],
     ['user_prompt', 'sessions/session_search.sqlite'],
+    ['notice', 'sessions/session_search.sqlite'],
   ]);
   expect(events[0]!.text).toContain('title "Bump the lockfile"');
   expect(events[1]!.text).toBe('Bump the lockfile.');
+  // The replies and tool paths the row indexes after the prompts.
+  expect(events[2]!.text).toBe('Done: the change is in place.\n\nRead src/lib.rs');
 });
 
 describe('--id picks a session whose log is in the tree, and says why it cannot pick one', () => {

@@ -50,10 +50,19 @@ export interface HomeCheckContext<C extends string = string> {
    * the files' order: the text these files keep of the user's sessions.
    */
   recalled(onEntry: (e: RecalledEntry) => void): void;
+  /**
+   * What `make` gives, made once per audit of the home and shared by every check and recall of that audit (a
+   * database's facts read by a check's `run` and again by its `recall`): keyed by the check's own name for it.
+   */
+  memo<T>(key: string, make: () => T): T;
 }
 
 /** What a home's file still holds of a session whose log is gone, one entry at a time (a prompt, a title). */
 export interface RecalledEntry {
+  /**
+   * The session the entry names; '' when it names none (an older history line), delivered only when `wanted('')`
+   * accepts it (the secret scan does; a session's timeline never asks for '').
+   */
   session: string;
   /** The home's file it comes from, relative to the home, and where in it. */
   file: string;

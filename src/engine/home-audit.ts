@@ -72,6 +72,7 @@ function homeContext(
   emit: HomeCheckContext['emit'],
   gone: HomeCheckContext['gone'],
   check: string,
+  memo: Map<string, unknown>,
 ): HomeCheckContext {
   const format = formatNamed(home.format)!;
   const limits = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES };
@@ -90,7 +91,11 @@ function homeContext(
     identity: (session) => format.identityOf?.(fsSource(session)),
     emit,
     gone,
-    recalled: (onEntry) => recallFrom(home, source, sessions, options, () => true, onEntry),
+    recalled: (onEntry) => recallFrom(home, source, sessions, options, () => true, onEntry, memo),
+    memo<T>(key: string, make: () => T): T {
+      if (!memo.has(key)) memo.set(key, make());
+      return memo.get(key) as T;
+    },
   };
 }
 
@@ -116,10 +121,12 @@ export function recallFrom(
   options: AuditOptions,
   wanted: (id: string) => boolean,
   onEntry: (e: RecalledEntry) => void,
+  memo = new Map<string, unknown>(),
 ): void {
   for (const check of formatNamed(home.format)?.home?.checks ?? []) {
     if (!check.recall) continue;
-    check.recall(homeContext(home, source, sessions, options, Date.now(), noop, noop, check.id), wanted, onEntry);
+    const ctx = homeContext(home, source, sessions, options, Date.now(), noop, noop, check.id, memo);
+    check.recall(ctx, wanted, onEntry);
   }
 }
 
@@ -135,6 +142,8 @@ export function auditHome(
   const ignored: Record<string, number> = {};
   const gone: GoneSession[] = [];
   const source = homeSource(home);
+  // One read of each database per audit, shared by the checks' judgement and the recall the secret scan asks for.
+  const memo = new Map<string, unknown>();
   for (const check of homeChecksFor(options, home.format)) {
     const emit: HomeCheckContext['emit'] = (code, location, message, opts) => {
       const meta = check.codes[code];
@@ -158,7 +167,7 @@ export function auditHome(
       );
     };
     try {
-      check.run(homeContext(home, source, sessions, options, now, emit, (g) => gone.push(g), check.id));
+      check.run(homeContext(home, source, sessions, options, now, emit, (g) => gone.push(g), check.id, memo));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       toolErrors.push({ session: id, check: check.id, message: `${err.message}\n${err.stack ?? ''}`.trim() });

@@ -36,7 +36,7 @@ export function sessionById(path: string, name: string, hint?: string, maxDbByte
   const gone = new Map<string, RecalledSession>();
   for (const h of homes) {
     const present = new Set(found.filter((s) => inside(s, h)).map((s) => s.id));
-    const wanted = (id: string): boolean => !present.has(id) && (id === name || id.startsWith(name));
+    const wanted = (id: string): boolean => id !== '' && !present.has(id) && (id === name || id.startsWith(name));
     recallHome(h, found, options, wanted, (e) => {
       const key = `${h.format}\u0000${h.abs}\u0000${e.session}`;
       let g = gone.get(key);

@@ -248,7 +248,7 @@ function judgePresent<C extends string>(ctx: HomeCheckContext<C>, rules: History
   }
 }
 
-/** Every line of the history naming a session `wanted` accepts, as what it recalls of that session. */
+/** Every line of the history naming a session `wanted` accepts, as what it recalls of that session ('': none). */
 export function recallHistory<C extends string>(
   ctx: HomeCheckContext<C>,
   rules: HistoryRules<C>,
@@ -257,9 +257,11 @@ export function recallHistory<C extends string>(
 ): void {
   const onRecord = (r: JsonlRecord): void => {
     const e = rules.entry(r.value);
-    if (!e || e.sessionId === undefined || e.sessionId === '' || !wanted(e.sessionId)) return;
+    // A line that names no session (an older version's) is the entry of session '' (define-home.ts).
+    const id = e?.sessionId ?? '';
+    if (!e || !wanted(id)) return;
     onEntry({
-      session: e.sessionId,
+      session: id,
       file: rules.file,
       line: r.line,
       byteOffset: r.byteOffset,

@@ -159,12 +159,16 @@ const CODES = {
 } as const;
 type Codes = keyof typeof CODES;
 
+/** The state DB as this audit read it: one private copy, shared by the judgement and the recall. */
+const stateOf = (ctx: HomeCheckContext<Codes>): StateFacts =>
+  ctx.memo(`codex-state-db:${STATE_DB}`, () => readStateDb(ctx.source, ctx.maxDbBytes));
+
 export const codexStateDb = defineHomeCheck({
   id: 'codex-state-db',
   codes: CODES,
   run(ctx) {
     if (!ctx.source.entry(STATE_DB)) return;
-    const db = readStateDb(ctx.source, ctx.maxDbBytes);
+    const db = stateOf(ctx);
     if (unreadable(ctx, db)) return;
     const rows = new Set<string>();
     for (const t of db.threads) {
@@ -203,7 +207,7 @@ export const codexStateDb = defineHomeCheck({
   // this, holds the prompts themselves, and the first one is not counted twice.
   recall(ctx, wanted, onEntry) {
     if (!ctx.source.entry(STATE_DB)) return;
-    const db = readStateDb(ctx.source, ctx.maxDbBytes);
+    const db = stateOf(ctx);
     if (db.error !== undefined) return;
     for (const t of db.threads) {
       if (!wanted(t.id)) continue;

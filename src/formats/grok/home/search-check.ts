@@ -10,8 +10,9 @@ import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-h
 import { excerpt as redacted } from '../../../checks/excerpt.js';
 import { SEARCH_CODES } from './search-codes.js';
 import { judgeSearchCoverage, SEARCH_COVERAGE_CODES } from './search-coverage.js';
-import { readSearchDb, type SearchFacts, type SearchRow } from './search-db.js';
+import type { SearchFacts, SearchRow } from './search-db.js';
 import { relocationOf, type SearchIndex, searchIndexes } from './search-files.js';
+import { recallSearch, searchFactsOf } from './search-recall.js';
 
 const CODES = { ...SEARCH_CODES, ...SEARCH_COVERAGE_CODES };
 type Codes = keyof typeof CODES;
@@ -193,9 +194,7 @@ export const grokSearchIndex = defineHomeCheck({
     const indexes = searchIndexes(paths);
     if (!indexes.length) return;
     const nowS = Math.floor(ctx.now / 1000);
-    const reads: Read[] = indexes.map((ix) =>
-      ix.logsOnly ? { ix } : { ix, db: readSearchDb(ctx.source, ix.rel, ix.nameOf, ctx.maxDbBytes) },
-    );
+    const reads: Read[] = indexes.map((ix) => (ix.logsOnly ? { ix } : { ix, db: searchFactsOf(ctx, ix) }));
     fileNotes(ctx, reads);
     const ref = reference(reads, nowS);
     const reported = new Set<string>();
@@ -228,24 +227,6 @@ export const grokSearchIndex = defineHomeCheck({
   },
   recall(ctx, wanted, onEntry) {
     const paths = ctx.source.inventory.filter((e) => e.type !== 'dir').map((e) => e.path);
-    for (const ix of searchIndexes(paths)) {
-      if (ix.logsOnly || ix.kind === 'quarantine') continue;
-      const db = readSearchDb(ctx.source, ix.rel, ix.nameOf, ctx.maxDbBytes);
-      if (db.error !== undefined) continue;
-      for (const r of db.rows) {
-        if (!wanted(r.id)) continue;
-        const timeMs = r.updatedAt !== undefined ? r.updatedAt * 1000 : undefined;
-        const at = { session: r.id, file: ix.rel, ...(timeMs !== undefined ? { timeMs } : {}) };
-        onEntry({
-          ...at,
-          kind: 'note',
-          text:
-            `the search index's row: title ${JSON.stringify(r.title)}, cwd ${r.cwd}, ${r.contentBytes} bytes of ` +
-            'indexed text (its prompts, then up to 100,000 characters of the replies, then tool paths), last ' +
-            'updated at this time',
-        });
-        if (r.firstPrompt !== undefined) onEntry({ ...at, kind: 'user_prompt', text: r.firstPrompt });
-      }
-    }
+    recallSearch(ctx, searchIndexes(paths), wanted, onEntry);
   },
 });

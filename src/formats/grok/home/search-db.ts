@@ -5,7 +5,8 @@
  * (formats/shared/sqlite/: the evidence is never opened by SQLite; never the `-shm`), opened read-only; a log that is
  * not the database's own is left out. The FTS5 table itself is never read: `session_docs` is its content table.
  * What is kept of each row is small (its text is hashed as it is read, then only its length and the head of its
- * first prompt are kept), so a large index is read in bounded memory.
+ * first prompt are kept), so a large index is read in bounded memory; a reader that wants the text (the recall)
+ * is handed each row's as it is read.
  */
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -77,7 +78,10 @@ function firstPromptOf(content: Uint8Array): string | undefined {
   return head.slice(0, PROMPT_HEAD);
 }
 
-function readRows(db: Database.Database, facts: SearchFacts): void {
+/** Called with each row as it is read and its indexed text, for a reader that wants the text itself. */
+export type OnRowText = (row: SearchRow, content: Buffer) => void;
+
+function readRows(db: Database.Database, facts: SearchFacts, onText?: OnRowText): void {
   const cols = (db.prepare('PRAGMA table_info(session_docs)').all() as Row[]).map((r) => String(r.name));
   const want = ['session_id', 'cwd', 'updated_at', 'title', 'content', 'content_hash'];
   const lacking = want.filter((c) => !cols.includes(c));
@@ -97,7 +101,7 @@ function readRows(db: Database.Database, facts: SearchFacts): void {
     const content = bytes(r.c);
     const updatedAt = num(r.updated_at);
     const first = firstPromptOf(content);
-    facts.rows.push({
+    const row: SearchRow = {
       id: String(r.session_id),
       cwd: typeof r.cwd === 'string' ? r.cwd : String(r.cwd ?? ''),
       ...(updatedAt !== undefined ? { updatedAt } : {}),
@@ -106,7 +110,9 @@ function readRows(db: Database.Database, facts: SearchFacts): void {
       ...(first !== undefined ? { firstPrompt: first } : {}),
       storedHash: typeof r.content_hash === 'string' ? r.content_hash : String(r.content_hash ?? ''),
       hash: contentHash(title, content),
-    });
+    };
+    facts.rows.push(row);
+    onText?.(row, Buffer.from(content.buffer, content.byteOffset, content.byteLength));
   }
 }
 
@@ -119,6 +125,7 @@ export function readSearchDb(
   rel: string,
   nameOf: SidecarNames = (s) => `${rel}${s}`,
   maxDbBytes = DEFAULT_MAX_DB_BYTES,
+  onText?: OnRowText,
 ): SearchFacts {
   const facts: SearchFacts = { integrity: [], tables: [], meta: new Map(), rows: [], truncated: false };
   const r = withDatabaseCopy(source, rel, { maxDbBytes, nameOf }, (db) => {
@@ -127,7 +134,7 @@ export function readSearchDb(
     if (facts.tables.includes('meta'))
       for (const m of db.prepare('SELECT key, value FROM meta').iterate() as Iterable<Row>)
         facts.meta.set(String(m.key), String(m.value));
-    if (facts.tables.includes('session_docs')) readRows(db, facts);
+    if (facts.tables.includes('session_docs')) readRows(db, facts, onText);
     else facts.error = 'it has no session_docs table';
   });
   if (r.walForeign) facts.walForeign = r.walForeign;
