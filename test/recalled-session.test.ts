@@ -87,6 +87,12 @@ test('a Grok session gone from sessions/ is recalled from its search row: title,
   expect(events[1]!.text).toBe('Bump the lockfile.');
   // The replies and tool paths the row indexes after the prompts.
   expect(events[2]!.text).toBe('Done: the change is in place.\n\nRead src/lib.rs');
+  // The transcript shows that text as the file kept it, line by line, and says a note quotes it.
+  const t = await cli(['transcript', grok, '--id', '019a3000-0000-7000-8000-00000000b001'], { columns: 200 });
+  expect(t.code).toBe(0);
+  expect(t.stdout).toContain('a note quotes what a file kept beside the prompts');
+  expect(t.stdout).toMatch(/recorded in sessions\/session_search\.sqlite: .*\n {2}Done: the change is in place\.\n/);
+  expect(t.stdout).not.toContain('\\n');
 });
 
 describe('--id picks a session whose log is in the tree, and says why it cannot pick one', () => {

@@ -68,7 +68,10 @@ export function recalledNotice(g: RecalledSession): string {
   return (
     `The log of session ${g.id} is not in ${g.home.display}: what follows is what ${g.files.join(' and ')} still ` +
     `hold${g.files.length === 1 ? 's' : ''} of it (${plural(prompts, 'prompt')}), recalled from the agent's own ` +
-    "files. The agent's replies, its tool calls and their results are not shown: they were in the log."
+    "files. The agent's replies, its tool calls and their results are not shown: they were in the log" +
+    (g.entries.some((e) => e.kind === 'note')
+      ? ' (a note quotes what a file kept beside the prompts, as it kept it: a search index keeps replies as text).'
+      : '.')
   );
 }
 
@@ -86,6 +89,6 @@ export function recalledTranscript(g: RecalledSession, onEntry: (e: TranscriptEn
     onEntry(
       e.kind === 'user_prompt'
         ? { type: 'prompt', at: at(e), text: e.text }
-        : { type: 'notice', at: at(e), text: `recorded in ${e.file}: ${e.text}` },
+        : { type: 'notice', at: at(e), text: `recorded in ${e.file}:${e.text.includes('\n') ? '\n' : ' '}${e.text}` },
     );
 }

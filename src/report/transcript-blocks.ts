@@ -192,8 +192,11 @@ export function blockOf(e: TranscriptEntry, o: BlockOptions): Block {
         };
       return { ...base, title: 'thinking', tone: 'dim', body: lines.map((text) => ({ text, style: 'dim' })) };
     }
-    case 'notice':
-      return { ...base, title: e.text, tone: 'dim', body: [] };
+    case 'notice': {
+      // A notice of several lines (the text a home's file kept, recalled) shows its first as the title.
+      const [title = '', ...rest] = linesOf(e.text);
+      return { ...base, title, tone: 'dim', body: rest.map((text) => ({ text, style: 'dim' })) };
+    }
     case 'call': {
       const { body, lang } = callBody(e.view, o.maxLines);
       return {
