@@ -235,6 +235,19 @@ export function codexHomeCases(): Case[] {
       },
     ),
     homeCase(
+      'home-security-event-outside-thread',
+      "state_5.sqlite's security_events holds a network decision of the main thread an hour after the thread's " +
+        'row was last updated (CSE-3): the clock moved, the row was rewritten, or the row was not updated.',
+      ['CODEX_SECURITY_EVENT_OUTSIDE_THREAD'],
+      (h) => {
+        const main = h.threads[0]!;
+        h.security = [
+          { threadId: main.id, createdAt: main.createdAt + 5, kind: 'exec', decision: 'approved' },
+          { threadId: main.id, createdAt: main.updatedAt + 3600, kind: 'network', decision: 'approved' },
+        ];
+      },
+    ),
+    homeCase(
       'home-session-index-orphan',
       'session_index.jsonl names a thread ("Migrate the CI") whose rollout is not in the home, and that no other ' +
         'file of the home knows.',

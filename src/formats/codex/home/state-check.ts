@@ -1,11 +1,12 @@
 /**
  * CODEX_STATE_* and CODEX_SECURITY_*: the state DB's threads judged against the home's rollouts
- * (home-artifacts.md §2.1, §2.2). Codex deletes a row whose rollout is missing at the next thread listing
+ * (home-artifacts.md §2.1, §2.2: CSE-1 and CSE-3; CSE-2, a decision the rollout's approval events contradict, is not
+ * judged, because the spec could not verify the values of `kind` and `decision`). Codex deletes a row whose rollout is missing at the next thread listing
  * (`list_threads_db`), so a row without its rollout is fresh evidence of a deletion; what the row still holds (title,
  * first prompt, times, cwd) is reported with it.
  */
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
-import { readStateDb, STATE_DB, type StateFacts, type ThreadRow } from './state-db.js';
+import { readStateDb, type SecurityThread, STATE_DB, type StateFacts, type ThreadRow } from './state-db.js';
 import { excerpt, isoOf, normalized, placesOf, promptsOf } from './rollouts.js';
 
 const pointer = (table: string, id: string): string => `/${table}/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -84,6 +85,33 @@ function archive(ctx: HomeCheckContext<Codes>, t: ThreadRow, places: Set<string>
   );
 }
 
+/** How far a decision may lie outside its thread's times before it is said: the columns are whole seconds. */
+const OUTSIDE_SLACK_MS = 60_000;
+
+/** CSE-3: a thread's security events recorded before its row was created or after the row was last updated. */
+function outsideThread(ctx: HomeCheckContext<Codes>, s: SecurityThread, t: ThreadRow): void {
+  const ms = (v: unknown): number | undefined => {
+    const at = isoOf(v);
+    return at === undefined ? undefined : Date.parse(at);
+  };
+  const [first, last, created, updated] = [ms(s.firstAt), ms(s.lastAt), ms(t.createdAt), ms(t.updatedAt)];
+  const before = first !== undefined && created !== undefined && first < created - OUTSIDE_SLACK_MS;
+  const after = last !== undefined && updated !== undefined && last > updated + OUTSIDE_SLACK_MS;
+  if (!before && !after) return;
+  const iso = (n: number): string => new Date(n).toISOString();
+  const what = [
+    before ? `the first at ${iso(first!)}, before the thread's row was created (${iso(created!)})` : '',
+    after ? `the last at ${iso(last!)}, after the row was last updated (${iso(updated!)})` : '',
+  ].filter(Boolean);
+  ctx.emit(
+    'CODEX_SECURITY_EVENT_OUTSIDE_THREAD',
+    { file: STATE_DB, pointer: pointer('security_events', s.threadId) },
+    `${s.events} security event(s)${s.kinds.length ? ` (${s.kinds.join(', ')})` : ''} of thread ${s.threadId}: ` +
+      `${what.join('; ')}`,
+    { key: s.threadId },
+  );
+}
+
 function unreadable(ctx: HomeCheckContext<Codes>, db: StateFacts): boolean {
   const at = { file: STATE_DB };
   if (db.error !== undefined) {
@@ -148,6 +176,16 @@ const CODES = {
       'whose thread has no row in `threads` and no rollout in the home show that a session ran and decisions were ' +
       'made in it, and that its rollout and row are gone (deleted, or a partial copy of the home).',
   },
+  CODEX_SECURITY_EVENT_OUTSIDE_THREAD: {
+    severity: 'note',
+    title: "A thread's security events lie outside the times of its row",
+    help:
+      'Codex records sandbox and approval decisions in `security_events` as the thread runs, and updates the ' +
+      "thread's row as its rollout grows, so a thread's decisions normally fall between the row's created_at and " +
+      'updated_at. One recorded more than a minute before the row was created, or after its last update, means ' +
+      "the machine's clock moved, the row was rewritten (a thread id reused, a restored database), or Codex " +
+      'recorded the decision without updating the row (a run that ended before its rollout was written).',
+  },
   CODEX_STATE_DB_UNREADABLE: {
     severity: 'warning',
     title: "Codex's state DB cannot be read, or only in part",
@@ -181,7 +219,10 @@ export const codexStateDb = defineHomeCheck({
       firstMessage(ctx, t);
       archive(ctx, t, places);
     }
+    const byId = new Map(db.threads.map((t) => [t.id, t]));
     for (const s of db.security ?? []) {
+      const row = byId.get(s.threadId);
+      if (row) outsideThread(ctx, s, row);
       if (rows.has(s.threadId) || placesOf(ctx, s.threadId).size) continue;
       const firstAt = isoOf(s.firstAt);
       const lastAt = isoOf(s.lastAt);
