@@ -91,8 +91,9 @@ function rowsOf(db: Database.Database): StoreRows {
 }
 
 /**
- * Run `read` on the home's store (undefined when the home has none, or when it cannot be read: the store's own
- * session says why).
+ * Run `read` on the home's store, from its private copy (removed before this returns); not run when the home has no
+ * store or it cannot be read (the store's own session says why). `read` is called while the copy is open: what it
+ * hands on (a gone session, a recalled entry) it hands on from there, one row at a time.
  */
 export function withStoreRows(
   source: SessionSource,
