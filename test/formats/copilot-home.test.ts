@@ -239,3 +239,20 @@ test('the early XDG home, .config/copilot, is a home too', async () => {
   expect(home.map((f) => f.code)).toEqual(['SECRET_IN_HOME']);
   expect((await sessionsOf(dir)).filter((s) => s.gone).map((s) => s.id)).toEqual([COPILOT_IDS.gone]);
 });
+
+test("times as SQLite's datetime('now') writes them bound the gone session in UTC", async () => {
+  const at = '2026-06-10 09:00:00';
+  const files = inHome(copilotTreeWithRows([{ id: COPILOT_IDS.gone, cwd: COPILOT_CWD, turns: 1, at }]));
+  const dir = join(tmp, 'sqlite-times');
+  writeFiles(dir, files);
+  const gone = (await sessionsOf(dir)).filter((s) => s.gone);
+  expect(gone.map((g) => [g.id, g.started, g.ended])).toEqual([
+    [COPILOT_IDS.gone, '2026-06-10T09:00:00.000Z', '2026-06-10T09:00:00.000Z'],
+  ]);
+  const events = await timelineOf(dir, COPILOT_IDS.gone);
+  expect(events.map((e) => [e.kind, e.time])).toEqual([
+    ['notice', '2026-06-10T09:00:00.000Z'],
+    ['user_prompt', '2026-06-10T09:00:00.000Z'],
+    ['model_text', '2026-06-10T09:00:00.000Z'],
+  ]);
+});
