@@ -11,13 +11,15 @@
  * check or has a foreign -wal is COPILOT_STORE_UNREADABLE, _INTEGRITY or _WAL_FOREIGN. This check declares no code
  * of its own: its job is `gone` and `recall`, by the same rule as the store's session (compareLogs: a session with a
  * UUID id and neither a directory session-state/<id>/ nor a flat session-state/<id>.jsonl), so the gone list and the
- * note name the same sessions. An unreadable store gives no gone session and nothing recalled.
+ * note name the same sessions. An unreadable store gives no gone session and nothing recalled. The store is copied
+ * and read once per audit for this check's judgement and recall together (ctx.memo); the store's session reads its
+ * own copy.
  */
 import { join } from 'node:path';
 import { defineHomeCheck, type HomeCheckContext, type RecalledEntry } from '../../../checks/define-home.js';
 import { excerpt } from '../../../checks/excerpt.js';
 import { STORE, UUID_RE } from '../artifacts.js';
-import { type StoreRows, type StoreSessionRow, storeTimeMs, withStoreRows } from './store-rows.js';
+import { readStoreRows, type StoreRows, type StoreSessionRow, storeTimeMs } from './store-rows.js';
 
 const STATE_DIR = 'session-state';
 
@@ -32,7 +34,7 @@ function hasFiles(ctx: HomeCheckContext, id: string): boolean {
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 function gone(ctx: HomeCheckContext, rows: StoreRows, s: StoreSessionRow): void {
-  const turns = rows.turns(s.id);
+  const turns = rows.turns.get(s.id) ?? [];
   const times = [s.createdAt, s.updatedAt, ...turns.map((t) => t.timestamp)]
     .map(storeTimeMs)
     .filter((ms): ms is number => ms !== undefined);
@@ -55,7 +57,7 @@ const same = (a: string | undefined, b: string | undefined): boolean =>
 
 /** What the store holds of one session, in turn order: its summary (a note), then each turn's prompt and reply. */
 function recallSession(rows: StoreRows, s: StoreSessionRow, onEntry: (e: RecalledEntry) => void): void {
-  const turns = rows.turns(s.id);
+  const turns = rows.turns.get(s.id) ?? [];
   const at = (v: string | undefined) => {
     const ms = storeTimeMs(v);
     return { session: s.id, file: STORE, ...(ms !== undefined ? { timeMs: ms } : {}) };
@@ -77,17 +79,21 @@ function recallSession(rows: StoreRows, s: StoreSessionRow, onEntry: (e: Recalle
   }
 }
 
+/** The store as this audit read it: one private copy, shared by the judgement and the recall. */
+const storeOf = (ctx: HomeCheckContext): StoreRows | undefined =>
+  ctx.memo(`copilot-store-home:${STORE}`, () => readStoreRows(ctx.source, ctx.maxDbBytes));
+
 export const copilotStoreHome = defineHomeCheck({
   id: 'copilot-store-home',
   codes: {},
   run(ctx) {
-    withStoreRows(ctx.source, ctx.maxDbBytes, (rows) => {
-      for (const s of rows.sessions()) if (UUID_RE.test(s.id) && !hasFiles(ctx, s.id)) gone(ctx, rows, s);
-    });
+    const rows = storeOf(ctx);
+    if (!rows) return;
+    for (const s of rows.sessions) if (UUID_RE.test(s.id) && !hasFiles(ctx, s.id)) gone(ctx, rows, s);
   },
   recall(ctx, wanted, onEntry) {
-    withStoreRows(ctx.source, ctx.maxDbBytes, (rows) => {
-      for (const s of rows.sessions()) if (wanted(s.id)) recallSession(rows, s, onEntry);
-    });
+    const rows = storeOf(ctx);
+    if (!rows) return;
+    for (const s of rows.sessions) if (wanted(s.id)) recallSession(rows, s, onEntry);
   },
 });

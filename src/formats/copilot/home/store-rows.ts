@@ -3,8 +3,8 @@
  * session's row (`sessions`: cwd, summary, times) and its turns in order (`turns`: user_message,
  * assistant_response, timestamp). Read as store.ts reads the store: a private copy with its `-wal`
  * (formats/shared/sqlite/), opened read-only, bounded by `--max-db-bytes`, never the evidence itself. Columns
- * differ by schema version: only those the file has are read. A store that cannot be read gives its reason (the
- * store's own session reports it: COPILOT_STORE_UNREADABLE) and no rows.
+ * differ by schema version: only those the file has are read. A store that cannot be read gives no rows (the
+ * store's own session says why: COPILOT_STORE_UNREADABLE).
  */
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
@@ -33,12 +33,10 @@ export interface StoreTurnRow {
   timestamp?: string;
 }
 
-/** What a reader is handed on the open copy. */
+/** What the store holds of its sessions: their rows by id, and each one's turns in turn order. */
 export interface StoreRows {
-  /** Every session row, by id (at most MAX_SESSIONS). */
-  sessions(): StoreSessionRow[];
-  /** A session's turns in turn order (by turn_index, then row id). */
-  turns(id: string): StoreTurnRow[];
+  sessions: StoreSessionRow[];
+  turns: ReadonlyMap<string, StoreTurnRow[]>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -49,60 +47,57 @@ const columnsOf = (db: Database.Database, table: string): string[] =>
 const pick = (have: readonly string[], names: readonly string[]): string =>
   names.map((c) => (have.includes(c) ? c : `NULL AS ${c}`)).join(', ');
 
+function sessionRow(r: Row): StoreSessionRow {
+  const row: StoreSessionRow = { id: String(r.id) };
+  const [cwd, summary, createdAt, updatedAt] = [r.cwd, r.summary, r.created_at, r.updated_at].map(str);
+  if (cwd) row.cwd = cwd;
+  if (summary) row.summary = summary;
+  if (createdAt) row.createdAt = createdAt;
+  if (updatedAt) row.updatedAt = updatedAt;
+  return row;
+}
+
+function turnRow(r: Row): StoreTurnRow {
+  const t: StoreTurnRow = {};
+  const index = num(r.turn_index);
+  if (index !== undefined) t.index = index;
+  const [user, assistant, timestamp] = [r.user_message, r.assistant_response, r.timestamp].map(str);
+  if (user) t.user = user;
+  if (assistant) t.assistant = assistant;
+  if (timestamp) t.timestamp = timestamp;
+  return t;
+}
+
 function rowsOf(db: Database.Database): StoreRows {
   const tables = tablesOf(db);
   const sCols = tables.includes('sessions') ? columnsOf(db, 'sessions') : [];
   const tCols = tables.includes('turns') ? columnsOf(db, 'turns') : [];
+  if (!sCols.includes('id')) return { sessions: [], turns: new Map() };
   const sessionSql =
     `SELECT ${pick(sCols, ['id', 'cwd', 'summary', 'created_at', 'updated_at'])} FROM sessions ` +
     `ORDER BY id LIMIT ${MAX_SESSIONS}`;
-  const order = ['turn_index', 'id'].filter((c) => tCols.includes(c));
-  const turnSql =
-    `SELECT ${pick(tCols, ['turn_index', 'user_message', 'assistant_response', 'timestamp'])} FROM turns ` +
-    `WHERE session_id = ?${order.length ? ` ORDER BY ${order.join(', ')}` : ''}`;
-  const turnStmt = tCols.includes('session_id') ? db.prepare(turnSql) : undefined;
-  return {
-    sessions() {
-      if (!sCols.includes('id')) return [];
-      return (db.prepare(sessionSql).all() as Row[]).map((r) => {
-        const row: StoreSessionRow = { id: String(r.id) };
-        const [cwd, summary, createdAt, updatedAt] = [r.cwd, r.summary, r.created_at, r.updated_at].map(str);
-        if (cwd) row.cwd = cwd;
-        if (summary) row.summary = summary;
-        if (createdAt) row.createdAt = createdAt;
-        if (updatedAt) row.updatedAt = updatedAt;
-        return row;
-      });
-    },
-    turns(id) {
-      if (!turnStmt) return [];
-      return (turnStmt.all(id) as Row[]).map((r) => {
-        const t: StoreTurnRow = {};
-        const index = num(r.turn_index);
-        if (index !== undefined) t.index = index;
-        const [user, assistant, timestamp] = [r.user_message, r.assistant_response, r.timestamp].map(str);
-        if (user) t.user = user;
-        if (assistant) t.assistant = assistant;
-        if (timestamp) t.timestamp = timestamp;
-        return t;
-      });
-    },
-  };
+  const sessions = (db.prepare(sessionSql).all() as Row[]).map(sessionRow);
+  const turns = new Map<string, StoreTurnRow[]>(sessions.map((s) => [s.id, []]));
+  if (tCols.includes('session_id')) {
+    const order = ['session_id', ...['turn_index', 'id'].filter((c) => tCols.includes(c))].join(', ');
+    const turnSql =
+      `SELECT session_id, ${pick(tCols, ['turn_index', 'user_message', 'assistant_response', 'timestamp'])} ` +
+      `FROM turns ORDER BY ${order}`;
+    for (const r of db.prepare(turnSql).iterate() as Iterable<Row>) turns.get(String(r.session_id))?.push(turnRow(r));
+  }
+  return { sessions, turns };
 }
 
 /**
- * Run `read` on the home's store, from its private copy (removed before this returns); not run when the home has no
- * store or it cannot be read (the store's own session says why). `read` is called while the copy is open: what it
- * hands on (a gone session, a recalled entry) it hands on from there, one row at a time.
+ * The home's store, read from its private copy (removed before this returns); undefined when the home has none or
+ * it cannot be read (the store's own session says why). Every turn's text is kept: a check's judgement and the
+ * recall the secret scan asks for share one read (HomeCheckContext.memo).
  */
-export function withStoreRows(
-  source: SessionSource,
-  maxDbBytes: number | undefined,
-  read: (rows: StoreRows) => void,
-): void {
-  if (source.entry(STORE)?.type !== 'file') return;
+export function readStoreRows(source: SessionSource, maxDbBytes: number | undefined): StoreRows | undefined {
+  if (source.entry(STORE)?.type !== 'file') return undefined;
   const opts = { maxDbBytes: maxDbBytes ?? DEFAULT_MAX_DB_BYTES, journal: false, rollback: false };
-  withDatabaseCopy(source, STORE, opts, (db) => read(rowsOf(db)));
+  const r = withDatabaseCopy(source, STORE, opts, rowsOf);
+  return r.ok ? r.value : undefined;
 }
 
 /**
