@@ -20,6 +20,7 @@ import { claudeHomeCases } from './corpora/cases-claude-home.js';
 import { claudeCaptureCases, codexCaptureCases } from './corpora/cases-captures.js';
 import { PI_LAYOUT, piCases, piCleanTree } from './corpora/cases-pi.js';
 import { copilotCorpus } from './corpora/cases-copilot.js';
+import { copilotHomeCases } from './corpora/cases-copilot-home.js';
 import { GEMINI_CORPUS, geminiCases, geminiCleanTree } from './corpora/cases-gemini.js';
 import { geminiHomeCases } from './corpora/cases-gemini-home.js';
 import { OPENCODE_LAYOUT, opencodeCorpus } from './corpora/cases-opencode.js';
@@ -163,7 +164,18 @@ export function generate(outDir: string): string[] {
       allCodes,
     ),
   );
-  written.push(...generateAgentCorpora(outDir, ...copilotCorpus(), allCodes));
+  const [copilotName, copilotAgent, copilotLayout, copilotClean, copilotCases] = copilotCorpus();
+  written.push(
+    ...generateAgentCorpora(
+      outDir,
+      copilotName,
+      copilotAgent,
+      copilotLayout,
+      copilotClean,
+      [...copilotCases, ...copilotHomeCases()],
+      allCodes,
+    ),
+  );
   written.push(...generateAgentCorpora(outDir, 'opencode', 'opencode', OPENCODE_LAYOUT, ...opencodeCorpus(), allCodes));
   return written;
 }

@@ -4,7 +4,7 @@
  * second session; the session store; config.json and command history, which are no session's) and one damaged case
  * per finding it is meant to show. Synthetic, shaped like the real files in ../shared/external/copilot-cli.
  */
-import { CHECKPOINT_INDEX, CopilotLog, storeDb, type Line } from './copilot-builder.js';
+import { CHECKPOINT_INDEX, CopilotLog, storeDb, type Line, type StoreSession } from './copilot-builder.js';
 import type { Case, Expectation, Files } from './case-kit.js';
 import { walPair } from './hermes-builder.js';
 
@@ -81,8 +81,15 @@ interface Home {
   files: Files;
 }
 
-/** The clean home, with `edit` applied to the main log's lines before it is written. */
-function home(edit?: (ls: Line[], s: CopilotLog) => void, turns?: { main?: number; extra?: string[] }): Home {
+/**
+ * The clean home, with `edit` applied to the main log's lines before it is written; `more`: more sessions of the
+ * store (in the database and its -wal alike).
+ */
+function home(
+  edit?: (ls: Line[], s: CopilotLog) => void,
+  turns?: { main?: number; extra?: string[] },
+  more: readonly StoreSession[] = [],
+): Home {
   const main = mainLog();
   const second = secondLog();
   const lines = main.lines.map((l) => ({ ...l }));
@@ -102,6 +109,7 @@ function home(edit?: (ls: Line[], s: CopilotLog) => void, turns?: { main?: numbe
     { id: COPILOT_IDS.main, cwd: CWD, turns: main, at },
     { id: COPILOT_IDS.second, cwd: CWD, turns: 1, at },
     ...(turns?.extra ?? []).map((id) => ({ id, cwd: CWD, turns: 1, at })),
+    ...more,
   ];
   // The store in WAL mode with the main session's last turn still in its -wal (as in the real R-KAIJ home).
   const main2 = turns?.main ?? 2;
@@ -121,6 +129,15 @@ function home(edit?: (ls: Line[], s: CopilotLog) => void, turns?: { main?: numbe
 export function copilotCleanTree(): Files {
   return home().files;
 }
+
+/** The clean home with more sessions in its store (their files are not written: sessions gone from the home). */
+export function copilotTreeWithRows(rows: readonly StoreSession[]): Files {
+  return home(undefined, undefined, rows).files;
+}
+
+/** The clean home's working directory and first time, for rows of its store. */
+export const COPILOT_CWD = CWD;
+export const COPILOT_T0 = T0;
 
 const lineNo = (ls: Line[], type: string, nth = 0): number => {
   let k = 0;

@@ -248,11 +248,18 @@ export const CHECKPOINT_INDEX =
   '# Checkpoint History\n\nCheckpoints are listed in chronological order. Checkpoint 1 is the oldest, higher numbers ' +
   'are more recent.\n\n| # | Title | File |\n|---|-------|------|\n';
 
+/** A session of the store: its turns (`prompt <i>` and `reply <i>` unless `texts` gives each turn's two texts). */
+export interface StoreSession {
+  id: string;
+  cwd: string;
+  turns: number;
+  at: string;
+  summary?: string;
+  texts?: ReadonlyArray<readonly [string, string | null]>;
+}
+
 /** A session-store.db (schema version 2, as CLI 1.0.14 to 1.0.18 write it) with these sessions and turn counts. */
-export function storeDb(
-  sessions: ReadonlyArray<{ id: string; cwd: string; turns: number; at: string }>,
-  pageSize = 4096,
-): Buffer {
+export function storeDb(sessions: readonly StoreSession[], pageSize = 4096): Buffer {
   const db = new Database(':memory:');
   db.pragma(`page_size = ${pageSize}`);
   db.exec(
@@ -268,8 +275,11 @@ export function storeDb(
     'INSERT INTO turns (session_id, turn_index, user_message, assistant_response, timestamp) VALUES (?, ?, ?, ?, ?)',
   );
   for (const x of sessions) {
-    s.run(x.id, x.cwd, 'dev/app', 'github', 'main', 'Fix the parser', x.at, x.at);
-    for (let i = 0; i < x.turns; i++) t.run(x.id, i, `prompt ${i}`, `reply ${i}`, x.at);
+    s.run(x.id, x.cwd, 'dev/app', 'github', 'main', x.summary ?? 'Fix the parser', x.at, x.at);
+    for (let i = 0; i < x.turns; i++) {
+      const [user, reply] = x.texts?.[i] ?? [`prompt ${i}`, `reply ${i}`];
+      t.run(x.id, i, user, reply, x.at);
+    }
   }
   const bytes = db.serialize();
   db.close();

@@ -69,8 +69,11 @@ export interface RecalledEntry {
   line?: number;
   byteOffset?: number;
   timeMs?: number;
-  /** A prompt the user sent; a note: anything else the file records of it (a title, a command line). */
-  kind: 'user_prompt' | 'note';
+  /**
+   * A prompt the user sent; a reply: the agent's answer to a prompt, as the file keeps it (Copilot CLI's store keeps
+   * each turn's); a note: anything else the file records of it (a title, a command line).
+   */
+  kind: 'user_prompt' | 'reply' | 'note';
   text: string;
 }
 

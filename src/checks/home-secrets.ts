@@ -39,7 +39,7 @@ export const homeSecrets = defineHomeCheck({
     const seen = new Map<string, number>();
     ctx.recalled((e) => {
       if (!mayHoldSecret(e.text)) return;
-      const what = e.kind === 'user_prompt' ? 'a prompt' : 'an entry';
+      const what = e.kind === 'user_prompt' ? 'a prompt' : e.kind === 'reply' ? "the agent's reply" : 'an entry';
       for (const m of findSecrets(e.text)) {
         const value = e.text.slice(m.valueStart, m.end);
         const hash = shortHash(value);

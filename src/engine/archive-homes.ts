@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { FORMATS, formatNamed, type detectorsFor } from '../formats/registry.js';
 import type { FoundHome, FoundSession } from '../model/found.js';
+import { byteOrder } from '../model/order.js';
 import { homeFiles, matchesHomePattern } from '../read/home-files.js';
 import { escapeText } from '../read/names.js';
 import { lstatEntry } from '../read/walk.js';
@@ -76,4 +77,23 @@ export function homeEntries(homes: readonly FoundHome[], left: HomeLeftOut[] = [
     out.push({ abs: h.abs, display: h.display, id: `home:${h.format}`, members });
   }
   return out;
+}
+
+/**
+ * The captures of a root: its sessions, its groups' own files and its homes. A home that is itself a group's
+ * directory (Copilot CLI's `.copilot`, whose sessions the walk finds down from it) is one capture, the home's, with
+ * the group's files beside its own: the two would have one key (store/archive.ts `sessionKey`: no format, the same
+ * directory), and the key stays the one the group's files were captured under before the home was.
+ */
+export function rootCaptures(
+  sessions: readonly FoundSession[],
+  groups: readonly FoundSession[],
+  homes: readonly FoundSession[],
+): FoundSession[] {
+  const merged = homes.map((h) => {
+    const g = groups.find((x) => x.abs === h.abs);
+    if (!g) return h;
+    return { ...h, members: [...new Set([...(h.members ?? []), ...(g.members ?? [])])].sort(byteOrder) };
+  });
+  return [...sessions, ...groups.filter((g) => !homes.some((h) => h.abs === g.abs)), ...merged];
 }

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { detectorsFor, FORMATS, formatOf } from '../formats/registry.js';
 import type { AuditReport } from '../model/report.js';
 import { discoverSessions } from '../read/discover.js';
-import { type HomeLeftOut, homeEntries, homesAbove } from './archive-homes.js';
+import { type HomeLeftOut, homeEntries, homesAbove, rootCaptures } from './archive-homes.js';
 import { listDir, lstatEntry } from '../read/walk.js';
 import { opaque, type FoundHome, type FoundSession } from '../model/found.js';
 import { archive, underLock, type ArchiveOutcome, type ArchiveRoot } from '../store/archive.js';
@@ -147,7 +147,7 @@ export function runArchive(req: ArchiveRequest): ArchiveResult {
     const homes = homeEntries([...homesAbove(arg, abs, detectors), ...met], leftOut).filter(
       (h) => !found.some((r) => r.sessions.some((s) => s.id === h.id && s.abs === h.abs)),
     );
-    found.push({ arg, abs, sessions: [...sessions, ...groupFiles(sessions), ...homes] });
+    found.push({ arg, abs, sessions: rootCaptures(sessions, groupFiles(sessions), homes) });
   }
   try {
     const { afterwards: index, ...out } = archive(

@@ -1,7 +1,8 @@
 /**
  * A session whose log is gone, as `timeline` and `transcript` show it: only what the agent's own files still hold
- * (its prompts, with their times), each event marked as recalled from the file that holds it, and a notice that
- * the replies, tool calls and results are not known.
+ * (its prompts, with their times; the agent's replies where a file keeps them, as Copilot CLI's store does), each
+ * event marked as recalled from the file that holds it, and a notice that the rest (tool calls and results, and
+ * the replies where no file keeps them) is not known.
  */
 import type { RecalledEntry } from '../checks/define-home.js';
 import type { TranscriptEntry } from '../model/transcript.js';
@@ -29,7 +30,7 @@ const where = (g: RecalledSession, file: string): string => `${g.home.display}/$
 
 /**
  * One entry of a home's file as a timeline event of the session it names, marked as recalled from `where` (the
- * file's path as shown); `promptIndex` numbers the session's prompts.
+ * file's path as shown); `promptIndex` numbers the session's prompts (a reply has its prompt's).
  */
 export function recalledEvent(e: RecalledEntry, where: string, promptIndex?: number): TimelineEvent {
   const time = isoTime(e.timeMs);
@@ -43,7 +44,7 @@ export function recalledEvent(e: RecalledEntry, where: string, promptIndex?: num
     timeMs: time === undefined ? null : e.timeMs!,
     timeSource: time === undefined ? 'none' : 'line',
     rail: 'recalled',
-    kind: e.kind === 'user_prompt' ? 'user_prompt' : 'notice',
+    kind: e.kind === 'user_prompt' ? 'user_prompt' : e.kind === 'reply' ? 'model_text' : 'notice',
     tag: e.file,
     summary: `recalled from ${e.file}: ${firstLine(e.text)}`,
     text: e.text,
@@ -52,24 +53,38 @@ export function recalledEvent(e: RecalledEntry, where: string, promptIndex?: num
     displaced: false,
     recalled: where,
   };
-  if (e.kind === 'user_prompt' && promptIndex !== undefined) ev.promptIndex = promptIndex;
+  if (e.kind !== 'note' && promptIndex !== undefined) ev.promptIndex = promptIndex;
   return ev;
 }
 
 export function recalledTimeline(g: RecalledSession, onEvent: (e: TimelineEvent) => void): void {
-  let prompt = 0;
-  for (const e of ordered(g))
-    onEvent(recalledEvent({ ...e, session: g.id }, where(g, e.file), e.kind === 'user_prompt' ? prompt++ : undefined));
+  let prompts = 0;
+  for (const e of ordered(g)) {
+    onEvent(recalledEvent({ ...e, session: g.id }, where(g, e.file), promptIndexOf(e, prompts)));
+    if (e.kind === 'user_prompt') prompts++;
+  }
 }
+
+/**
+ * The prompt index of a recalled entry after `prompts` prompts of its session: its own for a prompt, its prompt's
+ * for a reply, none for a note.
+ */
+export const promptIndexOf = (e: RecalledEntry, prompts: number): number | undefined =>
+  e.kind === 'user_prompt' ? prompts : e.kind === 'reply' && prompts > 0 ? prompts - 1 : undefined;
 
 /** The sentence that opens a recalled session's transcript. */
 export function recalledNotice(g: RecalledSession): string {
   const prompts = g.entries.filter((e) => e.kind === 'user_prompt').length;
+  const replies = g.entries.filter((e) => e.kind === 'reply').length;
+  const held = `${plural(prompts, 'prompt')}${replies ? `, ${replies} ${replies === 1 ? 'reply' : 'replies'}` : ''}`;
   return (
     `The log of session ${g.id} is not in ${g.home.display}: what follows is what ${g.files.join(' and ')} still ` +
-    `hold${g.files.length === 1 ? 's' : ''} of it (${plural(prompts, 'prompt')}), recalled from the agent's own ` +
-    "files. The agent's replies, its tool calls and their results are not shown: they were in the log" +
-    (g.entries.some((e) => e.kind === 'note')
+    `hold${g.files.length === 1 ? 's' : ''} of it (${held}), recalled from the agent's own files. ` +
+    (replies
+      ? "The agent's tool calls and their results are not shown: they were in the log"
+      : "The agent's replies, its tool calls and their results are not shown: they were in the log") +
+    // Replies a file kept as text of their own (a search index's row) are in a note; kept as replies, they are shown.
+    (!replies && g.entries.some((e) => e.kind === 'note')
       ? ' (a note quotes what a file kept beside the prompts, as it kept it: a search index keeps replies as text).'
       : '.')
   );
@@ -89,6 +104,8 @@ export function recalledTranscript(g: RecalledSession, onEntry: (e: TranscriptEn
     onEntry(
       e.kind === 'user_prompt'
         ? { type: 'prompt', at: at(e), text: e.text }
-        : { type: 'notice', at: at(e), text: `recorded in ${e.file}:${e.text.includes('\n') ? '\n' : ' '}${e.text}` },
+        : e.kind === 'reply'
+          ? { type: 'reply', at: at(e), text: e.text }
+          : { type: 'notice', at: at(e), text: `recorded in ${e.file}:${e.text.includes('\n') ? '\n' : ' '}${e.text}` },
     );
 }

@@ -87,13 +87,16 @@ export function detectorsFor(hint?: string): Detectors {
     dir: (probe) => formats.find((f) => f.detect(probe.names) === 'session')?.name,
     fileKinds: formats.flatMap((f) => (f.fileNoun !== undefined ? [{ name: f.name, noun: f.fileNoun }] : [])),
     homeRoots: formats.flatMap((f) => f.homeRoots ?? []),
+    // Each home an agent's roots lie in, once (Copilot CLI's `.copilot`, and `.config/copilot` of its early builds).
     homes: formats.flatMap((f) => {
-      const root = f.homeRoots?.[0];
-      if (!f.home || root === undefined) return [];
-      const parts = root.split('/');
-      // `.local/share/opencode`: the home is the agent's own folder under an XDG base, else the dot-directory.
-      const dir = parts[0] === '.local' || parts[0] === '.config' ? root : parts[0]!;
-      return [{ dir, format: f.name, files: f.home.files }];
+      const home = f.home;
+      if (!home) return [];
+      const dirs = (f.homeRoots ?? []).map((root) => {
+        const parts = root.split('/');
+        // `.local/share/opencode`: the home is the agent's own folder under an XDG base, else the dot-directory.
+        return parts[0] === '.local' || parts[0] === '.config' ? root : parts[0]!;
+      });
+      return [...new Set(dirs)].map((dir) => ({ dir, format: f.name, files: home.files }));
     }),
     // A directory that cannot be opened (a symlink, a name that is not UTF-8) stands in for a directory session.
     opaqueDir: () => (formats.find((f) => f.directorySessions) ?? formats[0]!).name,

@@ -129,8 +129,9 @@ export interface FormatModule extends AgentTraits {
   rootChecks?: readonly RootCheck[];
   /**
    * The files the agent keeps in its home beside its sessions (prompt histories, indexes, crash registries), as
-   * paths relative to the home (the first component of `homeRoots`): plain names, or `*` for one whole component
-   * (`sessions/*\/prompt_history.jsonl`); and the checks that judge them against the home's sessions.
+   * paths relative to the home (the dot-directory of `homeRoots`, or each of them where they name two homes):
+   * plain names, or `*` for one whole component (`sessions/*\/prompt_history.jsonl`); and the checks that judge them
+   * against the home's sessions.
    */
   home?: {
     files: readonly string[];

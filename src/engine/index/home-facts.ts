@@ -11,7 +11,7 @@ import type { CaptureRecord } from '../../store/record.js';
 import { storeSource } from '../../store/store-source.js';
 import type { TimelineEvent } from '../../timeline/model.js';
 import { recallFrom } from '../home-audit.js';
-import { recalledEvent } from '../recalled.js';
+import { promptIndexOf, recalledEvent } from '../recalled.js';
 
 /** Why a home capture has no events: no format of this build reads the agent's home (a store of a newer build). */
 export const HOME_UNKNOWN = "an agent home's own files (no format of this build reads them)";
@@ -41,7 +41,7 @@ export function homeFacts(
     (entry) => {
       const n = prompts.get(entry.session) ?? 0;
       if (entry.kind === 'user_prompt') prompts.set(entry.session, n + 1);
-      onEvent(recalledEvent(entry, entry.file, entry.kind === 'user_prompt' ? n : undefined));
+      onEvent(recalledEvent(entry, entry.file, promptIndexOf(entry, n)));
     },
   );
   return undefined;

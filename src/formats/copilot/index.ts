@@ -3,7 +3,8 @@
  * early builds `$XDG_CONFIG_HOME/copilot`), `session-state/<id>/events.jsonl` with its sidecars, the older flat
  * `session-state/<id>.jsonl` and legacy `history-session-state/*.json`, and the cross-session `session-store.db`.
  * Found by name and content wherever they sit; each session directory, flat log, legacy file and store is a session
- * of this audit.
+ * of this audit. In a home, the store is read by the home's check too (home/): the sessions it knows whose files are
+ * gone, and the turns it keeps.
  */
 import type { PairingDialect } from '../../pairing/dialect.js';
 import { IN_ORDER } from '../../timeline/rules.js';
@@ -12,6 +13,7 @@ import { classifyCopilot, detectCopilotFiles, sniffCopilot } from './artifacts.j
 import { copilotLog } from './checks/log.js';
 import { copilotSession } from './checks/session.js';
 import { copilotStore } from './checks/store.js';
+import { COPILOT_HOME } from './home/index.js';
 import { copilotInspect } from './inspect.js';
 import { loadCopilot, looksLikeCopilotRecord, streamCopilotLog } from './load.js';
 import { copilotEventText } from './normalize.js';
@@ -90,6 +92,7 @@ export const copilot = {
     duplicateId: 'Copilot CLI resumes the directory session-state/<id>/: other copies are not the one it resumes',
   },
   checks: [copilotLog, copilotSession, copilotStore],
+  home: COPILOT_HOME,
   schemas: COPILOT_SCHEMAS,
   inspect: copilotInspect(PAIRING),
   changePolicy: (rel) =>

@@ -14,7 +14,7 @@ import { STORE, UUID_RE } from './artifacts.js';
 
 /** The doc kind the store's facts are handed on in. */
 export const STORE_KIND = 'copilot-store';
-const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 /** Sessions of the store kept (a store of more is compared on these). */
 const MAX_SESSIONS = 100_000;
 
