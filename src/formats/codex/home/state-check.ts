@@ -1,9 +1,9 @@
 /**
  * CODEX_STATE_* and CODEX_SECURITY_*: the state DB's threads judged against the home's rollouts
  * (home-artifacts.md §2.1, §2.2: CSE-1 and CSE-3; CSE-2, a decision the rollout's approval events contradict, is not
- * judged, because the spec could not verify the values of `kind` and `decision`). Codex deletes a row whose rollout is missing at the next thread listing
- * (`list_threads_db`), so a row without its rollout is fresh evidence of a deletion; what the row still holds (title,
- * first prompt, times, cwd) is reported with it.
+ * judged, because the spec could not verify the values of `kind` and `decision`). Codex deletes a row whose
+ * rollout is missing at the next thread listing (`list_threads_db`), so a row without its rollout is fresh evidence
+ * of a deletion; what the row still holds (title, first prompt, times, cwd) is reported with it.
  */
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
 import { readStateDb, type SecurityThread, STATE_DB, type StateFacts, type ThreadRow } from './state-db.js';
