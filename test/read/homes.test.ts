@@ -125,8 +125,9 @@ describe('a home and a disk image of two homes', () => {
       }
     const bag = join(work, 'image.zip');
     const b = await cli(['bundle', image, '-o', bag]);
-    // Each user's Grok home has its prompt history: two homes beside the sessions.
-    const bundled = new RegExp(`^Bundled ${sessions} sessions and 2 agent homes, `);
+    // Each user's Grok home has its prompt history and each Copilot home its session-store.db: four homes beside
+    // the sessions.
+    const bundled = new RegExp(`^Bundled ${sessions} sessions and 4 agent homes, `);
     expect([b.code, b.stdout]).toEqual([0, expect.stringMatching(bundled)]);
     expect((await cli(['verify', bag])).code).toBe(0);
     expect(changes(before, fingerprint(image))).toEqual([]);
