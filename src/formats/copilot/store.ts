@@ -8,13 +8,12 @@
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../model/source.js';
 import type { WalState } from '../shared/sqlite/wal.js';
-import { withDatabaseCopy } from '../shared/sqlite/with-copy.js';
+import { DEFAULT_MAX_DB_BYTES, withDatabaseCopy } from '../shared/sqlite/with-copy.js';
 import type { LoadLimits } from '../types.js';
 import { STORE, UUID_RE } from './artifacts.js';
 
 /** The doc kind the store's facts are handed on in. */
 export const STORE_KIND = 'copilot-store';
-export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 /** Sessions of the store kept (a store of more is compared on these). */
 const MAX_SESSIONS = 100_000;
 

@@ -15,7 +15,7 @@ import { streamNormalizedLog, type LogHandlers } from '../shared/log-lines.js';
 import { isObj } from '../shared/events.js';
 import { DB_FILE, TRANSCRIPT, hermesIdOf } from './artifacts.js';
 import { DB_SUFFIXES } from '../shared/sqlite/copy.js';
-import { withDatabaseCopy } from '../shared/sqlite/with-copy.js';
+import { DEFAULT_MAX_DB_BYTES, withDatabaseCopy } from '../shared/sqlite/with-copy.js';
 import { blankFacts, DB_KIND, DB_ROW_KIND, type DbFacts, type DbMessageRow } from './db/facts.js';
 import { readDatabase } from './db/read.js';
 import { HermesNormalizer } from './normalize.js';
@@ -27,9 +27,6 @@ export const looksLikeMessage = (v: unknown): boolean => isObj(v) && typeof v.ro
 
 const of = (artifacts: ReadonlyMap<string, Artifact>, source: SessionSource, kind: string): Artifact[] =>
   [...artifacts.values()].filter((a) => a.kind === kind && source.entry(a.path)?.type === 'file');
-
-/** The default of --max-db-bytes: state.db with its -wal and -journal above it is not copied or read. */
-export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 
 /**
  * Read `state.db` (with its -wal and -journal) from a private copy and hand what was read to `use` while the copy

@@ -18,8 +18,6 @@ import type { OcRow, OcSession } from './rows.js';
 export const DB_KIND = 'opencode-db';
 /** The tables that hold credentials (§1.3): their rows are counted, never read. */
 export const SECRET_TABLES = ['account', 'control_account', 'credential', 'session_share'] as const;
-/** The default of --max-db-bytes (the database with its -wal and -journal). */
-export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface DbFacts {
   file: string;

@@ -8,10 +8,9 @@
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
 import { integrity, tablesOf } from '../../shared/sqlite/open.js';
-import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
+import { DEFAULT_MAX_DB_BYTES, withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 
 export const STATE_DB = 'state_5.sqlite';
-export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 /** Rows of `threads` kept (a larger index is judged on these, and says so). */
 const MAX_THREADS = 200_000;
 

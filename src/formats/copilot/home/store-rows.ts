@@ -11,7 +11,7 @@ import type { SessionSource } from '../../../model/source.js';
 import { tablesOf } from '../../shared/sqlite/open.js';
 import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 import { STORE } from '../artifacts.js';
-import { DEFAULT_MAX_DB_BYTES } from '../store.js';
+import { DEFAULT_MAX_DB_BYTES } from '../../shared/sqlite/with-copy.js';
 
 /** Sessions of the store read (as store.ts keeps). */
 const MAX_SESSIONS = 100_000;

@@ -14,9 +14,8 @@ import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
 import type { SidecarNames } from '../../shared/sqlite/copy.js';
 import { integrity, tablesOf } from '../../shared/sqlite/open.js';
-import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
+import { DEFAULT_MAX_DB_BYTES, withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
 
-export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
 /** Rows of `session_docs` kept (a larger index is judged on these, and says so). */
 const MAX_ROWS = 200_000;
 /** `SEARCH_CONTENT_CHAR_LIMIT` (search_content.rs:17): a longer text keeps only its last 200,000 bytes. */

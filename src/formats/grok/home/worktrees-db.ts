@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../../model/source.js';
 import { integrity, tablesOf } from '../../shared/sqlite/open.js';
 import { withDatabaseCopy } from '../../shared/sqlite/with-copy.js';
-import { DEFAULT_MAX_DB_BYTES } from './search-db.js';
+import { DEFAULT_MAX_DB_BYTES } from '../../shared/sqlite/with-copy.js';
 
 export const WORKTREE_FILES: readonly string[] = ['worktrees.db', 'worktrees.h-*.db'].flatMap((b) => [
   b,

@@ -12,6 +12,9 @@ import { openCopy } from './open.js';
 import { journalForeignReasons, journalState, walForeignReasons } from './own.js';
 import { fileReader, type WalState, walStateOfFile } from './wal.js';
 
+/** The default of `--max-db-bytes`: a database with its `-wal` and `-journal` above it is neither copied nor read. */
+export const DEFAULT_MAX_DB_BYTES = 2 * 1024 * 1024 * 1024;
+
 export interface WithCopyOptions {
   /** The cap on the database and its logs together (`--max-db-bytes`). */
   maxDbBytes: number;
