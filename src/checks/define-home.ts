@@ -68,6 +68,8 @@ export interface RecalledEntry {
   file: string;
   line?: number;
   byteOffset?: number;
+  /** For a database, which has no lines: the table and row the entry comes from (`threads` row <id>). */
+  row?: string;
   timeMs?: number;
   /**
    * A prompt the user sent; a reply: the agent's answer to a prompt, as the file keeps it (Copilot CLI's store keeps

@@ -53,6 +53,7 @@ export function recalledEvent(e: RecalledEntry, where: string, promptIndex?: num
     displaced: false,
     recalled: where,
   };
+  if (e.row !== undefined) ev.row = e.row;
   if (e.kind !== 'note' && promptIndex !== undefined) ev.promptIndex = promptIndex;
   return ev;
 }

@@ -87,11 +87,18 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
     const t = e.time.replace('T', ' ').replace('Z', '');
     return fullTime ? t : t.slice(11);
   };
+  /** Whether a row recalled from a database (no line) was shown: the legend then says what `row` means. */
+  let rows = false;
+  const lineCell = (e: TimelineEvent): string => {
+    if (e.row === undefined) return String(e.line);
+    rows = true;
+    return 'row';
+  };
   const cells = (e: TimelineEvent): Cell[] => [
     time(e),
     e.promptIndex ?? '',
     e.kind,
-    String(e.line),
+    lineCell(e),
     { text: flags(e), paint: e.rewound ? c.red : c.yellow },
     '',
   ];
@@ -169,6 +176,7 @@ function tableWriter(out: Out, o: TimelineWriterOptions): TimelineWriter {
       if (!writer) start();
       const tail = [legend(o.lateFlag), ...resumes];
       if (namedFiles) tail.push('line: the line in the file named above the row (each file is numbered from 1).');
+      if (rows) tail.push('row: recalled from a database, which has no lines (`--format jsonl` names the row).');
       if (moreResumes) tail.push(`… and ${moreResumes} more resume boundaries (--format jsonl lists them all)`);
       if (seen > shown)
         tail.push(

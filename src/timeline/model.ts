@@ -57,6 +57,13 @@ export const TimelineEventSchema = z
         "Not from the session's log, which is gone: the agent's own file (a prompt history) that still holds the " +
           'event, as a path; `file` and `line` are in it.',
       ),
+    row: z
+      .string()
+      .optional()
+      .describe(
+        'For an event recalled from a database, which has no lines: the table and row that hold it (`line` is then ' +
+          '1 and means nothing).',
+      ),
   })
   .meta({ id: 'TimelineEvent', description: 'One event of `session-audit timeline --format jsonl`.' });
 

@@ -256,3 +256,18 @@ test("times as SQLite's datetime('now') writes them bound the gone session in UT
     ['model_text', '2026-06-10T09:00:00.000Z'],
   ]);
 });
+
+test('a turn recalled from the store names its database row, and the timeline table says it has no line', async () => {
+  const dir = join(tmp, 'rows-named');
+  writeFiles(dir, inHome(copilotTreeWithRows([{ id: COPILOT_IDS.gone, cwd: COPILOT_CWD, turns: 1 }])));
+  const events = await timelineOf(dir, COPILOT_IDS.gone);
+  expect(events.map((e) => e.row)).toEqual([
+    `sessions row ${COPILOT_IDS.gone}`,
+    `turns row ${COPILOT_IDS.gone} turn 0`,
+    `turns row ${COPILOT_IDS.gone} turn 0`,
+  ]);
+  const table = await cli(['timeline', dir, '--id', COPILOT_IDS.gone], { columns: 120 });
+  expect(table.stdout).toMatch(/user_prompt +row /);
+  expect(table.stdout).not.toMatch(/user_prompt +1 /);
+  expect(table.stdout).toContain('row: recalled from a database, which has no lines');
+});

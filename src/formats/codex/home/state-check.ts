@@ -253,7 +253,7 @@ export const codexStateDb = defineHomeCheck({
     for (const t of db.threads) {
       if (!wanted(t.id)) continue;
       const at = isoOf(t.createdAt);
-      const time = at !== undefined ? { timeMs: Date.parse(at) } : {};
+      const time = { row: `threads row ${t.id}`, ...(at !== undefined ? { timeMs: Date.parse(at) } : {}) };
       const first = t.firstUserMessage ?? '';
       if (t.title && t.title !== first)
         onEntry({ session: t.id, file: STATE_DB, ...time, kind: 'note', text: t.title });

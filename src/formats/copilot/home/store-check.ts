@@ -58,9 +58,9 @@ const same = (a: string | undefined, b: string | undefined): boolean =>
 /** What the store holds of one session, in turn order: its summary (a note), then each turn's prompt and reply. */
 function recallSession(rows: StoreRows, s: StoreSessionRow, onEntry: (e: RecalledEntry) => void): void {
   const turns = rows.turns.get(s.id) ?? [];
-  const at = (v: string | undefined) => {
+  const at = (v: string | undefined, row = `sessions row ${s.id}`) => {
     const ms = storeTimeMs(v);
-    return { session: s.id, file: STORE, ...(ms !== undefined ? { timeMs: ms } : {}) };
+    return { session: s.id, file: STORE, row, ...(ms !== undefined ? { timeMs: ms } : {}) };
   };
   // The CLI often makes the summary of the first prompt: the same text is not given twice.
   if (s.summary !== undefined && !same(s.summary, turns[0]?.user))
@@ -74,8 +74,9 @@ function recallSession(rows: StoreRows, s: StoreSessionRow, onEntry: (e: Recalle
         `${s.cwd ? ` (cwd ${s.cwd})` : ''}${s.updatedAt ? `, last updated ${s.updatedAt}` : ''}`,
     });
   for (const t of turns) {
-    if (t.user !== undefined) onEntry({ ...at(t.timestamp), kind: 'user_prompt', text: t.user });
-    if (t.assistant !== undefined) onEntry({ ...at(t.timestamp), kind: 'reply', text: t.assistant });
+    const row = `turns row ${s.id}${t.index !== undefined ? ` turn ${t.index}` : ''}`;
+    if (t.user !== undefined) onEntry({ ...at(t.timestamp, row), kind: 'user_prompt', text: t.user });
+    if (t.assistant !== undefined) onEntry({ ...at(t.timestamp, row), kind: 'reply', text: t.assistant });
   }
 }
 

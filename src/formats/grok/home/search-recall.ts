@@ -20,7 +20,8 @@ export function searchFactsOf(ctx: HomeCheckContext, ix: SearchIndex): SearchFac
 
 function rowEntries(ix: SearchIndex, r: SearchRow, content: Buffer, onEntry: (e: RecalledEntry) => void): void {
   const timeMs = r.updatedAt !== undefined ? r.updatedAt * 1000 : undefined;
-  const at = { session: r.id, file: ix.rel, ...(timeMs !== undefined ? { timeMs } : {}) };
+  const row = `session_docs row ${r.id}`;
+  const at = { session: r.id, file: ix.rel, row, ...(timeMs !== undefined ? { timeMs } : {}) };
   onEntry({
     ...at,
     kind: 'note',
