@@ -259,7 +259,10 @@ test("times as SQLite's datetime('now') writes them bound the gone session in UT
 
 test('a turn recalled from the store names its database row, and the timeline table says it has no line', async () => {
   const dir = join(tmp, 'rows-named');
-  writeFiles(dir, inHome(copilotTreeWithRows([{ id: COPILOT_IDS.gone, cwd: COPILOT_CWD, turns: 1, at: '2026-06-10T09:00:00Z' }])));
+  writeFiles(
+    dir,
+    inHome(copilotTreeWithRows([{ id: COPILOT_IDS.gone, cwd: COPILOT_CWD, turns: 1, at: '2026-06-10T09:00:00Z' }])),
+  );
   const events = await timelineOf(dir, COPILOT_IDS.gone);
   expect(events.map((e) => e.row)).toEqual([
     `sessions row ${COPILOT_IDS.gone}`,
