@@ -6,6 +6,7 @@
 import type { SessionEvent } from '../model/events.js';
 import type { CodeInfo, Location, Severity } from '../model/finding.js';
 import type { FoundHome, FoundSession } from '../model/found.js';
+import type { HomeViewSection } from '../model/home-view.js';
 import type { SessionIdentity } from '../model/identity.js';
 import type { JsonlRecord } from '../model/records.js';
 import type { SessionSource } from '../model/source.js';
@@ -88,6 +89,18 @@ export interface HomeCheck<C extends string = string> {
    * `transcript` of a session whose log is gone). Nothing is emitted: `emit` and `gone` do nothing here.
    */
   recall?(ctx: HomeCheckContext<C>, wanted: (id: string) => boolean, onEntry: (e: RecalledEntry) => void): void;
+}
+
+/**
+ * What a home's files that name no session can show a reviewer (`inspect`, `lineage`), read through the same
+ * context as the checks (nothing is emitted). Each returns its sections with items, none when there is nothing to
+ * show; a file that cannot be read shows nothing here (its check says why).
+ */
+export interface HomeViews {
+  /** What the home holds that is tied to this session of it (by its cwd group, its span of time). */
+  session?(ctx: HomeCheckContext, session: FoundSession): HomeViewSection[];
+  /** What the home holds that no session of it accounts for. */
+  outsideSessions?(ctx: HomeCheckContext): HomeViewSection[];
 }
 
 export function defineHomeCheck<C extends string>(check: HomeCheck<C>): HomeCheck<C> {

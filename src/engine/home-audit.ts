@@ -99,6 +99,15 @@ function homeContext(
   };
 }
 
+/** The context a home's views read in: the checks' own, nothing emitted. */
+export function homeViewContext(
+  home: FoundHome,
+  sessions: readonly FoundSession[],
+  options: AuditOptions,
+): HomeCheckContext {
+  return homeContext(home, homeSource(home), sessions, options, Date.now(), noop, noop, 'views', new Map());
+}
+
 /**
  * What the home's files hold of the sessions `wanted` accepts (every check that can recall, in its files' order):
  * `timeline` and `transcript` of a session whose log is gone.

@@ -4,6 +4,7 @@ import { inspectCollector } from '../inspect/collect.js';
 import { buildInspect, type InspectView } from '../inspect/report.js';
 import type { FoundSession } from '../model/found.js';
 import type { AuditExtras } from '../model/session.js';
+import { sessionHomeView } from './home-views.js';
 import type { SessionResult } from './report.js';
 import { observeSession } from './session.js';
 
@@ -19,5 +20,14 @@ export function inspectSession(
     { command: 'audit', extras, ...(maxDbBytes !== undefined ? { maxDbBytes } : {}) },
     [run],
   );
-  return { view: buildInspect(found.id, found.display, data, result.findings, format), result };
+  const view = buildInspect(found.id, found.display, data, result.findings, format);
+  // Beside the log: what the agent's home above the session ties to it (its project's grants, its sandbox events).
+  try {
+    const home = sessionHomeView(found);
+    if (home) view.report.home = home;
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    result.toolErrors.push({ session: found.id, check: 'home-views', message: `${err.message}\n${err.stack ?? ''}` });
+  }
+  return { view, result };
 }

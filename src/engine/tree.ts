@@ -301,13 +301,20 @@ export function auditTree(
   notRead: NotRead[];
   gone: TreeResult['gone'];
   homes: FoundHome[];
+  /** Every session found under the paths. */
+  found: FoundSession[];
 } {
   const prepared = prepareTree(tree);
   const audited = auditPaths(paths, options, {
     ...run,
     ...(tree.formatHint !== undefined ? { formatHint: tree.formatHint } : {}),
   });
-  return { ...finishTree(audited, options, tree, prepared), gone: audited.gone, homes: audited.homes };
+  return {
+    ...finishTree(audited, options, tree, prepared),
+    gone: audited.gone,
+    homes: audited.homes,
+    found: audited.found,
+  };
 }
 
 export async function auditTreeParallel(

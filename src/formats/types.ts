@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Check } from '../checks/define.js';
-import type { HomeCheck } from '../checks/define-home.js';
+import type { HomeCheck, HomeViews } from '../checks/define-home.js';
 import type { RootCheck } from '../checks/define-root.js';
 import type { Relocation } from '../lineage/graph.js';
 import type { SessionEvent } from '../model/events.js';
@@ -138,6 +138,8 @@ export interface FormatModule extends AgentTraits {
     checks: readonly HomeCheck[];
     /** Patterns of `files` never bagged (copies of the user's files, secrets): inventoried and hashed only. */
     withheld?: readonly string[];
+    /** What the files that name no session show `inspect` of a session and `lineage` outside every session. */
+    views?: HomeViews;
   };
   /** Journals that say which copy of a session id is authoritative, for sessions under these roots. */
   relocations?(roots: ReadonlyArray<{ root: string; path: string }>, home: string | undefined): Map<string, Relocation>;

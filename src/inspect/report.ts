@@ -10,6 +10,7 @@ import type { PairRow } from '../pairing/pairing-result.js';
 import type { InspectData, LostLine } from './collect.js';
 import { shellQuote } from '../formats/shared/shell.js';
 import type { FormatModule } from '../formats/types.js';
+import type { HomeView } from '../model/home-view.js';
 
 export interface InspectReport {
   session: {
@@ -61,6 +62,8 @@ export interface InspectReport {
   warnings: string[];
   /** The audit's findings on this session (with the cross-checks of any headless log and exit code given). */
   findings: { error: number; warning: number; note: number; list: Finding[] };
+  /** What the agent's home keeps beside the log that names no session and is tied to this one (grants, events). */
+  home?: HomeView;
 }
 
 const iso = isoTime;

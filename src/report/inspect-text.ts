@@ -3,6 +3,7 @@ import type { InspectReport, InspectView } from '../inspect/report.js';
 import { escapeText } from './escape.js';
 import { formatLocation } from './human.js';
 import { colors } from './ansi.js';
+import { homeViewLines } from './home-view-text.js';
 import { displayWidth } from './width.js';
 import { wrapText } from './wrap.js';
 
@@ -140,6 +141,10 @@ export function renderInspect(
   out.push('', c.bold(`Subagents still running (${r.subagentsRunning.length})`));
   if (!r.subagentsRunning.length) out.push('  none');
   for (const a of r.subagentsRunning) out.push(para(`${a.id}: ${a.why} (${at(a.file, a.line || undefined)})`));
+
+  // What the agent's home ties to the session: its project's grants apply to a resumed session too.
+  if (r.home)
+    out.push('', c.bold("Beside the log, in the agent's home"), para(r.home.home), ...homeViewLines(r.home, w));
 
   out.push('', c.bold('What a resume replays'));
   for (const line of view.replay) out.push(para(line));

@@ -4,8 +4,10 @@
  * labels included: no control, bidi or line-separator character reaches a terminal or a diagram raw.
  */
 import type { LineageView, ViewNode } from '../lineage/view.js';
+import type { HomeView } from '../model/home-view.js';
 import { colors } from './ansi.js';
 import { escapeText } from './escape.js';
+import { homeViewLines } from './home-view-text.js';
 import { type Cell, type Column, droppedNote, renderGrid } from './layout.js';
 import type { LineageFormat } from './lineage-formats.js';
 import { paints } from './table.js';
@@ -35,6 +37,8 @@ const COLUMNS: Column[] = [
 export interface LineageTableOptions {
   width?: number;
   color?: boolean;
+  /** What the agents' homes keep outside every session (the table and JSON show it; the diagrams do not). */
+  outside?: readonly HomeView[];
 }
 
 export function renderLineageTable(views: readonly LineageView[], o: LineageTableOptions = {}): string {
@@ -63,6 +67,12 @@ export function renderLineageTable(views: readonly LineageView[], o: LineageTabl
     const { text, layout } = renderGrid(COLUMNS, rows, width, paints(c));
     out.push(text + droppedNote(layout, width, '--format json'));
   }
+  for (const h of o.outside ?? [])
+    out.push(
+      c.bold(wrapText(`Outside every session log, in ${escapeText(h.home)}:`, width)),
+      ...homeViewLines(h, width),
+      '',
+    );
   out.push(
     wrapText(
       '▲WIDENED: runs with more access than its origin; ▼DROPPED: the origin recorded a profile, this session none.',
@@ -72,8 +82,8 @@ export function renderLineageTable(views: readonly LineageView[], o: LineageTabl
   return `${out.join('\n')}\n`;
 }
 
-export const renderLineageJson = (views: readonly LineageView[]): string =>
-  `${JSON.stringify({ roots: views }, null, 2)}\n`;
+export const renderLineageJson = (views: readonly LineageView[], outside: readonly HomeView[] = []): string =>
+  `${JSON.stringify({ roots: views, ...(outside.length ? { outsideSessions: outside } : {}) }, null, 2)}\n`;
 
 /** A dot string: each line escaped for a terminal (no raw control, bidi or separator character), then quoted. */
 const dotStr = (...lines: string[]): string => JSON.stringify(lines.map(escapeText).join('\n'));
@@ -149,7 +159,7 @@ export function renderLineageMermaid(views: readonly LineageView[]): string {
 /** The lineage renderers: one signature each. */
 export const LINEAGE_RENDERERS = {
   table: renderLineageTable,
-  json: (views) => renderLineageJson(views),
+  json: (views, o) => renderLineageJson(views, o.outside),
   dot: (views) => renderLineageDot(views),
   mermaid: (views) => renderLineageMermaid(views),
 } satisfies Record<LineageFormat, (views: readonly LineageView[], o: LineageTableOptions) => string>;

@@ -1,9 +1,11 @@
-/** The files Grok Build keeps in its home beside the sessions (home-artifacts.md §1), and their checks. */
-import type { HomeCheck } from '../../../checks/define-home.js';
+/** The files Grok Build keeps in its home beside the sessions (home-artifacts.md §1), their checks and views. */
+import type { HomeCheck, HomeViews } from '../../../checks/define-home.js';
 import { ACTIVE, ACTIVE_TMP, grokActiveSessions } from './active-sessions.js';
+import { grantsOfSession, grantsOutsideSessions } from './grants-view.js';
 import { grokPermissions, PERMISSION_FILES } from './permissions.js';
 import { grokPromptHistory, PROMPT_HISTORY } from './prompt-history.js';
 import { grokSandboxEvents, SANDBOX_EVENTS } from './sandbox-events.js';
+import { sandboxOfSession, sandboxOutsideSessions } from './sandbox-view.js';
 import { grokSearchIndex } from './search-check.js';
 import { RELOCATION_FILES, SEARCH_FILES } from './search-files.js';
 import { grokWorktrees } from './worktrees.js';
@@ -28,4 +30,9 @@ export const GROK_HOME = {
     grokWorktrees,
     grokPermissions,
   ] as readonly HomeCheck[],
+  // The files that name no session, for a reviewer: the permission stores and the sandbox event log.
+  views: {
+    session: (ctx, s) => [...grantsOfSession(ctx, s), ...sandboxOfSession(ctx, s)],
+    outsideSessions: (ctx) => [...grantsOutsideSessions(ctx), ...sandboxOutsideSessions(ctx)],
+  } satisfies HomeViews,
 };

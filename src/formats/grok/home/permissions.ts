@@ -6,60 +6,27 @@
  * grant against a session's approval mode) is not judged: the Grok logs this audit reads record no approval mode.
  */
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
-import { readTomlSubset, type TomlEntry } from './toml-subset.js';
+import { isGrant, permissionFiles, readPermissionStore, shown } from './permission-store.js';
 
-export const PERMISSION_FILES = 'sessions/*/permission*.toml';
-const FILE_RE = /^sessions\/([^/]+)\/permission(?:_[^/]*)?\.toml$/;
-const MAX_BYTES = 1024 * 1024;
-
-/** The keys whose value grants something: a boolean allowed, or a list of what is allowed. */
-const GRANTS = new Set([
-  'allow_bash_execute',
-  'allowed_bash_commands',
-  'allowed_bash_globs',
-  'allowed_web_fetch_domains',
-  'allowed_mcp_tools',
-  'allowed_mcp_servers',
-]);
+export { PERMISSION_FILES } from './permission-store.js';
 
 type Codes = 'GROK_PERMISSION_GRANT_WITHOUT_SESSION' | 'GROK_PERMISSION_UNREADABLE';
 
-const isGrant = (e: TomlEntry): boolean =>
-  GRANTS.has(e.key) && (e.value === true || (Array.isArray(e.value) && e.value.length > 0));
-
-function shown(e: TomlEntry): string {
-  if (!Array.isArray(e.value)) return `${e.key} = ${String(e.value)}`;
-  const items = e.value.slice(0, 5).map((v) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v));
-  return `${e.key} = [${items.join(', ')}${e.value.length > 5 ? `, and ${e.value.length - 5} more` : ''}]`;
-}
-
 function judge(ctx: HomeCheckContext<Codes>, file: string, group: string): void {
-  const read = ctx.source.readFile(file, MAX_BYTES);
-  const bad = (why: string, line?: number, byteOffset?: number): void => {
+  const store = readPermissionStore(ctx.source, file);
+  if (!store.ok) {
     ctx.emit(
       'GROK_PERMISSION_UNREADABLE',
-      line !== undefined ? { file, line, byteOffset: byteOffset ?? 0 } : { file },
-      `${file} ${why}: it was edited by hand, written by another program or a newer Grok, or damaged; its grants ` +
-        'are not judged.',
+      store.line !== undefined ? { file, line: store.line, byteOffset: store.byteOffset ?? 0 } : { file },
+      `${file} ${store.why}: it was edited by hand, written by another program or a newer Grok, or damaged; its ` +
+        'grants are not judged.',
       { key: 'file' },
     );
-  };
-  if (!read.ok) {
-    bad(`cannot be read (${read.error})`);
-    return;
-  }
-  if (read.value.truncated) {
-    bad(`is larger than ${MAX_BYTES} bytes`);
-    return;
-  }
-  const toml = readTomlSubset(read.value.bytes);
-  if (!toml.ok) {
-    bad(`holds ${toml.why} at line ${toml.line}, outside the TOML Grok writes`, toml.line, toml.byteOffset);
     return;
   }
   const survivors = [...ctx.sessions.values()].flat().filter((s) => s.groupName === group);
   if (survivors.length) return;
-  for (const e of toml.entries.filter(isGrant))
+  for (const e of store.entries.filter(isGrant))
     ctx.emit(
       'GROK_PERMISSION_GRANT_WITHOUT_SESSION',
       { file, line: e.line, byteOffset: e.byteOffset, byteLength: e.byteLength },
@@ -94,9 +61,6 @@ export const grokPermissions = defineHomeCheck({
     },
   },
   run(ctx) {
-    for (const e of ctx.source.inventory) {
-      const m = e.type === 'file' ? FILE_RE.exec(e.path) : null;
-      if (m) judge(ctx, e.path, m[1]!);
-    }
+    for (const { file, group } of permissionFiles(ctx.source)) judge(ctx, file, group);
   },
 });

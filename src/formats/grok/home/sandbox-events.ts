@@ -8,9 +8,18 @@
 import { defineHomeCheck, type HomeCheckContext } from '../../../checks/define-home.js';
 import type { Location } from '../../../model/finding.js';
 import { SANDBOX_EVENT_CODES } from './sandbox-codes.js';
+import {
+  inSpan,
+  isObj,
+  type Place,
+  readSandboxLog,
+  SANDBOX_EVENTS,
+  SLACK_MS,
+  type SandboxEvent as Ev,
+} from './sandbox-log.js';
 import { inGroup, sessionSpans, type SessionSpan } from './session-spans.js';
 
-export const SANDBOX_EVENTS = 'sandbox-events.jsonl';
+export { SANDBOX_EVENTS } from './sandbox-log.js';
 
 type Codes = keyof typeof SANDBOX_EVENT_CODES;
 type Ctx = HomeCheckContext<Codes>;
@@ -20,32 +29,10 @@ const WRITTEN = new Set(['ProfileApplied', 'ApplyFailed', 'FsViolation']);
 const DECLARED = new Set([...WRITTEN, 'NetViolation', 'BypassGranted', 'BypassDenied']);
 /** Damage the reader reports beside a record it still delivers. */
 const KEPT = new Set(['JSONL_DUPLICATE_LINE', 'JSONL_UNTERMINATED_TAIL', 'JSONL_CRLF']);
-/** Times are written to the microsecond, sessions' to the second: a span is widened by this much. */
-const SLACK_MS = 2000;
 /** Findings of one code on lines of their own, before the rest are counted in one more. */
 const CAP = 50;
 const NOT_JUDGED = 'a cut or damaged line, or one another program wrote; it is not judged.';
 
-interface Place {
-  line: number;
-  byteOffset: number;
-  byteLength: number;
-}
-
-interface Ev extends Place {
-  timeMs: number;
-  timestamp: string;
-  type: string;
-  profile?: string;
-  workspace?: string;
-  enforced?: boolean;
-  operation?: string;
-  target?: string;
-  error?: string;
-}
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const at = (p: Place): Location => ({
   file: SANDBOX_EVENTS,
   line: p.line,
@@ -54,21 +41,6 @@ const at = (p: Place): Location => ({
 });
 const iso = (ms: number): string => new Date(ms).toISOString();
 const short = (s: string): string => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
-
-function eventOf(v: unknown, p: Place): Ev | undefined {
-  if (!isObj(v)) return undefined;
-  const timestamp = str(v.timestamp);
-  const type = str(v.event_type);
-  const timeMs = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
-  if (timestamp === undefined || type === undefined || !Number.isFinite(timeMs)) return undefined;
-  const e: Ev = { ...p, timeMs, timestamp, type };
-  for (const k of ['profile', 'workspace', 'operation', 'target', 'error'] as const) {
-    const s = str(v[k]);
-    if (s !== undefined) e[k] = s;
-  }
-  if (typeof v.enforced === 'boolean') e.enforced = v.enforced;
-  return e;
-}
 
 /** Emit on lines, at most CAP of one code, then one finding that counts the rest. */
 function capped(ctx: Ctx, code: Codes, noun: string) {
@@ -114,15 +86,7 @@ function violations(ctx: Ctx, found: readonly Ev[], startups: readonly Ev[], spa
   const out = capped(ctx, 'GROK_SANDBOX_VIOLATION_OUTSIDE_SESSIONS', 'violations outside every session');
   for (const v of found) {
     const ws = v.workspace;
-    const inSome = spans.some(
-      (s) =>
-        s.startMs !== undefined &&
-        s.endMs !== undefined &&
-        s.startMs - SLACK_MS <= v.timeMs &&
-        v.timeMs <= s.endMs + SLACK_MS &&
-        (ws === undefined || inGroup(ws, s.group)),
-    );
-    if (inSome) continue;
+    if (spans.some((s) => inSpan(v, s))) continue;
     const startup = startupBefore(startups, v.timeMs, ws);
     const what = `${v.operation ?? 'an operation'} of ${short(v.target ?? 'a path it does not name')}`;
     const where = ws !== undefined ? ` in workspace ${short(ws)}` : ' (the line names no workspace)';
@@ -190,13 +154,11 @@ export const grokSandboxEvents = defineHomeCheck({
     const delivered = new Set<number>();
     const damaged: Array<Place & { detail: string }> = [];
     let prev: Ev | undefined;
-    const read = ctx.source.streamJsonl(
-      SANDBOX_EVENTS,
-      {},
-      (r) => {
+    const read = readSandboxLog(
+      ctx.source,
+      (r, e) => {
         const p = { line: r.line, byteOffset: r.byteOffset, byteLength: r.byteLength };
         delivered.add(r.line);
-        const e = eventOf(r.value, p);
         if (!e) {
           unreadable.emit(
             p,

@@ -20,10 +20,13 @@ const ms = (t: string | undefined): number | undefined => {
   return Number.isFinite(v) ? v : undefined;
 };
 
-/** Every session of the home found (each copy of an id), with its span; read once per check. */
-export function sessionSpans(ctx: HomeCheckContext<string>): SessionSpan[] {
+/** Every session of the home found (each copy of an id), or those given, with its span; read once per check. */
+export function sessionSpans(
+  ctx: HomeCheckContext<string>,
+  sessions: HomeCheckContext['sessions'] = ctx.sessions,
+): SessionSpan[] {
   const out: SessionSpan[] = [];
-  for (const [id, copies] of ctx.sessions)
+  for (const [id, copies] of sessions)
     for (const s of copies) {
       const span: SessionSpan = { id, ...(s.groupName !== undefined ? { group: s.groupName } : {}) };
       const see = (t: number | undefined) => {
