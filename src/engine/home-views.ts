@@ -68,7 +68,7 @@ export function outsideSessions(
       const v = asView(home, outside(homeViewContext(home, sessions, { command: 'audit' })));
       if (v) views.push(v);
     } catch (e) {
-      errors.push(`${home.display}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      errors.push(`${home.display}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   return { views, errors };
